@@ -1,0 +1,63 @@
+#define _GNU_SOURCE
+#include "lifeline_runtime.h"
+
+#include <stddef.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+// libdispatch's C entry point. Declared here so that no dispatch header path is needed;
+// DISPATCH_CURRENT_QUEUE_LABEL is NULL.
+extern const char *dispatch_queue_get_label(void *queue);
+
+static __thread uint64_t cached_tid;
+static __thread const char *cached_label;
+static __thread uint64_t cached_label_generation;
+static __thread uint32_t cached_queue_id;
+static __thread uint64_t declared_generation;
+
+uint64_t lifeline_thread_id(void) {
+    if (cached_tid == 0) {
+        cached_tid = (uint64_t)syscall(SYS_gettid);
+    }
+    return cached_tid;
+}
+
+uint64_t lifeline_process_id(void) {
+    return (uint64_t)getpid();
+}
+
+uint64_t lifeline_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+const char *lifeline_current_queue_label(void) {
+    const char *label = dispatch_queue_get_label(NULL);
+    if (label == NULL || label[0] == '\0') {
+        return NULL;
+    }
+    return label;
+}
+
+uint32_t lifeline_queue_cache_lookup(const char *label, uint64_t generation) {
+    if (cached_label_generation == generation && cached_label == label) {
+        return cached_queue_id;
+    }
+    return 0;
+}
+
+void lifeline_queue_cache_store(const char *label, uint64_t generation, uint32_t queue_id) {
+    cached_label = label;
+    cached_label_generation = generation;
+    cached_queue_id = queue_id;
+}
+
+int lifeline_thread_declare_once(uint64_t generation) {
+    if (declared_generation == generation) {
+        return 1;
+    }
+    declared_generation = generation;
+    return 0;
+}

@@ -1,0 +1,40 @@
+import LifelineLog
+
+/// One finding about a recorded pipeline: what went wrong, the events that prove it, and the
+/// fix.
+public struct Diagnosis: Hashable, Sendable {
+    /// How much a finding matters.
+    public enum Severity: String, Hashable, Sendable, Comparable, CaseIterable {
+        case info, warning, error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// A stable kebab-case code, such as `subscriber-deallocated-early`.
+    public let code: String
+    /// How much it matters.
+    public let severity: Severity
+    /// The objects involved, most important first.
+    public let objects: [TraceObjectID]
+    /// The sequence numbers of the events that prove the finding, in order.
+    public let evidence: [UInt64]
+    /// One sentence on what happened.
+    public let message: String
+    /// What to change.
+    public let fix: String
+
+    /// Creates a diagnosis.
+    public init(
+        code: String, severity: Severity, objects: [TraceObjectID], evidence: [UInt64],
+        message: String, fix: String
+    ) {
+        self.code = code
+        self.severity = severity
+        self.objects = objects
+        self.evidence = evidence
+        self.message = message
+        self.fix = fix
+    }
+}

@@ -1,0 +1,68 @@
+/// A whole recorded log: the header, the declared objects, threads and queues, and the
+/// events in sequence order.
+public struct Trace: Sendable {
+    /// The log's first line.
+    public let header: TraceHeader
+    /// Every declared object, by id.
+    public let objects: [TraceObjectID: TraceObject]
+    /// Every declared thread, by kernel thread id.
+    public let threads: [UInt64: TraceThread]
+    /// Every declared dispatch queue, by trace-local id.
+    public let queues: [UInt32: TraceQueue]
+    /// The events, ordered by ``TraceEvent/seq``.
+    public let events: [TraceEvent]
+    /// What the reader tolerated: damage that loses no recorded event but the last.
+    public let damage: [TraceDamage]
+
+    /// Creates a trace. `events` are sorted by sequence number.
+    public init(
+        header: TraceHeader, objects: [TraceObjectID: TraceObject], threads: [UInt64: TraceThread],
+        queues: [UInt32: TraceQueue], events: [TraceEvent], damage: [TraceDamage]
+    ) {
+        self.header = header
+        self.objects = objects
+        self.threads = threads
+        self.queues = queues
+        self.events = events.sorted { $0.seq < $1.seq }
+        self.damage = damage
+    }
+
+    /// The object `id` names. Every id an event carries is declared, so the reader
+    /// guarantees a result for those.
+    public func object(_ id: TraceObjectID) -> TraceObject? {
+        objects[id]
+    }
+
+    /// The name of the thread and queue an event ran on: the queue label when there is one,
+    /// otherwise the thread's name.
+    public func executionContextName(of event: TraceEvent) -> String {
+        if let queue = event.queue, let label = queues[queue]?.label { return label }
+        return threads[event.thread]?.name ?? "thread \(event.thread)"
+    }
+}
+
+/// Damage the reader accepted, and reports.
+public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
+    /// The last line was cut off, as when the process died while writing it. It was skipped.
+    case truncatedFinalLine(line: Int)
+    /// The log has no end record: the recording never stopped cleanly (crash or kill).
+    case notClosed
+    /// The recorder dropped events because the log reached its size limit.
+    case droppedEvents(UInt64)
+    /// Unwritten (zero) bytes inside the log, left by a thread that was interrupted while
+    /// writing its event.
+    case unwrittenGap(line: Int)
+
+    public var description: String {
+        switch self {
+        case .truncatedFinalLine(let line):
+            return "line \(line) is truncated (the recording was cut off while writing it); it was skipped"
+        case .notClosed:
+            return "the log has no end record: the recorded process stopped without stopping the recording"
+        case .droppedEvents(let count):
+            return "the recorder dropped \(count) events because the log reached its size limit"
+        case .unwrittenGap(let line):
+            return "line \(line) holds unwritten bytes left by an interrupted writer; it was skipped"
+        }
+    }
+}

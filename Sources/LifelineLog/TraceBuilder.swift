@@ -1,0 +1,126 @@
+/// Collects the lines of a log and checks that they fit together.
+struct TraceBuilder {
+    private var objects: [TraceObjectID: TraceObject] = [:]
+    private var threads: [UInt64: TraceThread] = [:]
+    private var queues: [UInt32: TraceQueue] = [:]
+    private var events: [(event: TraceEvent, line: Int)] = []
+    private var end: (events: UInt64, dropped: UInt64)?
+
+    mutating func add(_ fields: LineFields) throws(TraceReadError) {
+        guard !fields.has("seq") else {
+            events.append((try Self.event(fields), fields.number))
+            return
+        }
+        switch try fields.string("kind") {
+        case "object":
+            let id = try fields.id("id")
+            let roleName = try fields.string("role")
+            guard let role = TraceObjectRole(rawValue: roleName) else {
+                throw .badField(line: fields.number, field: "role", reason: "has the unknown value \"\(roleName)\"")
+            }
+            objects[id] = TraceObject(
+                id: id, role: role, typeName: try fields.string("type"),
+                shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
+                sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime")
+            )
+        case "thread":
+            let tid = try fields.unsigned("tid")
+            threads[tid] = TraceThread(tid: tid, name: try fields.string("name"))
+        case "queue":
+            let id = try fields.unsigned("id")
+            guard let queueID = UInt32(exactly: id) else {
+                throw .badField(line: fields.number, field: "id", reason: "is too large for a queue id")
+            }
+            queues[queueID] = TraceQueue(id: queueID, label: try fields.string("label"))
+        case "end":
+            end = (try fields.unsigned("events"), try fields.unsigned("dropped"))
+        case let other:
+            throw .badField(line: fields.number, field: "kind", reason: "has the unknown value \"\(other)\"")
+        }
+    }
+
+    func finish(header: TraceHeader, damage: [TraceDamage]) throws(TraceReadError) -> Trace {
+        var damage = damage
+        if let end {
+            if end.dropped > 0 { damage.append(.droppedEvents(end.dropped)) }
+            if let gap = damage.first(where: { if case .unwrittenGap = $0 { true } else { false } }),
+               case .unwrittenGap(let line) = gap {
+                throw .malformedLine(line: line, reason: "zero bytes inside a log that was closed cleanly")
+            }
+        } else {
+            damage.append(.notClosed)
+        }
+        var seen = Set<UInt64>()
+        for (event, line) in events {
+            guard seen.insert(event.seq).inserted else { throw .duplicateSequence(line: line, seq: event.seq) }
+            for object in event.kind.objects where objects[object] == nil {
+                throw .undeclared(line: line, what: "object \(object.rawValue)")
+            }
+            if threads[event.thread] == nil { throw .undeclared(line: line, what: "thread \(event.thread)") }
+            if let queue = event.queue, queues[queue] == nil { throw .undeclared(line: line, what: "queue \(queue)") }
+        }
+        return Trace(
+            header: header, objects: objects, threads: threads, queues: queues,
+            events: events.map(\.event), damage: damage
+        )
+    }
+
+    private static func event(_ fields: LineFields) throws(TraceReadError) -> TraceEvent {
+        let phaseName = try fields.string("phase")
+        guard let phase = TraceEvent.Phase(rawValue: phaseName) else {
+            throw .badField(line: fields.number, field: "phase", reason: "has the unknown value \"\(phaseName)\"")
+        }
+        var queue: UInt32?
+        if fields.has("queue") {
+            guard let id = UInt32(exactly: try fields.unsigned("queue")) else {
+                throw .badField(line: fields.number, field: "queue", reason: "is too large for a queue id")
+            }
+            queue = id
+        }
+        return TraceEvent(
+            seq: try fields.unsigned("seq"), time: try fields.unsigned("t"), thread: try fields.unsigned("tid"),
+            queue: queue, phase: phase, kind: try kind(fields)
+        )
+    }
+
+    private static func kind(_ fields: LineFields) throws(TraceReadError) -> TraceEvent.Kind {
+        switch try fields.string("kind") {
+        case "subscribe":
+            return .subscribe(publisher: try fields.id("publisher"), subscriber: try fields.id("subscriber"))
+        case "receive_subscription":
+            return .receiveSubscription(subscriber: try fields.id("subscriber"), subscription: try fields.id("subscription"))
+        case "request":
+            return .request(subscription: try fields.id("subscription"), demand: try fields.demand("demand"))
+        case "value":
+            return .value(
+                subscriber: try fields.id("subscriber"),
+                returnedDemand: fields.has("demand") ? try fields.demand("demand") : nil,
+                value: try fields.optionalString("value")
+            )
+        case "completion":
+            let completion: TraceEvent.Completion
+            switch try fields.string("completion") {
+            case "finished": completion = .finished
+            case "failure": completion = .failure(try fields.string("error"))
+            case let other:
+                throw .badField(line: fields.number, field: "completion", reason: "has the unknown value \"\(other)\"")
+            }
+            return .completion(subscriber: try fields.id("subscriber"), completion: completion)
+        case "cancel":
+            return .cancel(subscription: try fields.id("subscription"))
+        case "deallocation":
+            let evidence: TraceEvent.DeallocationEvidence
+            switch try fields.string("evidence") {
+            case "exact": evidence = .exact
+            case "observed": evidence = .observed(aliveAtSeq: try fields.unsigned("alive_at"))
+            case let other:
+                throw .badField(line: fields.number, field: "evidence", reason: "has the unknown value \"\(other)\"")
+            }
+            return .deallocation(object: try fields.id("object"), evidence: evidence)
+        case "mark":
+            return .mark(label: try fields.string("label"))
+        case let other:
+            throw .badField(line: fields.number, field: "kind", reason: "has the unknown value \"\(other)\"")
+        }
+    }
+}

@@ -1,0 +1,209 @@
+/// Turns headers, declarations and events into the log's JSON lines.
+///
+/// Every line ends in `\n`. The layout of each line is documented in docs/LogFormat.md; the
+/// reader (``TraceReader``) accepts exactly what this writes.
+public enum TraceLineEncoder {
+    /// Hands `body` the encoded line for `event`, built in temporary memory.
+    public static func withLine<Result>(
+        for event: TraceEvent, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: capacity(for: event), build: { encode(event, into: &$0) }, body)
+    }
+
+    /// Hands `body` the encoded declaration line for `object`.
+    public static func withLine<Result>(
+        for object: TraceObject, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let strings = [object.typeName, object.shortTypeName, object.label ?? "", object.sourceLocation ?? ""]
+        let capacity = 160 + strings.reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"kind\":\"object\",\"id\":")
+            line.number(object.id.rawValue)
+            line.raw(",\"role\":\"")
+            switch object.role {
+            case .publisher: line.raw("publisher")
+            case .subscription: line.raw("subscription")
+            case .subscriber: line.raw("subscriber")
+            }
+            line.raw("\",\"type\":")
+            line.string(object.typeName)
+            line.raw(",\"short\":")
+            line.string(object.shortTypeName)
+            if let label = object.label {
+                line.raw(",\"label\":")
+                line.string(label)
+            }
+            if let source = object.sourceLocation {
+                line.raw(",\"source\":")
+                line.string(source)
+            }
+            line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded declaration line for `thread`.
+    public static func withLine<Result>(
+        for thread: TraceThread, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: 64 + TraceLineBuilder.capacity(forString: thread.name), build: { line in
+            line.raw("{\"kind\":\"thread\",\"tid\":")
+            line.number(thread.tid)
+            line.raw(",\"name\":")
+            line.string(thread.name)
+            line.raw("}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded declaration line for `queue`.
+    public static func withLine<Result>(
+        for queue: TraceQueue, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: 64 + TraceLineBuilder.capacity(forString: queue.label), build: { line in
+            line.raw("{\"kind\":\"queue\",\"id\":")
+            line.number(UInt64(queue.id))
+            line.raw(",\"label\":")
+            line.string(queue.label)
+            line.raw("}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded header line.
+    public static func withLine<Result>(
+        for header: TraceHeader, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let capacity = 256 + TraceLineBuilder.capacity(forString: header.processName)
+            + TraceLineBuilder.capacity(forString: header.startedAt)
+            + TraceLineBuilder.capacity(forString: header.clockSource)
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"format\":\"lifeline-trace\",\"version\":")
+            line.number(header.version)
+            line.raw(",\"process\":{\"pid\":")
+            line.number(header.processID)
+            line.raw(",\"name\":")
+            line.string(header.processName)
+            line.raw("},\"started\":")
+            line.string(header.startedAt)
+            line.raw(",\"clock\":{\"source\":")
+            line.string(header.clockSource)
+            line.raw(",\"unit\":\"ns\",\"origin\":")
+            line.number(header.clockOrigin)
+            line.raw("},\"values\":")
+            if let limit = header.valueDescriptionLimit {
+                line.raw("{\"max_length\":")
+                line.number(limit)
+                line.raw("}")
+            } else {
+                line.raw("null")
+            }
+            line.raw("}\n")
+        }, body)
+    }
+
+    /// Hands `body` the line that closes a log cleanly.
+    public static func withEndLine<Result>(
+        events: UInt64, dropped: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: 96, build: { line in
+            line.raw("{\"kind\":\"end\",\"events\":")
+            line.number(events)
+            line.raw(",\"dropped\":")
+            line.number(dropped)
+            line.raw("}\n")
+        }, body)
+    }
+
+    private static func withLine<Result>(
+        capacity: Int, build: (inout TraceLineBuilder) -> Void,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
+            var line = TraceLineBuilder(buffer: buffer)
+            build(&line)
+            return try body(line.bytes)
+        }
+    }
+
+    /// The most bytes `event`'s line can take.
+    static func capacity(for event: TraceEvent) -> Int {
+        switch event.kind {
+        case .value(_, _, let value?): return 256 + TraceLineBuilder.capacity(forString: value)
+        case .completion(_, .failure(let error)): return 256 + TraceLineBuilder.capacity(forString: error)
+        case .mark(let label): return 256 + TraceLineBuilder.capacity(forString: label)
+        default: return 256
+        }
+    }
+
+    static func encode(_ event: TraceEvent, into line: inout TraceLineBuilder) {
+        line.raw("{\"seq\":")
+        line.number(event.seq)
+        line.raw(",\"t\":")
+        line.number(event.time)
+        line.raw(",\"tid\":")
+        line.number(event.thread)
+        if let queue = event.queue {
+            line.raw(",\"queue\":")
+            line.number(UInt64(queue))
+        }
+        line.raw(",\"phase\":\"")
+        switch event.phase {
+        case .begin: line.raw("begin")
+        case .end: line.raw("end")
+        case .instant: line.raw("instant")
+        }
+        switch event.kind {
+        case .subscribe(let publisher, let subscriber):
+            line.raw("\",\"kind\":\"subscribe\",\"publisher\":")
+            line.number(publisher.rawValue)
+            line.raw(",\"subscriber\":")
+            line.number(subscriber.rawValue)
+        case .receiveSubscription(let subscriber, let subscription):
+            line.raw("\",\"kind\":\"receive_subscription\",\"subscriber\":")
+            line.number(subscriber.rawValue)
+            line.raw(",\"subscription\":")
+            line.number(subscription.rawValue)
+        case .request(let subscription, let demand):
+            line.raw("\",\"kind\":\"request\",\"subscription\":")
+            line.number(subscription.rawValue)
+            line.raw(",\"demand\":")
+            line.demand(demand)
+        case .value(let subscriber, let returnedDemand, let value):
+            line.raw("\",\"kind\":\"value\",\"subscriber\":")
+            line.number(subscriber.rawValue)
+            if let returnedDemand {
+                line.raw(",\"demand\":")
+                line.demand(returnedDemand)
+            }
+            if let value {
+                line.raw(",\"value\":")
+                line.string(value)
+            }
+        case .completion(let subscriber, let completion):
+            line.raw("\",\"kind\":\"completion\",\"subscriber\":")
+            line.number(subscriber.rawValue)
+            switch completion {
+            case .finished:
+                line.raw(",\"completion\":\"finished\"")
+            case .failure(let error):
+                line.raw(",\"completion\":\"failure\",\"error\":")
+                line.string(error)
+            }
+        case .cancel(let subscription):
+            line.raw("\",\"kind\":\"cancel\",\"subscription\":")
+            line.number(subscription.rawValue)
+        case .deallocation(let object, let evidence):
+            line.raw("\",\"kind\":\"deallocation\",\"object\":")
+            line.number(object.rawValue)
+            switch evidence {
+            case .exact:
+                line.raw(",\"evidence\":\"exact\"")
+            case .observed(let aliveAtSeq):
+                line.raw(",\"evidence\":\"observed\",\"alive_at\":")
+                line.number(aliveAtSeq)
+            }
+        case .mark(let label):
+            line.raw("\",\"kind\":\"mark\",\"label\":")
+            line.string(label)
+        }
+        line.raw("}\n")
+    }
+}

@@ -1,0 +1,40 @@
+/// Why a log could not be read. Each case names the line, counted from 1.
+public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(path: String, reason: String)
+    /// The file holds nothing.
+    case empty
+    /// The first line is not a Lifeline header.
+    case notALifelineLog(reason: String)
+    /// The log was written in a format version this build does not read.
+    case unsupportedVersion(found: Int, supported: Int)
+    /// A line is not valid JSON, or not a JSON object.
+    case malformedLine(line: Int, reason: String)
+    /// A line lacks a field, or a field has the wrong type.
+    case badField(line: Int, field: String, reason: String)
+    /// An event names an object, thread or queue that no line declares.
+    case undeclared(line: Int, what: String)
+    /// Two events carry the same sequence number.
+    case duplicateSequence(line: Int, seq: UInt64)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        case .empty:
+            return "the log is empty: it has no header line"
+        case .notALifelineLog(let reason):
+            return "line 1: not a Lifeline log (\(reason))"
+        case .unsupportedVersion(let found, let supported):
+            return "line 1: log format version \(found) is not supported (this build reads version \(supported))"
+        case .malformedLine(let line, let reason):
+            return "line \(line): not a JSON object (\(reason))"
+        case .badField(let line, let field, let reason):
+            return "line \(line): field '\(field)' \(reason)"
+        case .undeclared(let line, let what):
+            return "line \(line): \(what) is used but never declared"
+        case .duplicateSequence(let line, let seq):
+            return "line \(line): sequence number \(seq) appears twice"
+        }
+    }
+}
