@@ -19,8 +19,11 @@ let package = Package(
     name: "Lifeline",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "Lifeline", targets: ["Lifeline"]),
         .library(name: "LifelineLog", targets: ["LifelineLog"]),
         .library(name: "LifelineAnalysis", targets: ["LifelineAnalysis"]),
+        .library(name: "LifelineRender", targets: ["LifelineRender"]),
+        .executable(name: "lifeline", targets: ["lifeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -29,7 +32,16 @@ let package = Package(
     targets: [
         .target(name: "CLifelineRuntime"),
         .target(name: "LifelineLog"),
+        .target(name: "Lifeline", dependencies: ["LifelineLog", "CLifelineRuntime", combine]),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
+        .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
+        .executableTarget(
+            name: "lifeline",
+            dependencies: [
+                "Lifeline", "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineSamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(
             name: "LifelineSamples",
             dependencies: [combine],
@@ -38,6 +50,7 @@ let package = Package(
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
+        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,

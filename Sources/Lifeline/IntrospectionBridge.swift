@@ -1,0 +1,110 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+import LifelineLog
+
+/// Automatic mode: the one place Lifeline uses Combine's underscored `_Introspection` hook.
+///
+/// Once enabled, Combine calls this object around every `subscribe(_:)`,
+/// `receive(subscription:)`, `receive(_:)`, `receive(completion:)`, `request(_:)` and
+/// `cancel()` at every hop, including the hops inside operators. The hook hands over the raw
+/// subscriber and subscription objects (not Combine's tap wrappers), so their identity and
+/// lifetime are the real ones. Nothing here keeps a reference past the call.
+final class IntrospectionBridge: _Introspection, @unchecked Sendable {
+    private let session: RecordingSession
+
+    init(session: RecordingSession) {
+        self.session = session
+    }
+
+    func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
+    where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        let subscriberID = id(of: subscriber, role: .subscriber)
+        session.record(.begin, .subscribe(publisher: beginPublisher(publisher, for: subscriberID), subscriber: subscriberID))
+    }
+
+    func didReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
+    where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        let subscriberID = id(of: subscriber, role: .subscriber)
+        let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
+        session.sweep(after: session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID)))
+    }
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
+        session.record(.begin, .receiveSubscription(
+            subscriber: id(of: subscriber, role: .subscriber), subscription: id(of: subscription, role: .subscription)
+        ))
+    }
+
+    func didReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
+        let seq = session.record(.end, .receiveSubscription(
+            subscriber: id(of: subscriber, role: .subscriber), subscription: id(of: subscription, role: .subscription)
+        ))
+        session.sweep(after: seq)
+    }
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+        session.record(.begin, .value(
+            subscriber: id(of: subscriber, role: .subscriber), returnedDemand: nil, value: session.describe(input)
+        ))
+    }
+
+    func didReceive<Downstream: Subscriber>(
+        subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
+    ) {
+        session.record(.end, .value(
+            subscriber: id(of: subscriber, role: .subscriber), returnedDemand: TraceDemand(resultingDemand),
+            value: session.describe(input)
+        ))
+    }
+
+    func willReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
+        session.record(.begin, .completion(subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)))
+    }
+
+    func didReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
+        let seq = session.record(.end, .completion(
+            subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)
+        ))
+        session.sweep(after: seq)
+    }
+
+    func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
+        session.record(.begin, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)))
+    }
+
+    func didRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
+        session.record(.end, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)))
+    }
+
+    func willCancel(subscription: Subscription) {
+        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription)))
+    }
+
+    func didCancel(subscription: Subscription) {
+        session.sweep(after: session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription))))
+    }
+
+    /// A struct publisher has no identity of its own: it gets a fresh id for each subscribe,
+    /// remembered until the matching end event.
+    private func beginPublisher<Upstream: Publisher>(_ publisher: Upstream, for subscriberID: TraceObjectID) -> TraceObjectID {
+        guard !(Upstream.self is AnyClass) else { return id(of: publisher, role: .publisher) }
+        let publisherID = session.identify(publisher, role: .publisher)
+        session.publisherIDs.begin(publisherID, for: subscriberID)
+        return publisherID
+    }
+
+    private func id<Upstream: Publisher>(of publisher: Upstream, role: TraceObjectRole) -> TraceObjectID {
+        session.identify(publisher, role: role)
+    }
+
+    private func id(of subscription: Subscription, role: TraceObjectRole) -> TraceObjectID {
+        session.identify(subscription, role: role, key: subscription.combineIdentifier)
+    }
+
+    private func id<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole) -> TraceObjectID {
+        session.identify(subscriber, role: role, key: subscriber.combineIdentifier)
+    }
+}

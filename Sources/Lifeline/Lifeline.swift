@@ -1,0 +1,121 @@
+import Foundation
+import LifelineLog
+import Synchronization
+
+/// Records what happens inside Combine pipelines.
+///
+/// Turn recording on for the whole process with one call, and off with another:
+///
+/// ```swift
+/// try Lifeline.start(writingTo: "trace.jsonl")
+/// runTheApp()
+/// Lifeline.stop()
+/// ```
+///
+/// Every hop of every pipeline is written to the log as it happens, so a crash leaves every
+/// earlier event readable. Or record one piece of code and get the trace back:
+///
+/// ```swift
+/// let trace = try Lifeline.record {
+///     subject.sink { print($0) }.store(in: &cancellables)
+/// }
+/// ```
+///
+/// Recording never changes what the traced program does or when its objects die: Lifeline
+/// holds the program's objects only weakly.
+public enum Lifeline {
+    private struct Recording {
+        let session: RecordingSession
+        let bridge: IntrospectionBridge?
+    }
+
+    private static let active = Mutex<Recording?>(nil)
+    private static let scopedLogs = Atomic<Int>(0)
+
+    /// Whether a recording is running.
+    public static var isRecording: Bool {
+        active.withLock { $0 != nil }
+    }
+
+    /// Starts recording to the log file at `path`, replacing it.
+    ///
+    /// - Parameters:
+    ///   - path: The log file to write.
+    ///   - options: Whether to record every pipeline or only `.lifeline(_:)` hops, and
+    ///     whether to describe values.
+    /// - Throws: ``LifelineError/alreadyRecording`` when a recording is running, or
+    ///   ``LifelineError/cannotWriteLog(_:)`` when the file can't be written.
+    public static func start(writingTo path: String, options: RecordingOptions = RecordingOptions()) throws(LifelineError) {
+        try active.withLock { active throws(LifelineError) in
+            guard active == nil else { throw .alreadyRecording }
+            let session: RecordingSession
+            do throws(TraceWriteError) {
+                session = try RecordingSession(path: path, options: options)
+            } catch {
+                throw .cannotWriteLog(error.description)
+            }
+            let bridge = options.automatic ? IntrospectionBridge(session: session) : nil
+            bridge?.enable()
+            active = Recording(session: session, bridge: bridge)
+        }
+    }
+
+    /// Stops recording: records the deaths a final check finds and closes the log.
+    ///
+    /// - Returns: The path of the finished log, or `nil` when nothing was recording.
+    @discardableResult
+    public static func stop() -> String? {
+        guard let recording = active.withLock({ active in defer { active = nil }; return active }) else { return nil }
+        recording.bridge?.disable()
+        recording.session.finish()
+        return recording.session.path
+    }
+
+    /// Records everything `body` does and returns the trace.
+    ///
+    /// - Parameters:
+    ///   - options: How to record.
+    ///   - body: The code to record. It should return only once the work it starts is done.
+    /// - Returns: The recorded trace.
+    /// - Throws: What `body` throws, a ``LifelineError``, or a `TraceReadError` if the log
+    ///   can't be read back.
+    public static func record(options: RecordingOptions = RecordingOptions(), _ body: () throws -> Void) throws -> Trace {
+        let name = "lifeline-\(ProcessInfo.processInfo.processIdentifier)-\(scopedLogs.add(1, ordering: .relaxed).newValue).jsonl"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        try start(writingTo: path, options: options)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            try body()
+        } catch {
+            stop()
+            throw error
+        }
+        stop()
+        return try TraceReader.read(contentsOf: path)
+    }
+
+    /// Records a named mark, such as "view disappeared", to find a moment in the trace.
+    public static func mark(_ label: String) {
+        current?.record(.instant, .mark(label: label))
+    }
+
+    /// The running session, for `.lifeline(_:)` hops subscribed while it runs.
+    static var current: RecordingSession? {
+        active.withLock { $0?.session }
+    }
+}
+
+/// Why recording could not start.
+public enum LifelineError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `start` was called while a recording was running.
+    case alreadyRecording
+    /// The log file could not be created.
+    case cannotWriteLog(String)
+
+    public var description: String {
+        switch self {
+        case .alreadyRecording: return "a Lifeline recording is already running; stop it first"
+        case .cannotWriteLog(let reason): return reason
+        }
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+import LifelineLog
+
+/// The proxy subscription of a `.lifeline(_:)` hop. The downstream holds it in place of the
+/// upstream subscription, and it holds the upstream subscription.
+///
+/// Its deallocation is exact: it dies exactly when the downstream lets go of its
+/// subscription, which is the moment a forgotten subscription is dropped.
+final class LifelineSubscription: Subscription {
+    let id: TraceObjectID
+    private var upstream: Subscription?
+    private let hop: LifelineHop
+
+    init(upstream: Subscription, hop: LifelineHop) {
+        self.upstream = upstream
+        self.hop = hop
+        id = hop.session.registry.freshID()
+        let name = TypeName(type(of: upstream))
+        hop.session.declare(TraceObject(
+            id: id, role: .subscription, typeName: "Lifeline.LifelineSubscription<\(name.full)>",
+            shortTypeName: "LifelineSubscription", label: hop.label, sourceLocation: hop.sourceLocation,
+            lifetimeTracked: true
+        ))
+    }
+
+    deinit {
+        hop.session.recordProxyDeath(of: id)
+        upstream = nil
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        hop.session.record(.begin, .request(subscription: id, demand: TraceDemand(demand)))
+        upstream?.request(demand)
+        hop.session.record(.end, .request(subscription: id, demand: TraceDemand(demand)))
+    }
+
+    func cancel() {
+        hop.session.record(.begin, .cancel(subscription: id))
+        upstream?.cancel()
+        hop.session.sweep(after: hop.session.record(.end, .cancel(subscription: id)))
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+import LifelineLog
+import Synchronization
+
+/// Gives every object the recorder sees a stable trace id, and notices when objects die.
+///
+/// Class instances are held weakly: a weak reference never extends a lifetime, so the traced
+/// program's objects die exactly when they would untraced. An entry whose weak reference has
+/// gone nil belongs to a dead object; the id is retired, and an object that later reuses the
+/// same address gets a new id. Value types have no lifetime; they are keyed by their
+/// `combineIdentifier`.
+final class ObjectRegistry: Sendable {
+    /// An object found dead, and the last sequence number at which it was seen alive.
+    struct Death {
+        let id: TraceObjectID
+        let aliveAtSeq: UInt64
+    }
+
+    /// The result of identifying an object.
+    struct Identity {
+        let id: TraceObjectID
+        /// The declaration to write, when the object is seen for the first time.
+        let declaration: TraceObject?
+        /// An earlier object at the same address, found dead.
+        let death: Death?
+    }
+
+    private struct LiveObject: @unchecked Sendable {
+        // Only ever read as a weak reference under the registry's lock.
+        weak var object: AnyObject?
+        let id: TraceObjectID
+        var aliveAtSeq: UInt64
+    }
+
+    /// A combine identifier is an immutable value; OpenCombine just doesn't mark it Sendable.
+    private struct ValueKey: Hashable, @unchecked Sendable {
+        let identifier: CombineIdentifier
+    }
+
+    private struct State {
+        var nextID: UInt64 = 1
+        var live: [ObjectIdentifier: LiveObject] = [:]
+        var liveKeys: [TraceObjectID: ObjectIdentifier] = [:]
+        var values: [ValueKey: TraceObjectID] = [:]
+
+        mutating func newID() -> TraceObjectID {
+            defer { nextID += 1 }
+            return TraceObjectID(nextID)
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// A fresh id for something with no identity of its own (a struct publisher, one
+    /// subscribe at a time).
+    func freshID() -> TraceObjectID {
+        state.withLock { $0.newID() }
+    }
+
+    /// The id of a class instance. `declare` builds the declaration the first time.
+    func identify(object: AnyObject, declare: (TraceObjectID) -> TraceObject) -> Identity {
+        let key = ObjectIdentifier(object)
+        let entry = LiveObject(object: object, id: TraceObjectID(0), aliveAtSeq: 0)
+        let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
+            var death: Death?
+            if let known = state.live[key] {
+                if known.object != nil { return (known.id, false, nil) }
+                death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq)
+                state.liveKeys[known.id] = nil
+            }
+            let id = state.newID()
+            state.live[key] = LiveObject(object: entry.object, id: id, aliveAtSeq: 0)
+            state.liveKeys[id] = key
+            return (id, true, death)
+        }
+        return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
+    }
+
+    /// The id of a value-type subscriber or subscription, keyed by its combine identifier.
+    func identify(value identifier: CombineIdentifier, declare: (TraceObjectID) -> TraceObject) -> Identity {
+        let key = ValueKey(identifier: identifier)
+        let (id, isNew) = state.withLock { state -> (TraceObjectID, Bool) in
+            if let id = state.values[key] { return (id, false) }
+            let id = state.newID()
+            state.values[key] = id
+            return (id, true)
+        }
+        return Identity(id: id, declaration: isNew ? declare(id) : nil, death: nil)
+    }
+
+    /// Forgets `id` because its death was seen exactly. Returns `false` when a check had
+    /// already found it dead, so that no death is recorded twice.
+    func retire(_ id: TraceObjectID) -> Bool {
+        state.withLock { state in
+            guard let key = state.liveKeys.removeValue(forKey: id) else { return false }
+            state.live[key] = nil
+            return true
+        }
+    }
+
+    /// Checks every tracked object: the dead are retired and returned, the living are marked
+    /// alive at `seq`.
+    func sweep(aliveAt seq: UInt64) -> [Death] {
+        state.withLock { state in
+            var deaths: [Death] = []
+            for (key, entry) in state.live {
+                if entry.object == nil {
+                    deaths.append(Death(id: entry.id, aliveAtSeq: entry.aliveAtSeq))
+                    state.live[key] = nil
+                    state.liveKeys[entry.id] = nil
+                } else {
+                    state.live[key]?.aliveAtSeq = seq
+                }
+            }
+            return deaths.sorted { $0.id < $1.id }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+import CLifelineRuntime
+import Foundation
+import LifelineLog
+import Synchronization
+
+/// One recording, from start to stop: the log file, the sequence counter, the clock origin,
+/// the object registry and the thread and queue declarations.
+///
+/// ``record(_:_:)`` is the hot path: an atomic add for the sequence number, one monotonic
+/// clock read, a thread-local thread id and queue lookup, and a line built in temporary
+/// memory and copied into the mapped log. No lock and no heap allocation, except the first
+/// time a thread or queue is seen.
+final class RecordingSession: Sendable {
+    let options: RecordingOptions
+    let registry = ObjectRegistry()
+    let path: String
+
+    private let writer: TraceFileWriter
+    private let generation: UInt64
+    private let clockOrigin: UInt64
+    private let nextSeq = Atomic<UInt64>(1)
+    private let contexts = Mutex(ExecutionContexts())
+
+    private static let generations = Atomic<UInt64>(1)
+
+    private struct ExecutionContexts {
+        var queueIDs: [String: UInt32] = [:]
+        var unnamedThreads = 0
+    }
+
+    init(path: String, options: RecordingOptions) throws(TraceWriteError) {
+        self.path = path
+        self.options = options
+        generation = Self.generations.add(1, ordering: .relaxed).newValue
+        clockOrigin = lifeline_monotonic_ns()
+        let header = TraceHeader(
+            processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
+            startedAt: ISO8601DateFormatter().string(from: Date()), clockOrigin: clockOrigin,
+            valueDescriptionLimit: options.valueDescriptionLimit
+        )
+        writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity)
+    }
+
+    /// Records one event and returns its sequence number.
+    @discardableResult
+    func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind) -> UInt64 {
+        let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        let time = lifeline_monotonic_ns() &- clockOrigin
+        let thread = lifeline_thread_id()
+        if lifeline_thread_declare_once(generation) == 0 { declareThread(thread) }
+        let event = TraceEvent(seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind)
+        TraceLineEncoder.withLine(for: event) { writer.append($0) }
+        return seq
+    }
+
+    /// The running session, if any. (Inside `Publishers.Lifeline` the name `Lifeline` means
+    /// the operator, so the operator asks here.)
+    static var current: RecordingSession? { Lifeline.current }
+
+    /// Struct publishers waiting for the end of their subscribe call.
+    let publisherIDs = PendingPublishers()
+
+    /// The trace id of anything Combine hands over: class instances by identity, value types
+    /// by their combine identifier when they have one, otherwise a fresh id per call.
+    func identify(
+        _ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil,
+        label: String? = nil, sourceLocation: String? = nil
+    ) -> TraceObjectID {
+        let type = type(of: object)
+        let isClass = type is AnyClass
+        let declare = { (id: TraceObjectID) in
+            let name = TypeName(type)
+            return TraceObject(
+                id: id, role: role, typeName: name.full, shortTypeName: name.short, label: label,
+                sourceLocation: sourceLocation, lifetimeTracked: isClass
+            )
+        }
+        let identity: ObjectRegistry.Identity
+        if isClass {
+            identity = registry.identify(object: object as AnyObject, declare: declare)
+        } else if let key {
+            identity = registry.identify(value: key, declare: declare)
+        } else {
+            let id = registry.freshID()
+            identity = ObjectRegistry.Identity(id: id, declaration: declare(id), death: nil)
+        }
+        note(identity)
+        return identity.id
+    }
+
+    /// Writes an object's declaration line.
+    func declare(_ object: TraceObject) {
+        TraceLineEncoder.withLine(for: object) { writer.append($0) }
+    }
+
+    private func note(_ identity: ObjectRegistry.Identity) {
+        if let death = identity.death { recordDeath(death) }
+        if let declaration = identity.declaration { declare(declaration) }
+    }
+
+    /// Checks which tracked objects died since the last check, and records their deaths.
+    func sweep(after seq: UInt64) {
+        registry.sweep(aliveAt: seq).forEach(recordDeath)
+    }
+
+    /// Records that `id` was deallocated, seen as it happened.
+    func recordExactDeath(of id: TraceObjectID) {
+        if registry.retire(id) { record(.instant, .deallocation(object: id, evidence: .exact)) }
+    }
+
+    /// Records an exact deallocation of an object the registry does not track (a proxy).
+    func recordProxyDeath(of id: TraceObjectID) {
+        record(.instant, .deallocation(object: id, evidence: .exact))
+    }
+
+    /// Makes the description of a value, when value descriptions are on.
+    func describe<Value>(_ value: Value) -> String? {
+        guard let limit = options.valueDescriptionLimit else { return nil }
+        let text = String(describing: value)
+        return text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+
+    /// Records the deaths a final check finds, and closes the log.
+    func finish() {
+        sweep(after: nextSeq.load(ordering: .relaxed) - 1)
+        writer.close(events: nextSeq.load(ordering: .relaxed) - 1)
+    }
+
+    private func recordDeath(_ death: ObjectRegistry.Death) {
+        record(.instant, .deallocation(object: death.id, evidence: .observed(aliveAtSeq: death.aliveAtSeq)))
+    }
+
+    private func declareThread(_ tid: UInt64) {
+        let name: String
+        if tid == lifeline_process_id() {
+            name = "main"
+        } else {
+            name = contexts.withLock { contexts in
+                contexts.unnamedThreads += 1
+                return "thread \(contexts.unnamedThreads)"
+            }
+        }
+        TraceLineEncoder.withLine(for: TraceThread(tid: tid, name: name)) { writer.append($0) }
+    }
+
+    /// The trace-local id of the dispatch queue the caller runs on. The main thread reports the
+    /// main queue's label even outside the main queue, so there the thread's own name is used.
+    private func currentQueue(thread: UInt64) -> UInt32? {
+        guard let label = lifeline_current_queue_label() else { return nil }
+        let cached = lifeline_queue_cache_lookup(label, generation)
+        if cached != 0 { return cached == UInt32.max ? nil : cached }
+        let text = String(cString: label)
+        let isMainQueueOnMainThread = thread == lifeline_process_id() && text == "com.apple.main-thread"
+        let id: UInt32 = isMainQueueOnMainThread ? UInt32.max : contexts.withLock { contexts in
+            if let id = contexts.queueIDs[text] { return id }
+            let id = UInt32(contexts.queueIDs.count + 1)
+            contexts.queueIDs[text] = id
+            TraceLineEncoder.withLine(for: TraceQueue(id: id, label: text)) { writer.append($0) }
+            return id
+        }
+        lifeline_queue_cache_store(label, generation, id)
+        return id == UInt32.max ? nil : id
+    }
+}

@@ -1,0 +1,112 @@
+import LifelineLog
+
+/// Renders a trace as a plain-text timeline: who called what on whom, on which thread or
+/// queue, with the demand, one line per call, indented by nesting.
+///
+/// Each call is one line, written where it began; what it returned (the demand a value
+/// returned) is shown on the same line. Deallocations and marks are lines of their own.
+/// Output is deterministic: it depends only on the trace.
+public struct TimelineRenderer: Sendable {
+    /// Whether to show each event's time since the start of the recording. Times change
+    /// from run to run; leave them out for output that is compared or committed.
+    public var showsTimes: Bool
+
+    /// Creates a renderer.
+    public init(showsTimes: Bool = true) {
+        self.showsTimes = showsTimes
+    }
+
+    /// The timeline of `trace`.
+    public func render(_ trace: Trace) -> String {
+        let returns = Self.returnedDemands(trace.events)
+        var depth: [UInt64: Int] = [:]
+        let contextWidth = trace.events.map { trace.executionContextName(of: $0).count }.max() ?? 0
+        var lines = [heading(trace)]
+        for (index, event) in trace.events.enumerated() {
+            if event.phase == .end {
+                depth[event.thread, default: 1] -= 1
+                continue
+            }
+            let level = depth[event.thread, default: 0]
+            if event.phase == .begin { depth[event.thread] = level + 1 }
+            var line = pad(String(event.seq), to: 6, left: true) + "  "
+            if showsTimes { line += pad(Self.milliseconds(event.time), to: 12, left: true) + "  " }
+            line += pad(trace.executionContextName(of: event), to: contextWidth) + "  "
+            line += String(repeating: "  ", count: level) + describe(event, in: trace, returned: returns[index])
+            lines.append(line)
+        }
+        lines.append(contentsOf: trace.damage.map { "note: \($0)" })
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func heading(_ trace: Trace) -> String {
+        var text = "Lifeline timeline of \(Self.oneLine(trace.header.processName)): \(trace.events.count) events, \(trace.objects.count) objects\n"
+        for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
+            text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) \(object.typeName)"
+            if let source = object.sourceLocation { text += " at \(Self.oneLine(source))" }
+            text += "\n"
+        }
+        text += "\n" + pad("seq", to: 6, left: true) + "  "
+        if showsTimes { text += pad("time (ms)", to: 12, left: true) + "  " }
+        return text + "thread  call"
+    }
+
+    private func describe(_ event: TraceEvent, in trace: Trace, returned: TraceDemand?) -> String {
+        func name(_ id: TraceObjectID) -> String { Self.oneLine(trace.object(id)?.displayName ?? id.description) }
+        switch event.kind {
+        case .subscribe(let publisher, let subscriber):
+            return "\(name(publisher)).subscribe(\(name(subscriber)))"
+        case .receiveSubscription(let subscriber, let subscription):
+            return "\(name(subscriber)).receive(subscription: \(name(subscription)))"
+        case .request(let subscription, let demand):
+            return "\(name(subscription)).request(\(demand))"
+        case .value(let subscriber, _, let value):
+            let shown = value.map { "\"\(Self.oneLine($0))\"" } ?? "value"
+            return "\(name(subscriber)).receive(\(shown))" + (returned.map { " → \($0)" } ?? "")
+        case .completion(let subscriber, .finished):
+            return "\(name(subscriber)).receive(completion: .finished)"
+        case .completion(let subscriber, .failure(let error)):
+            return "\(name(subscriber)).receive(completion: .failure(\(Self.oneLine(error))))"
+        case .cancel(let subscription):
+            return "\(name(subscription)).cancel()"
+        case .deallocation(let object, .exact):
+            return "✕ \(name(object)) deallocated"
+        case .deallocation(let object, .observed(let aliveAtSeq)):
+            return "✕ \(name(object)) found deallocated (alive at seq \(aliveAtSeq))"
+        case .mark(let label):
+            return "— mark: \(Self.oneLine(label))"
+        }
+    }
+
+    /// For each value event that begins a call, the demand its matching end returned.
+    private static func returnedDemands(_ events: [TraceEvent]) -> [Int: TraceDemand] {
+        var open: [UInt64: [Int]] = [:]
+        var returns: [Int: TraceDemand] = [:]
+        for (index, event) in events.enumerated() {
+            switch event.phase {
+            case .begin: open[event.thread, default: []].append(index)
+            case .end:
+                guard let begin = open[event.thread]?.popLast() else { continue }
+                if case .value(_, let demand?, _) = event.kind { returns[begin] = demand }
+            case .instant: continue
+            }
+        }
+        return returns
+    }
+
+    private static func milliseconds(_ nanoseconds: UInt64) -> String {
+        let micros = nanoseconds / 1_000
+        let fraction = String(micros % 1_000)
+        return "\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// Control characters would break the one-line-per-call layout.
+    private static func oneLine(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "�" : $0 }))
+    }
+
+    private func pad(_ text: String, to width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `lifeline` command: records Combine pipelines' handshakes and explains them.
+@main
+struct LifelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifeline",
+        abstract: "See what really happens inside Combine pipelines.",
+        subcommands: [TimelineCommand.self]
+    )
+}
