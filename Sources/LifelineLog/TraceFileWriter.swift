@@ -29,6 +29,8 @@ public final class TraceFileWriter: Sendable {
     private let writersInFlight = Atomic<Int>(0)
     private let isClosed = Atomic<Bool>(false)
     private let dropped = Atomic<UInt64>(0)
+    /// Where the one reservation that straddles the capacity began: the log ends there.
+    private let straddle = Atomic<Int>(Int.max)
     private let growth = Mutex<Void>(())
 
     private static let chunkSize = 4 << 20
@@ -66,6 +68,7 @@ public final class TraceFileWriter: Sendable {
         let end = start + line.count
         guard end <= capacity else {
             dropped.add(1, ordering: .relaxed)
+            if start < capacity { straddle.store(start, ordering: .relaxed) }
             return
         }
         if end > committedSize.load(ordering: .acquiring) { grow(to: end) }
@@ -79,7 +82,7 @@ public final class TraceFileWriter: Sendable {
     public func close(events: UInt64) {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         while writersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
-        let length = min(offset.load(ordering: .acquiring), capacity)
+        let length = min(offset.load(ordering: .acquiring), capacity, straddle.load(ordering: .relaxed))
         munmap(mapping, capacity)
         ftruncate(descriptor, off_t(length))
         TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed)) { line in

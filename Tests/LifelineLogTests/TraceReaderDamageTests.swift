@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import LifelineLog
+
+/// The reader tolerates what a crash leaves, and names the line of anything else.
+@Suite struct TraceReaderDamageTests {
+    let log = SampleLog()
+
+    func lines(_ data: Data) -> [String] {
+        String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func data(_ lines: [String]) -> Data {
+        Data(lines.joined(separator: "\n").utf8)
+    }
+
+    @Test func aTruncatedFinalLineIsSkippedAndReported() throws {
+        var text = lines(log.data(closed: false))
+        text.removeLast()
+        let last = text.removeLast()
+        text.append(String(last.prefix(last.count / 2)))
+        let trace = try TraceReader.read(data(text))
+        #expect(trace.events.count == log.events.count - 1)
+        #expect(trace.damage.contains(.truncatedFinalLine(line: text.count)))
+        #expect(trace.damage.contains(.notClosed))
+    }
+
+    @Test func zeroFilledTailOfAnUnclosedMappedLogIsTolerated() throws {
+        var bytes = log.data(closed: false)
+        bytes.append(Data(count: 4096))
+        let trace = try TraceReader.read(bytes)
+        #expect(trace.events.count == log.events.count)
+        #expect(trace.damage == [.notClosed])
+    }
+
+    @Test func aCorruptLineInTheMiddleIsAnErrorNamingIt() {
+        var text = lines(log.data())
+        text[5] = "{\"seq\": 3, oops"
+        #expect(throws: TraceReadError.malformedLine(line: 6, reason: "invalid JSON")) { try TraceReader.read(data(text)) }
+    }
+
+    @Test func anUnknownVersionIsRefused() {
+        var text = lines(log.data())
+        text[0] = text[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":99")
+        #expect(throws: TraceReadError.unsupportedVersion(found: 99, supported: 1)) { try TraceReader.read(data(text)) }
+    }
+
+    @Test func aMissingFieldIsNamed() {
+        var text = lines(log.data())
+        let index = text.firstIndex { $0.contains("\"kind\":\"request\"") }!
+        text[index] = text[index].replacingOccurrences(of: ",\"demand\":2", with: "")
+        #expect(throws: TraceReadError.badField(line: index + 1, field: "demand", reason: "is missing")) {
+            try TraceReader.read(data(text))
+        }
+    }
+
+    @Test func anUndeclaredObjectIsAnError() {
+        var text = lines(log.data())
+        let index = text.firstIndex { $0.contains("\"kind\":\"cancel\"") }!
+        text[index] = text[index].replacingOccurrences(of: "\"subscription\":3", with: "\"subscription\":77")
+        #expect(throws: TraceReadError.undeclared(line: index + 1, what: "object 77")) { try TraceReader.read(data(text)) }
+    }
+
+    @Test func somethingElseEntirelyIsNotALifelineLog() {
+        #expect(throws: TraceReadError.notALifelineLog(reason: "its 'format' is not \"lifeline-trace\"")) {
+            try TraceReader.read(Data("{\"format\":\"chrome\"}\n".utf8))
+        }
+        #expect(throws: TraceReadError.empty) { try TraceReader.read(Data()) }
+        #expect(throws: TraceReadError.unreadable(path: "/no/such/trace.jsonl", reason: "no such file")) {
+            try TraceReader.read(contentsOf: "/no/such/trace.jsonl")
+        }
+    }
+}
