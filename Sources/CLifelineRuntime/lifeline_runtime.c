@@ -10,11 +10,15 @@
 // DISPATCH_CURRENT_QUEUE_LABEL is NULL.
 extern const char *dispatch_queue_get_label(void *queue);
 
-static __thread uint64_t cached_tid;
-static __thread const char *cached_label;
-static __thread uint64_t cached_label_generation;
-static __thread uint32_t cached_queue_id;
-static __thread uint64_t declared_generation;
+// initial-exec: the recorder is linked into the program, so its thread-locals can be reached
+// without a __tls_get_addr call on every event.
+#define LIFELINE_THREAD_LOCAL static __thread __attribute__((tls_model("initial-exec")))
+
+LIFELINE_THREAD_LOCAL uint64_t cached_tid;
+LIFELINE_THREAD_LOCAL const char *cached_label;
+LIFELINE_THREAD_LOCAL uint64_t cached_label_generation;
+LIFELINE_THREAD_LOCAL uint32_t cached_queue_id;
+LIFELINE_THREAD_LOCAL uint64_t declared_generation;
 
 uint64_t lifeline_thread_id(void) {
     if (cached_tid == 0) {

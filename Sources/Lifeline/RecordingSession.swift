@@ -53,8 +53,7 @@ final class RecordingSession: Sendable {
         let time = lifeline_monotonic_ns() &- clockOrigin
         let thread = lifeline_thread_id()
         if lifeline_thread_declare_once(generation) == 0 { declareThread(thread) }
-        let event = TraceEvent(seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind)
-        TraceLineEncoder.withLine(for: event) { writer.append($0) }
+        writer.append(TraceEvent(seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind))
         return seq
     }
 

@@ -34,6 +34,8 @@ public final class TraceFileWriter: Sendable {
     private let growth = Mutex<Void>(())
 
     private static let chunkSize = 4 << 20
+    /// MADV_POPULATE_WRITE, which Glibc's headers here predate.
+    private static let populateWrite: Int32 = 23
 
     /// Creates (or truncates) the file at `path` and writes `header` as its first line.
     ///
@@ -56,6 +58,16 @@ public final class TraceFileWriter: Sendable {
         }
         mapping = mapped
         TraceLineEncoder.withLine(for: header) { append($0) }
+    }
+
+    /// Encodes `event` and appends its line: the recorder's hot path, specialised here so that
+    /// nothing generic is instantiated per event.
+    public func append(_ event: TraceEvent) {
+        withUnsafeTemporaryAllocation(byteCount: TraceLineEncoder.capacity(for: event), alignment: 1) { buffer in
+            var line = TraceLineBuilder(buffer: buffer)
+            TraceLineEncoder.encode(event, into: &line)
+            append(line.bytes)
+        }
     }
 
     /// Appends one complete line. Safe to call from any thread; never blocks except to grow
@@ -97,6 +109,9 @@ public final class TraceFileWriter: Sendable {
             guard end > committed else { return }
             let size = min(capacity, (end / Self.chunkSize + 1) * Self.chunkSize)
             ftruncate(descriptor, off_t(size))
+            // Fault the new pages in with one call rather than one trap per page. Kernels
+            // older than 5.14 refuse the advice; the pages then fault in as they are written.
+            _ = madvise(mapping + committed, size - committed, Self.populateWrite)
             committedSize.store(size, ordering: .releasing)
         }
     }

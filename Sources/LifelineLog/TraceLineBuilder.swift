@@ -27,16 +27,22 @@ struct TraceLineBuilder {
     }
 
     mutating func number(_ value: UInt64) {
-        guard value > 0 else { return byte(UInt8(ascii: "0")) }
-        var digits = 0
-        var rest = value
-        while rest > 0 { digits += 1; rest /= 10 }
-        rest = value
-        for index in stride(from: count + digits - 1, through: count, by: -1) {
-            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
+        // Digits come out last first; write them from the end of a 20-byte window, the most
+        // a UInt64 needs, then move them into place.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &digits) { window in
+            var index = 20
+            var rest = value
+            repeat {
+                index -= 1
+                window[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: window[index..<20]))
+            return 20 - index
         }
-        count += digits
+        count += length
     }
 
     mutating func number(_ value: Int) {
