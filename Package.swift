@@ -6,6 +6,7 @@ import PackageDescription
 /// story code, in the folder's Story/ subfolder, is also compiled into LifelineSamples so that
 /// `lifeline samples` can run it in-process.
 let sampleStories: [String] = [
+    "forgotten-subscription",
 ]
 
 /// Combine on Apple platforms, OpenCombine everywhere else.
