@@ -7,6 +7,13 @@ import PackageDescription
 /// `lifeline samples` can run it in-process.
 let sampleStories: [String] = [
     "forgotten-subscription",
+    "stored-subscription",
+    "returned-cancellable",
+    "sink-and-assign",
+    "additive-demand",
+    "schedulers",
+    "dropped-cancellable",
+    "retain-cycle",
 ]
 
 /// Combine on Apple platforms, OpenCombine everywhere else.

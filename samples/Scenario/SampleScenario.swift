@@ -39,6 +39,13 @@ public struct SampleScenario: Sendable {
     /// Every sample story, in the order of the gallery.
     public static let all: [SampleScenario] = [
         .forgottenSubscription,
+        .storedSubscription,
+        .returnedCancellable,
+        .sinkAndAssign,
+        .additiveDemand,
+        .schedulers,
+        .droppedCancellable,
+        .retainCycle,
     ]
 
     /// Runs the story, printing each line to standard output as it is printed: what a
