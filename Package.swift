@@ -46,6 +46,7 @@ let package = Package(
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
+        .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", combine]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,
