@@ -42,7 +42,7 @@ let package = Package(
             name: "LifelineSamples",
             dependencies: [combine],
             path: "samples",
-            exclude: sampleStories.map { "\($0)/main.swift" },
+            exclude: sampleStories.map { "\($0)/main.swift" } + ["README.md"],
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),

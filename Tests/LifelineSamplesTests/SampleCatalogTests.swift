@@ -22,13 +22,27 @@ struct SampleCatalogTests {
         ])
     }
 
+    private static let samplesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("samples")
+
     @Test("Every scenario is a runnable folder under samples/", arguments: SampleScenario.all)
     func folderExists(_ scenario: SampleScenario) {
-        let samples = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("samples")
-        let main = samples.appendingPathComponent(scenario.name).appendingPathComponent("main.swift")
+        let main = Self.samplesFolder
+            .appendingPathComponent(scenario.name).appendingPathComponent("main.swift")
         #expect(FileManager.default.fileExists(atPath: main.path))
+    }
+
+    @Test("samples/README.md shows exactly what each scenario prints", arguments: SampleScenario.all)
+    func readmeOutput(_ scenario: SampleScenario) throws {
+        let readme = try String(
+            contentsOf: Self.samplesFolder.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(
+            readme.components(separatedBy: "\n## ").first { $0.hasPrefix("\(scenario.name)\n") })
+        let output = try #require(
+            section.components(separatedBy: "Expected output:\n\n```\n").last?
+                .components(separatedBy: "\n```").first)
+        #expect(output.components(separatedBy: "\n") == ConsoleTranscript(running: scenario).lines)
     }
 
     @Test("Only the stories with a bug expect diagnoses")
