@@ -13,7 +13,8 @@ struct LifetimeStoryTests {
     @Test("retain-cycle: the strong-self view model never deinits and still receives names")
     func strongSelfLeaks() {
         let strong = ConsoleTranscript(running: .retainCycle)
-            .section(after: "self captured strongly in the sink", before: ["[weak self] in the sink"])
+            .section(
+                after: "self captured strongly in the sink", before: ["[weak self] in the sink"])
         #expect(strong.lines == [
             #"strong-self view model shows "Ada""#,
             "Releasing the last outside reference to the view model",
@@ -23,9 +24,10 @@ struct LifetimeStoryTests {
         ])
     }
 
-    @Test("retain-cycle: the [weak self] view model deinits when released and receives nothing more")
+    @Test("retain-cycle: the [weak self] view model deinits when released, then receives nothing")
     func weakSelfIsFreed() {
-        let weak = ConsoleTranscript(running: .retainCycle).section(after: "[weak self] in the sink")
+        let weak = ConsoleTranscript(running: .retainCycle)
+            .section(after: "[weak self] in the sink")
         #expect(weak.lines == [
             #"weak-self view model shows "Ada""#,
             "Releasing the last outside reference to the view model",

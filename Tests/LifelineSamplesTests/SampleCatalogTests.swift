@@ -33,7 +33,9 @@ struct SampleCatalogTests {
         #expect(FileManager.default.fileExists(atPath: main.path))
     }
 
-    @Test("samples/README.md shows exactly what each scenario prints", arguments: SampleScenario.all)
+    @Test(
+        "samples/README.md shows exactly what each scenario prints",
+        arguments: SampleScenario.all)
     func readmeOutput(_ scenario: SampleScenario) throws {
         let readme = try String(
             contentsOf: Self.samplesFolder.appendingPathComponent("README.md"), encoding: .utf8)

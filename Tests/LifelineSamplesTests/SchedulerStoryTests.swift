@@ -7,7 +7,8 @@ struct SchedulerStoryTests {
         "receive(on: lifeline.samples.background)",
         "subscribe(on: lifeline.samples.background)",
         "BusyPublisher on the calling thread",
-        "BusyPublisher with subscribe(on: lifeline.samples.background) and receive(on: lifeline.samples.ui)",
+        "BusyPublisher with subscribe(on: lifeline.samples.background)"
+            + " and receive(on: lifeline.samples.ui)",
         "Releasing 4 cancellables",
     ]
 
@@ -26,7 +27,7 @@ struct SchedulerStoryTests {
         ])
     }
 
-    @Test("subscribe(on:) moves the subscription, and Just's delivery with it, to the background queue")
+    @Test("subscribe(on:) moves the subscription, and Just's delivery, to the background queue")
     func subscribeOn() {
         let transcript = ConsoleTranscript(running: .schedulers)
         #expect(section(1, of: transcript).lines == [

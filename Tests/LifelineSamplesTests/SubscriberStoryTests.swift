@@ -8,8 +8,10 @@ struct SubscriberStoryTests {
         let transcript = ConsoleTranscript(running: .sinkAndAssign)
         let sink = transcript.section(
             after: "sink(receiveCompletion:receiveValue:)", before: ["assign(to:on:)"])
-        #expect(sink.lines == (1...5).map { "Received value: \($0)" } + ["Completed with: finished"])
-        let assign = transcript.section(after: "assign(to:on:)", before: ["Releasing 2 cancellables"])
+        #expect(
+            sink.lines == (1...5).map { "Received value: \($0)" } + ["Completed with: finished"])
+        let assign = transcript.section(
+            after: "assign(to:on:)", before: ["Releasing 2 cancellables"])
         #expect(assign.lines == (1...5).map { "ValuePrinter.value = \($0)" })
     }
 
@@ -38,7 +40,7 @@ struct SubscriberStoryTests {
         ]))
     }
 
-    @Test("additive-demand: the sequence delivers 2 values in the first request and 4 in the second")
+    @Test("additive-demand: the sequence delivers 2 values in the first request, 4 in the second")
     func sequenceDeliversInsideEachRequest() {
         let sequence = ConsoleTranscript(running: .additiveDemand)
             .section(after: "Sequence publisher 1...6")

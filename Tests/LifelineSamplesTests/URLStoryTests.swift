@@ -5,7 +5,7 @@ import Testing
 struct URLStoryTests {
     private static let value = #"Received value: Article(id: 1, title: "Understanding Combine")"#
 
-    @Test("forgotten-subscription: the subscriber deinits after its subscription and never gets a value")
+    @Test("forgotten-subscription: the subscriber deinits after the handshake, and gets no value")
     func forgottenSubscription() {
         let transcript = ConsoleTranscript(running: .forgottenSubscription)
         #expect(transcript.containsInOrder([
@@ -30,7 +30,7 @@ struct URLStoryTests {
         ])
     }
 
-    @Test("returned-cancellable: value and completion arrive, then the owner releases its cancellable")
+    @Test("returned-cancellable: value and completion arrive, then the owner releases it")
     func returnedCancellable() {
         let transcript = ConsoleTranscript(running: .returnedCancellable)
         #expect(transcript.lines == [

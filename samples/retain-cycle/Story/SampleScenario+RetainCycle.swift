@@ -31,7 +31,8 @@ extension SampleScenario {
 
     /// Subscribes a view model, releases it, and shows whether it survived.
     private static func showNames(capturingSelfWeakly: Bool, console: SampleConsole) {
-        console.print(capturingSelfWeakly ? "[weak self] in the sink" : "self captured strongly in the sink")
+        console.print(
+            capturingSelfWeakly ? "[weak self] in the sink" : "self captured strongly in the sink")
         let names = PassthroughSubject<String, Never>()
         var viewModel: ProfileViewModel? = ProfileViewModel(
             names: names, capturesSelfWeakly: capturingSelfWeakly, console: console)
@@ -39,7 +40,8 @@ extension SampleScenario {
         names.send("Ada")
         console.print("Releasing the last outside reference to the view model")
         viewModel = nil
-        console.print(observedViewModel == nil ? "The view model is gone" : "The view model is still alive")
+        console.print(
+            observedViewModel == nil ? "The view model is gone" : "The view model is still alive")
         console.print("names.send(\"Grace\")")
         names.send("Grace")
     }

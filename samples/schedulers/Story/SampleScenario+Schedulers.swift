@@ -63,12 +63,14 @@ extension SampleScenario {
         holding([background], console: console) {
             subject
                 .map { value in
-                    console.print("map before receive(on:): \(value) on \(SampleQueue.currentPlace)")
+                    console.print(
+                        "map before receive(on:): \(value) on \(SampleQueue.currentPlace)")
                     return value * 10
                 }
                 .receive(on: background.queue, options: background.schedulerOptions)
                 .map { value in
-                    console.print("map after receive(on:): \(value) on \(SampleQueue.currentPlace)")
+                    console.print(
+                        "map after receive(on:): \(value) on \(SampleQueue.currentPlace)")
                     return value + 1
                 }
                 .sink(
