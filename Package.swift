@@ -6,6 +6,14 @@ import PackageDescription
 /// story code, in the folder's Story/ subfolder, is also compiled into LifelineSamples so that
 /// `lifeline samples` can run it in-process.
 let sampleStories: [String] = [
+    "forgotten-subscription",
+    "stored-subscription",
+    "returned-cancellable",
+    "sink-and-assign",
+    "additive-demand",
+    "schedulers",
+    "dropped-cancellable",
+    "retain-cycle",
 ]
 
 /// Combine on Apple platforms, OpenCombine everywhere else.
@@ -46,11 +54,12 @@ let package = Package(
             name: "LifelineSamples",
             dependencies: [combine],
             path: "samples",
-            exclude: sampleStories.map { "\($0)/main.swift" },
+            exclude: sampleStories.map { "\($0)/main.swift" } + ["README.md"],
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
+        .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", combine]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,

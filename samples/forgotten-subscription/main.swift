@@ -1,0 +1,3 @@
+import LifelineSamples
+
+SampleScenario.forgottenSubscription.runPrintingToStandardOutput()
