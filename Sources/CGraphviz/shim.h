@@ -15,4 +15,11 @@ static inline void lifeline_set_graph_attribute(Agraph_t *graph, const char *nam
     agsafeset(graph, (char *)name, (char *)value, (char *)"");
 }
 
+/// The value of a graph attribute, or NULL when the graph does not declare it.
+///
+/// `agget` takes its attribute name as a mutable `char *`; Graphviz only reads it.
+static inline const char *lifeline_graph_attribute(Agraph_t *graph, const char *name) {
+    return agget(graph, (char *)name);
+}
+
 #endif

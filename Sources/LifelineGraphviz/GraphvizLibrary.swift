@@ -56,8 +56,14 @@ enum GraphvizLibrary {
             if transparentBackground {
                 lifeline_set_graph_attribute(graph, "bgcolor", "transparent")
             }
+            if format == .png, attribute("size", of: graph).isEmpty {
+                lifeline_set_graph_attribute(graph, "size", pngSizeLimit)
+            }
             let engine = engine ?? .forNodeCount(Int(agnnodes(graph)))
-            guard gvLayout(context, graph, engine.rawValue) == 0 else {
+            let layoutStatus = withRandomNumbersFromFreshProcess {
+                gvLayout(context, graph, engine.rawValue)
+            }
+            guard layoutStatus == 0 else {
                 throw .layoutFailed(engine: engine, message: lastError(or: "no message"))
             }
             defer { gvFreeLayout(context, graph) }
@@ -70,6 +76,37 @@ enum GraphvizLibrary {
             }
             return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
         }
+    }
+
+    /// The `size` attribute (in inches) given to PNG renders that set none: 9,600 pixels a
+    /// side at 96 dpi. Larger drawings shrink to fit, instead of Graphviz's cairo plugin printing
+    /// "graph is too large for cairo-renderer bitmaps" to stderr and allocating gigabytes.
+    private static let pngSizeLimit = "100,100"
+
+    /// The value of a graph attribute, empty when unset.
+    private static func attribute(_ name: String, of graph: UnsafeMutablePointer<Agraph_t>) -> String {
+        lifeline_graph_attribute(graph, name).map { String(cString: $0) } ?? ""
+    }
+
+    /// Runs a layout with the C library's `rand()` in the state a fresh process starts in,
+    /// then gives the caller's state back.
+    ///
+    /// sfdp draws from `rand()` before it seeds it, so without this its layout of a graph
+    /// depends on what ran earlier in the process, and only the first render would match the
+    /// `dot` command's. glibc's `rand()` shares `random()`'s state, which `initstate` swaps out
+    /// and `setstate` restores.
+    private static func withRandomNumbersFromFreshProcess<Result>(_ body: () -> Result) -> Result {
+        #if canImport(Glibc)
+        let stateSize = 128
+        let state = UnsafeMutablePointer<CChar>.allocate(capacity: stateSize)
+        defer { state.deallocate() }
+        let callersState = initstate(1, state, stateSize)
+        defer { if let callersState { setstate(callersState) } }
+        return body()
+        #else
+        srand(1)
+        return body()
+        #endif
     }
 
     /// The last error Graphviz stored since the render began, trimmed, or the fallback when it
