@@ -9,20 +9,33 @@ public enum DotColor: String, Hashable, Sendable, CaseIterable {
     case ink
     /// The page: white in light mode, near-black in dark mode.
     case paper
+    /// Publishers' outlines.
     case blue
+    /// Publishers' fill.
     case blueTint
+    /// Subscriptions' outlines.
     case green
+    /// Subscriptions' fill.
     case greenTint
+    /// Subscribers' outlines.
     case purple
+    /// Subscribers' fill.
     case purpleTint
+    /// Cancellables' outlines.
     case orange
+    /// Cancellables' fill.
     case orangeTint
+    /// User objects' outlines.
     case yellow
+    /// User objects' fill.
     case yellowTint
+    /// Deallocated objects' outlines and text.
     case grey
+    /// Deallocated objects' fill.
     case greyTint
     /// The warning colour, for retain cycles.
     case red
+    /// A light warning tint, for highlighting an area.
     case redTint
 
     /// The colour in light mode, as `#rrggbb` in lower case (as Graphviz writes it to SVG).

@@ -51,6 +51,9 @@ public struct GraphvizRenderer: Hashable, Sendable {
     /// Renders DOT text as a PNG image, at Graphviz's default 96 dpi, on the background the
     /// DOT text sets (white by default).
     ///
+    /// Unless the DOT text sets its own `size`, a drawing larger than 100 × 100 inches
+    /// (9,600 pixels at 96 dpi) is scaled down to fit.
+    ///
     /// - Parameter dot: The graph in the DOT language.
     /// - Returns: The PNG file's bytes.
     /// - Throws: ``GraphvizError`` when the DOT text is invalid or Graphviz fails.
