@@ -35,8 +35,6 @@ public enum DotColor: String, Hashable, Sendable, CaseIterable {
     case greyTint
     /// The warning colour, for retain cycles.
     case red
-    /// A light warning tint, for highlighting an area.
-    case redTint
 
     /// The colour in light mode, as `#rrggbb` in lower case (as Graphviz writes it to SVG).
     public var lightHex: String {
@@ -56,7 +54,6 @@ public enum DotColor: String, Hashable, Sendable, CaseIterable {
         case .grey: "#6e7781"
         case .greyTint: "#f6f8fa"
         case .red: "#cf222e"
-        case .redTint: "#ffebe9"
         }
     }
 
@@ -78,7 +75,6 @@ public enum DotColor: String, Hashable, Sendable, CaseIterable {
         case .grey: "#8b949e"
         case .greyTint: "#21262d"
         case .red: "#f85149"
-        case .redTint: "#3c1618"
         }
     }
 }

@@ -8,10 +8,4 @@ public enum DotShape: String, Hashable, Sendable, CaseIterable {
     case hexagon
     /// A page with a folded corner.
     case note
-    /// A box with two small tabs on its left side.
-    case component
-    /// A cylinder, as for a store.
-    case cylinder
-    /// An octagon.
-    case octagon
 }
