@@ -49,7 +49,7 @@ enum GraphvizLibrary {
                 throw .unavailable(message: lastError(or: "gvContext returned no context"))
             }
             defer { gvFreeContext(context) }
-            guard let graph = agmemread(dot) else {
+            guard let graph = agmemread(GraphvizInput.prepared(dot)) else {
                 throw .invalidDOT(message: lastError(or: "the text contains no graph"))
             }
             defer { agclose(graph) }

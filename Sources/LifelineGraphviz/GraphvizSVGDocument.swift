@@ -55,8 +55,10 @@ enum GraphvizSVGDocument {
         let parser = XMLParser(data: Data(svg.utf8))
         parser.shouldResolveExternalEntities = false
         guard parser.parse() else {
-            let detail = parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown error"
-            throw .malformedSVG(reason: "not well-formed XML at line \(parser.lineNumber): \(detail)")
+            // The code is libxml2's; its names differ between platforms, so give the number.
+            let code = parser.parserError.map { " (XML parser error \(($0 as NSError).code))" } ?? ""
+            throw .malformedSVG(
+                reason: "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)\(code)")
         }
     }
 }

@@ -44,8 +44,22 @@ struct HostileLabelTests {
         #expect(inspection.isWellFormed)
         for (index, expected) in Self.cases.enumerated() {
             let lines = inspection.nodeTextLines["n\(index)"]?.map { $0.trimmingCharacters(in: .whitespaces) }
-            #expect(lines == expected.lines, "case \(index)")
+            #expect(lines == expected.lines, "node label, case \(index)")
         }
+        for (index, expected) in Self.cases.dropLast().enumerated() {
+            let lines = inspection.edgeTextLines["n\(index)->n\(index + 1)"]?
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(lines == expected.lines, "edge label, case \(index)")
+        }
+    }
+
+    @Test("hand-written DOT with astral character references and control characters renders right")
+    func handWrittenDOT() throws {
+        let dot = "digraph { a [label=\"x &#128512; &#x1F600; \u{7}y &#233;\"] }"
+        let svg = try GraphvizRenderer().svg(fromDOT: dot)
+        #expect(SVGInspection(svg: svg).nodeTextLines["a"] == ["x 😀 😀 y é"])
+        let png = try GraphvizRenderer().png(fromDOT: dot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
     @Test("xmllint accepts the SVG", .enabled(if: xmllintIsInstalled, "xmllint is not installed (apt-get install libxml2-utils)"))

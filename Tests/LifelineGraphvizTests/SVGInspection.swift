@@ -4,10 +4,11 @@ import FoundationXML
 #endif
 
 /// What a test can read out of a rendered SVG: whether it is well-formed XML, and the text
-/// lines inside each node, keyed by the node's `<title>` (its DOT id).
+/// lines inside each node and edge, keyed by its `<title>` (a node's DOT id, or `a->b`).
 final class SVGInspection: NSObject, XMLParserDelegate {
     private(set) var isWellFormed = false
     private(set) var nodeTextLines: [String: [String]] = [:]
+    private(set) var edgeTextLines: [String: [String]] = [:]
     private var groupClasses: [String?] = []
     private var currentTitle: String?
     private var buffer: String?
@@ -39,8 +40,11 @@ final class SVGInspection: NSObject, XMLParserDelegate {
         case "g": groupClasses.removeLast()
         case "title": currentTitle = buffer
         case "text":
-            if groupClasses.last == "node", let currentTitle, let buffer {
-                nodeTextLines[currentTitle, default: []].append(buffer)
+            guard let currentTitle, let buffer else { break }
+            switch groupClasses.last {
+            case "node": nodeTextLines[currentTitle, default: []].append(buffer)
+            case "edge": edgeTextLines[currentTitle, default: []].append(buffer)
+            default: break
             }
         default: break
         }
