@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "LifelineAnalysis", targets: ["LifelineAnalysis"]),
         .library(name: "LifelineRender", targets: ["LifelineRender"]),
         .executable(name: "lifeline", targets: ["lifeline"]),
+        .library(name: "LifelineGraphviz", targets: ["LifelineDOT", "LifelineGraphviz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -57,9 +58,18 @@ let package = Package(
             exclude: sampleStories.map { "\($0)/main.swift" } + ["README.md"],
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
+        .systemLibrary(
+            name: "CGraphviz",
+            path: "Sources/CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"])]
+        ),
+        .target(name: "LifelineDOT"),
+        .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", combine]),
+        .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,
