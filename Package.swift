@@ -68,12 +68,12 @@ let package = Package(
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
-        .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", combine]),
+        .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,
-            dependencies: ["LifelineSamples"],
+            dependencies: ["Lifeline", "LifelineSamples"],
             path: "samples/\(story)",
             exclude: ["Story"],
             sources: ["main.swift"]

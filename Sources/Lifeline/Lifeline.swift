@@ -31,6 +31,7 @@ public enum Lifeline {
 
     private static let active = Mutex<Recording?>(nil)
     private static let scopedLogs = Atomic<Int>(0)
+    private static let scopedRecording = Mutex<Void>(())
 
     /// Whether a recording is running.
     public static var isRecording: Bool {
@@ -73,6 +74,9 @@ public enum Lifeline {
 
     /// Records everything `body` does and returns the trace.
     ///
+    /// Scoped recordings run one at a time: a second one, on another thread, waits for the
+    /// first to end. (Recording is process-wide, so two at once could not be told apart.)
+    ///
     /// - Parameters:
     ///   - options: How to record.
     ///   - body: The code to record. It should return only once the work it starts is done.
@@ -82,16 +86,49 @@ public enum Lifeline {
     public static func record(options: RecordingOptions = RecordingOptions(), _ body: () throws -> Void) throws -> Trace {
         let name = "lifeline-\(ProcessInfo.processInfo.processIdentifier)-\(scopedLogs.add(1, ordering: .relaxed).newValue).jsonl"
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
-        try start(writingTo: path, options: options)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        do {
-            try body()
-        } catch {
+        return try scopedRecording.withLock { _ in
+            try start(writingTo: path, options: options)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            do {
+                try body()
+            } catch {
+                stop()
+                throw error
+            }
             stop()
-            throw error
+            return try TraceReader.read(contentsOf: path)
         }
-        stop()
-        return try TraceReader.read(contentsOf: path)
+    }
+
+    /// The environment variable ``recordingIfRequested(_:)`` reads: the path of the log to
+    /// write.
+    public static let traceEnvironmentVariable = "LIFELINE_TRACE"
+
+    /// Runs `body`, recording it to the log named by the `LIFELINE_TRACE` environment
+    /// variable when that is set, so that a program can be traced without changing it again:
+    ///
+    /// ```swift
+    /// Lifeline.recordingIfRequested { runTheApp() }
+    /// ```
+    ///
+    /// ```sh
+    /// LIFELINE_TRACE=trace.jsonl swift run MyApp
+    /// ```
+    ///
+    /// When the log can't be written, the reason goes to standard error and `body` runs
+    /// untraced: a tracer never stops the program it traces.
+    public static func recordingIfRequested(_ body: () throws -> Void) rethrows {
+        guard let path = ProcessInfo.processInfo.environment[traceEnvironmentVariable], !path.isEmpty else {
+            return try body()
+        }
+        do {
+            try start(writingTo: path)
+        } catch {
+            FileHandle.standardError.write(Data("lifeline: not recording: \(error)\n".utf8))
+            return try body()
+        }
+        defer { stop() }
+        try body()
     }
 
     /// Records a named mark, such as "view disappeared", to find a moment in the trace.

@@ -21,7 +21,7 @@ public struct TimelineRenderer: Sendable {
         let returns = Self.returnedDemands(trace.events)
         var depth: [UInt64: Int] = [:]
         let contextWidth = trace.events.map { trace.executionContextName(of: $0).count }.max() ?? 0
-        var lines = [heading(trace)]
+        var lines = [heading(trace, contextWidth: contextWidth)]
         for (index, event) in trace.events.enumerated() {
             if event.phase == .end {
                 depth[event.thread, default: 1] -= 1
@@ -39,7 +39,7 @@ public struct TimelineRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func heading(_ trace: Trace) -> String {
+    private func heading(_ trace: Trace, contextWidth: Int) -> String {
         var text = "Lifeline timeline of \(Self.oneLine(trace.header.processName)): \(trace.events.count) events, \(trace.objects.count) objects\n"
         for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
             text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) \(object.typeName)"
@@ -48,7 +48,7 @@ public struct TimelineRenderer: Sendable {
         }
         text += "\n" + pad("seq", to: 6, left: true) + "  "
         if showsTimes { text += pad("time (ms)", to: 12, left: true) + "  " }
-        return text + "thread  call"
+        return text + pad("thread", to: contextWidth) + "  call"
     }
 
     private func describe(_ event: TraceEvent, in trace: Trace, returned: TraceDemand?) -> String {

@@ -9,16 +9,16 @@ extension RecordingTests {
     @Suite struct ThreadTests {
         @Test func receiveOnShowsValuesOnTheQueueNotTheSubscribingThread() throws {
             let queue = DispatchQueue(label: "lifeline.tests.delivery")
-            let delivered = DispatchSemaphore(value: 0)
+            let tracker = TrackingSubscriber(initialDemand: .unlimited)
             let trace = try Lifeline.record {
                 let subject = PassthroughSubject<Int, Never>()
-                let cancellable = subject.receive(on: queue).sink { _ in delivered.signal() }
+                subject.receive(on: queue).subscribe(tracker)
                 subject.send(1)
-                _ = delivered.wait(timeout: .now() + 5)
                 queue.sync {}
-                cancellable.cancel()
+                tracker.cancel()
             }
-            let sink = try #require(trace.objects.values.first { $0.shortTypeName == "Sink" })
+            #expect(tracker.history.contains("receive(1)"))
+            let sink = try #require(trace.objects.values.first { $0.shortTypeName == "TrackingSubscriber" })
             let subscribe = try #require(trace.events.first { $0.kind.name == "subscribe" && $0.kind.objects.last == sink.id })
             let value = try #require(trace.events.first { $0.kind.name == "value" && $0.kind.objects == [sink.id] })
             #expect(value.thread != subscribe.thread)

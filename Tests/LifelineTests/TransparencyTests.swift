@@ -81,7 +81,9 @@ extension RecordingTests {
             }
             let subscriber = try #require(trace.objects.values.first { $0.shortTypeName == "ForgetfulSubscriber" })
             let subscription = try #require(trace.objects.values.first { $0.shortTypeName == "LaterSubscription" })
-            let receiveEnd = try #require(trace.events.first { $0.phase == .end && $0.kind.name == "receive_subscription" })
+            let receiveEnd = try #require(trace.events.first {
+                $0.phase == .end && $0.kind == .receiveSubscription(subscriber: subscriber.id, subscription: subscription.id)
+            })
             for object in [subscriber, subscription] {
                 let death = try #require(trace.events.first { $0.kind.name == "deallocation" && $0.kind.objects == [object.id] })
                 guard case .deallocation(_, .observed(let aliveAt)) = death.kind else {

@@ -1,3 +1,5 @@
+import Lifeline
 import LifelineSamples
 
-SampleScenario.additiveDemand.runPrintingToStandardOutput()
+// Set LIFELINE_TRACE=trace.jsonl to record this run.
+Lifeline.recordingIfRequested { SampleScenario.additiveDemand.runPrintingToStandardOutput() }

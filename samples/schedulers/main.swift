@@ -1,3 +1,5 @@
+import Lifeline
 import LifelineSamples
 
-SampleScenario.schedulers.runPrintingToStandardOutput()
+// Set LIFELINE_TRACE=trace.jsonl to record this run.
+Lifeline.recordingIfRequested { SampleScenario.schedulers.runPrintingToStandardOutput() }

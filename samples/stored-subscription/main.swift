@@ -1,3 +1,5 @@
+import Lifeline
 import LifelineSamples
 
-SampleScenario.storedSubscription.runPrintingToStandardOutput()
+// Set LIFELINE_TRACE=trace.jsonl to record this run.
+Lifeline.recordingIfRequested { SampleScenario.storedSubscription.runPrintingToStandardOutput() }

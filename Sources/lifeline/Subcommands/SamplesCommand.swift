@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import LifelineSamples
+
+/// `lifeline samples`: the main job. Runs every sample story in-process under recording and
+/// writes the gallery.
+struct SamplesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "samples",
+        abstract: "Run every sample story under recording and write the gallery.",
+        discussion: """
+            For each story, writes <output>/<story>/ with the recorded log (trace.jsonl), what \
+            the story printed (console.txt) and its timeline (timeline.txt), and an index page \
+            (<output>/README.md). Everything but the logs is deterministic: running again leaves \
+            those files byte for byte the same.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The gallery folder.")
+    var output = "output"
+
+    @Option(name: .long, help: "Run only this story (repeatable). Default: all of them.")
+    var only: [String] = []
+
+    func validate() throws {
+        let names = Set(SampleScenario.all.map(\.name))
+        for name in only where !names.contains(name) {
+            throw ValidationError("no sample story is named '\(name)'; the stories are: \(SampleScenario.all.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let scenarios = SampleScenario.all.filter { only.isEmpty || only.contains($0.name) }
+        let gallery = SampleGallery(folder: URL(fileURLWithPath: output))
+        var entries: [SampleGallery.Entry] = []
+        for scenario in scenarios {
+            StandardError.write("recording \(scenario.name)…")
+            entries.append(try gallery.record(scenario))
+        }
+        try gallery.writeIndex(entries)
+        StandardError.write("wrote \(scenarios.count) samples to \(output)/")
+    }
+}
