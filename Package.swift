@@ -66,6 +66,11 @@ let package = Package(
         ),
         .target(name: "LifelineDOT"),
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
+        .executableTarget(
+            name: "lifeline-benchmarks",
+            dependencies: ["Lifeline", "LifelineLog", combine],
+            path: "Benchmarks/LifelineBenchmarks"
+        ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),

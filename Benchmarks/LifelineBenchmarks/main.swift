@@ -1,7 +1,11 @@
 import Foundation
 import Lifeline
 import LifelineLog
-import OpenCombine
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
 
 /// Prints what recording costs on a PassthroughSubject → map → filter → map → sink chain.
 /// (A `(0..<n).publisher.map.filter` chain would fuse into one Sequence publisher in

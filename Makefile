@@ -1,0 +1,18 @@
+# The two commands a fresh machine needs: `make demo` runs the main job (the sample gallery
+# in output/), `make test` passes the tests. Both install what they need first.
+
+.PHONY: setup demo test benchmark
+
+setup:
+	scripts/setup.sh
+
+demo: setup
+	swift run lifeline samples --output output
+
+# Recording is process-wide, so the tests run one at a time.
+test: setup
+	swift build --build-tests
+	swift test --no-parallel
+
+benchmark: setup
+	swift run -c release lifeline-benchmarks
