@@ -289,3 +289,21 @@ public struct TraceLifecycles: Sendable {
         }
     }
 }
+
+extension TraceLifecycles {
+    /// The subscriber's earlier lifecycle that was still running (subscribed, neither
+    /// completed nor cancelled) when `lifecycle` received its subscription: the subscriber
+    /// then held two subscriptions at once.
+    public func overlappedLifecycle(for lifecycle: Lifecycle) -> Lifecycle? {
+        guard let received = lifecycle.subscriptionCall else { return nil }
+        return lifecycles(ofSubscriber: lifecycle.subscriber).first { earlier in
+            guard earlier.id != lifecycle.id, let earlierCall = earlier.subscriptionCall, earlierCall < received else {
+                return false
+            }
+            let ended = earlier.end.map { $0 < received } ?? false
+            let died = [earlier.subscriber, earlier.subscription].compactMap { $0 }
+                .contains { deallocations[$0].map { $0.seq < received } ?? false }
+            return !ended && !died
+        }
+    }
+}
