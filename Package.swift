@@ -38,6 +38,7 @@ let package = Package(
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
+        .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,
