@@ -21,8 +21,12 @@ public struct SubscriptionNotRetainedRule: DiagnosisRule {
             let subscription = lifecycles.name(death.object)
             let subscriber = lifecycles.name(lifecycle.subscriber)
             let returned = lifecycles.calls.call(at: received)?.end
+            // Right after: the lifecycle did nothing between the return and the death but return
+            // from the calls around it.
             let rightAfter = returned.map { returned in
-                returned < death.seq && !lifecycle.events.contains { $0 > returned && $0 < death.seq }
+                returned < death.seq && !lifecycle.events.contains { seq in
+                    seq > returned && seq < death.seq && lifecycles.event(seq)?.phase != .end
+                }
             } ?? false
             let when = rightAfter
                 ? "right after \(subscriber)'s receive(subscription:) returned"
