@@ -13,7 +13,9 @@ public struct DemandExceededRule: DiagnosisRule {
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         lifecycles.lifecycles.compactMap { lifecycle in
-            for (index, delivery) in lifecycle.deliveries.enumerated() {
+            // Values sent before the subscription are value-before-subscription's finding.
+            let subscribed = lifecycle.deliveries.filter { lifecycle.state(before: $0.begin) != .awaitingSubscription }
+            for (index, delivery) in subscribed.enumerated() {
                 guard case .max(let granted) = lifecycle.demand(before: delivery.begin), index + 1 > granted else { continue }
                 guard let subscription = lifecycle.subscription else { return nil }
                 let subscriber = lifecycles.name(lifecycle.subscriber)
