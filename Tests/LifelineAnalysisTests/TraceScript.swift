@@ -17,12 +17,13 @@ struct TraceScript {
 
     /// Declares an object.
     mutating func object(
-        _ shortTypeName: String, _ role: TraceObjectRole, label: String? = nil, tracked: Bool = true
+        _ shortTypeName: String, _ role: TraceObjectRole, label: String? = nil, source: String? = nil,
+        tracked: Bool = true
     ) -> TraceObjectID {
         let id = TraceObjectID(UInt64(objects.count + 1))
         objects.append(TraceObject(
             id: id, role: role, typeName: "App.\(shortTypeName)", shortTypeName: shortTypeName, label: label,
-            lifetimeTracked: tracked
+            sourceLocation: source, lifetimeTracked: tracked
         ))
         return id
     }

@@ -83,7 +83,12 @@ public struct TraceLifecycles: Sendable {
     /// Whether the log shows how recording ended: it was closed cleanly and dropped no events.
     /// Only then does a missing deallocation mean the object was still alive at the end.
     public var endIsKnown: Bool {
-        !trace.damage.contains { damage in
+        Self.endIsKnown(trace.damage)
+    }
+
+    /// Whether a log with `damage` shows how recording ended.
+    public static func endIsKnown(_ damage: [TraceDamage]) -> Bool {
+        !damage.contains { damage in
             switch damage {
             case .notClosed, .droppedEvents: return true
             case .truncatedFinalLine, .unwrittenGap: return false
