@@ -39,9 +39,9 @@ import Testing
     @Test func anOperatorStageLinksTheHopsOnEitherSide() {
         var script = TraceScript()
         let subject = script.object("PassthroughSubject", .publisher)
-        let map = script.object("Publishers.Map", .publisher, tracked: false)
+        let map = script.object("Publishers.TryMap", .publisher, tracked: false)
         let sink = script.object("Sink", .subscriber)
-        let inner = script.object("Publishers.Map.Inner", .subscriber)
+        let inner = script.object("Publishers.TryMap.Inner", .subscriber)
         let conduit = script.object("Conduit", .subscription)
         script.subscribe(map, sink) {
             $0.subscribe(subject, inner) {

@@ -8,9 +8,9 @@ import Testing
     @Test func aDroppedChainIsReportedOnceAtItsEndNotAtEveryHop() throws {
         var script = TraceScript()
         let subject = script.object("PassthroughSubject", .publisher)
-        let map = script.object("Publishers.Map", .publisher, tracked: false)
+        let map = script.object("Publishers.TryMap", .publisher, tracked: false)
         let sink = script.object("Sink", .subscriber)
-        let inner = script.object("Publishers.Map.Inner", .subscriber)
+        let inner = script.object("Publishers.TryMap.Inner", .subscriber)
         let conduit = script.object("PassthroughSubject.Conduit", .subscription)
         script.subscribe(map, sink) {
             $0.subscribe(subject, inner) {
@@ -197,5 +197,42 @@ import Testing
             $0.subscribe(inner, wrapper) { $0.receiveSubscription(sink, conduit) { $0.request(conduit, .unlimited) } }
         }
         #expect(script.codes().isEmpty)
+    }
+
+    /// OpenCombine's `map`, `compactMap` and `filter` are structs that hand the subject's
+    /// conduit straight down: every hop holds the same subscription, and the sink's request
+    /// is the demand of all of them.
+    @Test func mapAndFilterHandTheirUpstreamSubscriptionStraightThrough() {
+        var script = TraceScript()
+        let subject = script.object("PassthroughSubject", .publisher)
+        let filter = script.object("Publishers.Filter", .publisher, tracked: false)
+        let map = script.object("Publishers.Map", .publisher, tracked: false)
+        let sink = script.object("Sink", .subscriber)
+        let filterInner = script.object("Publishers.Filter.Inner", .subscriber, tracked: false)
+        let mapInner = script.object("Publishers.Map.Inner", .subscriber, tracked: false)
+        let conduit = script.object("PassthroughSubject.Conduit", .subscription)
+        script.subscribe(filter, sink) {
+            $0.subscribe(map, filterInner) {
+                $0.subscribe(subject, mapInner) {
+                    $0.receiveSubscription(mapInner, conduit) {
+                        $0.receiveSubscription(filterInner, conduit) {
+                            $0.receiveSubscription(sink, conduit) { $0.request(conduit, .unlimited) }
+                        }
+                    }
+                }
+            }
+        }
+        script.value(mapInner) { $0.value(filterInner, returning: .max(1)) }
+        script.value(mapInner) { $0.value(filterInner) { $0.value(sink) } }
+        script.cancel(conduit) // 25, 26
+        let lifecycles = TraceLifecycles(script.trace())
+        let hops = [mapInner, filterInner, sink].map { lifecycles.lifecycles(ofSubscriber: $0)[0] }
+        #expect(hops.map(\.totalDemand) == [.unlimited, .unlimited, .unlimited])
+        #expect(hops.map(\.cancels) == [[25], [25], [25]])
+        #expect(hops[2].upstream == [hops[1].id])
+        #expect(hops[1].upstream == [hops[0].id])
+        #expect(hops.map(\.subscriberRelaysDownstream) == [true, true, false])
+        let diagnoses = TraceAnalyzer().diagnose(script.trace())
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.code))")
     }
 }

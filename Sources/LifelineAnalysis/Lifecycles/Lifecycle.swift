@@ -111,8 +111,8 @@ public struct Lifecycle: Hashable, Sendable {
     /// The `begin` events of every `cancel()` call on the subscription, in order.
     public internal(set) var cancels: [UInt64] = []
     /// The lifecycles of the hops upstream of this one: hops whose subscriber is this hop's
-    /// subscription (an operator's stage playing both roles), and hops subscribed directly
-    /// inside this hop's subscribe call.
+    /// subscription (an operator's stage playing both roles), the hop that handed this one its
+    /// own subscription, and hops subscribed directly inside this hop's subscribe call.
     public internal(set) var upstream: [ID] = []
     /// The lifecycles of the hops downstream of this one.
     public internal(set) var downstream: [ID] = []
@@ -120,8 +120,9 @@ public struct Lifecycle: Hashable, Sendable {
     public internal(set) var threads: [UInt64] = []
     /// The sequence numbers of all its events, deallocations of its objects included, in order.
     public internal(set) var events: [UInt64] = []
-    /// Whether the subscriber also acts as a subscription for another subscriber: it is an
-    /// operator's stage inside a pipeline, not the pipeline's end.
+    /// Whether the subscriber also acts as a subscription for another subscriber, or handed
+    /// its subscription on to one: it is an operator's stage inside a pipeline, not the
+    /// pipeline's end.
     public internal(set) var subscriberRelaysDownstream = false
 
     /// The hop this lifecycle runs on.

@@ -4,12 +4,16 @@ import LifelineLog
 ///
 /// This is where the handshake's rules meet the log:
 /// - A subscriber is identified by the events' roles, not by an object's declared role: an
-///   operator's stage (such as `Map.Inner`) is the subscriber of the hop upstream and the
+///   operator's stage (such as `tryMap`'s `Inner`) is the subscriber of the hop upstream and the
 ///   subscription of the hop downstream.
 /// - `subscribe(_:)` starts a lifecycle. A subscribe of the same subscriber nested inside an
 ///   unanswered one (a publisher forwarding the subscriber, as `Deferred` does) joins it.
 /// - `receive(subscription:)` answers the subscriber's awaiting lifecycle; with none awaiting
 ///   it starts a new one.
+/// - An operator may hand its upstream subscription straight to its downstream (OpenCombine's
+///   `map` and `filter` do): the downstream `receive(subscription:)` of the same subscription
+///   runs inside the upstream one. Such hops share the subscription, so a request or cancel
+///   on it counts for every one of them.
 /// - Requests and cancels go to the lifecycle that holds the subscription. A value-type
 ///   subscription (such as `Subscriptions.empty`) can be handed to many subscribers: a call made
 ///   inside one of their `receive` calls goes to that one, otherwise to the latest live one.
@@ -34,6 +38,10 @@ public struct TraceLifecycles: Sendable {
     private var bySubscription: [TraceObjectID: [Lifecycle.ID]] = [:]
     private var byEvent: [UInt64: Lifecycle.ID] = [:]
     private var firstSeen: [TraceObjectID: UInt64] = [:]
+    /// Hops that share one subscription handed down a chain, by the first hop of the chain.
+    private var sharingRoot: [Lifecycle.ID: Lifecycle.ID] = [:]
+    private var sharingMembers: [Lifecycle.ID: [Lifecycle.ID]] = [:]
+    private var sharedUpstream: [Lifecycle.ID: Lifecycle.ID] = [:]
     private let eventIndex: [UInt64: Int]
 
     /// Rebuilds the lifecycles of `trace`.
@@ -131,7 +139,13 @@ public struct TraceLifecycles: Sendable {
     private mutating func apply(_ event: TraceEvent) {
         if event.phase == .end {
             guard let begin = calls.call(at: event.seq)?.begin, let id = byEvent[begin] else { return }
-            record(event, in: id)
+            switch event.kind {
+            case .request, .cancel:
+                for member in sharing(id) { record(event, in: member) }
+            default:
+                record(event, in: id)
+            }
+            byEvent[event.seq] = id
             if case .value(_, let returned?, _) = event.kind {
                 if let index = lifecycles[id.rawValue].deliveries.lastIndex(where: { $0.begin == begin }) {
                     lifecycles[id.rawValue].deliveries[index].end = event.seq
@@ -153,18 +167,25 @@ public struct TraceLifecycles: Sendable {
                 ?? start(subscriber: subscriber, publisher: nil, at: event.seq)
             lifecycles[id.rawValue].subscription = subscription
             lifecycles[id.rawValue].subscriptionCall = event.seq
+            if let upstream = handingLifecycle(of: subscription, to: id, at: event.seq) { share(id, with: upstream) }
             bySubscription[subscription, default: []].append(id)
             transition(id, to: .subscribed, at: event.seq)
             record(event, in: id)
         case .request(let subscription, let demand):
             guard let id = holder(of: subscription, at: event.seq) else { return }
-            lifecycles[id.rawValue].grants.append(.init(seq: event.seq, demand: demand, source: .request))
-            record(event, in: id)
+            for member in sharing(id) {
+                lifecycles[member.rawValue].grants.append(.init(seq: event.seq, demand: demand, source: .request))
+                record(event, in: member)
+            }
+            byEvent[event.seq] = id
         case .cancel(let subscription):
             guard let id = holder(of: subscription, at: event.seq) else { return }
-            lifecycles[id.rawValue].cancels.append(event.seq)
-            transition(id, to: .cancelled, at: event.seq)
-            record(event, in: id)
+            for member in sharing(id) {
+                lifecycles[member.rawValue].cancels.append(event.seq)
+                transition(member, to: .cancelled, at: event.seq)
+                record(event, in: member)
+            }
+            byEvent[event.seq] = id
         case .value(let subscriber, _, _):
             let id = receiver(subscriber, at: event.seq)
             lifecycles[id.rawValue].deliveries.append(.init(begin: event.seq, end: nil, thread: event.thread))
@@ -243,6 +264,34 @@ public struct TraceLifecycles: Sendable {
         return bySubscriber[subscriber, default: []].last { lifecycles[$0.rawValue].subscription == nil }
     }
 
+    /// The lifecycle that handed `subscription` on to lifecycle `id`: one whose
+    /// `receive(subscription:)` of the same subscription encloses this one.
+    private func handingLifecycle(of subscription: TraceObjectID, to id: Lifecycle.ID, at seq: UInt64) -> Lifecycle.ID? {
+        for call in calls.enclosingCalls(of: seq) {
+            guard case .receiveSubscription(_, subscription)? = event(call.begin)?.kind,
+                  let outer = byEvent[call.begin], outer != id else { continue }
+            return outer
+        }
+        return nil
+    }
+
+    /// Records that lifecycle `id` received the subscription `upstream` handed down.
+    private mutating func share(_ id: Lifecycle.ID, with upstream: Lifecycle.ID) {
+        let root = sharingRoot[upstream] ?? upstream
+        if sharingRoot[upstream] == nil {
+            sharingRoot[upstream] = root
+            sharingMembers[root] = [upstream]
+        }
+        sharingRoot[id] = root
+        sharingMembers[root, default: []].append(id)
+        sharedUpstream[id] = upstream
+    }
+
+    /// The lifecycles that share lifecycle `id`'s subscription, `id` included.
+    private func sharing(_ id: Lifecycle.ID) -> [Lifecycle.ID] {
+        sharingRoot[id].flatMap { sharingMembers[$0] } ?? [id]
+    }
+
     /// The lifecycle holding `subscription` that a request or cancel at `seq` belongs to.
     private func holder(of subscription: TraceObjectID, at seq: UInt64) -> Lifecycle.ID? {
         let holders = bySubscription[subscription, default: []]
@@ -277,6 +326,9 @@ public struct TraceLifecycles: Sendable {
                     upstream[lifecycle.id, default: []].insert(id)
                 }
             }
+            if let handing = sharedUpstream[lifecycle.id] {
+                upstream[lifecycle.id, default: []].insert(handing)
+            }
             if let subscribe = lifecycle.subscribeCall, let parent = calls.call(at: subscribe)?.parent,
                let outer = byEvent[parent], outer != lifecycle.id,
                case .subscribe? = event(parent)?.kind,
@@ -290,7 +342,9 @@ public struct TraceLifecycles: Sendable {
         }
         for index in lifecycles.indices {
             lifecycles[index].downstream.sort()
+            let id = lifecycles[index].id
             lifecycles[index].subscriberRelaysDownstream = bySubscription[lifecycles[index].subscriber] != nil
+                || sharedUpstream.values.contains(id)
         }
     }
 }
