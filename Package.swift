@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
+        .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,

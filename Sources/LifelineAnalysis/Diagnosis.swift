@@ -24,11 +24,14 @@ public struct Diagnosis: Hashable, Sendable {
     public let message: String
     /// What to change.
     public let fix: String
+    /// The hop the finding is about, for grouping findings by subscription; `nil` when it
+    /// concerns no single hop.
+    public let hop: Hop?
 
     /// Creates a diagnosis.
     public init(
         code: String, severity: Severity, objects: [TraceObjectID], evidence: [UInt64],
-        message: String, fix: String
+        message: String, fix: String, hop: Hop? = nil
     ) {
         self.code = code
         self.severity = severity
@@ -36,5 +39,6 @@ public struct Diagnosis: Hashable, Sendable {
         self.evidence = evidence
         self.message = message
         self.fix = fix
+        self.hop = hop
     }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import LifelineLog
+
+/// Diagnoses as JSON for tools and CI, in the stable schema that docs/Diagnoses.md documents.
+///
+/// The same trace and diagnoses always give the same bytes: keys are sorted, diagnoses keep
+/// ``TraceAnalyzer``'s order, and nothing depends on time or memory addresses.
+///
+/// ```swift
+/// let json = JSONDiagnosisReport(trace: trace, diagnoses: diagnoses).render()
+/// ```
+public struct JSONDiagnosisReport: Sendable {
+    /// The value of the report's `format` field.
+    public static let formatName = "lifeline-diagnoses"
+    /// The schema version this build writes. It changes only when a field changes meaning or
+    /// disappears; new fields may be added within a version.
+    public static let version = 1
+
+    /// The trace the diagnoses are about.
+    public let trace: Trace
+    /// The diagnoses, in the order ``TraceAnalyzer`` gives them.
+    public let diagnoses: [Diagnosis]
+
+    /// Creates a report.
+    public init(trace: Trace, diagnoses: [Diagnosis]) {
+        self.trace = trace
+        self.diagnoses = diagnoses
+    }
+
+    /// The report as pretty-printed JSON with sorted keys, ending with a newline.
+    public func render() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every field is a string, a number, a boolean, an array or an object of those, so
+        // encoding cannot fail.
+        let data = (try? encoder.encode(document())) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    private func document() -> Document {
+        let events = Dictionary(uniqueKeysWithValues: trace.events.map { ($0.seq, $0) })
+        return Document(
+            format: Self.formatName, version: Self.version,
+            trace: TraceSummary(
+                process: trace.header.processName, events: trace.events.count,
+                damage: trace.damage.map(\.description), endIsKnown: TraceLifecycles.endIsKnown(trace.damage)
+            ),
+            summary: Summary(
+                errors: diagnoses.count { $0.severity == .error },
+                warnings: diagnoses.count { $0.severity == .warning },
+                info: diagnoses.count { $0.severity == .info }
+            ),
+            diagnoses: diagnoses.map { diagnosis in
+                DiagnosisEntry(
+                    code: diagnosis.code, severity: diagnosis.severity.rawValue, message: diagnosis.message,
+                    fix: diagnosis.fix, objects: diagnosis.objects.map(object),
+                    hop: diagnosis.hop.map { hop in
+                        HopEntry(
+                            publisher: hop.publisher.map(object), subscription: hop.subscription.map(object),
+                            subscriber: object(hop.subscriber)
+                        )
+                    },
+                    evidence: diagnosis.evidence.map { seq in
+                        let line = events[seq].map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
+                        return EvidenceEntry(
+                            seq: seq, kind: line.kind, phase: line.phase.rawValue, thread: line.context, text: line.text
+                        )
+                    }
+                )
+            }
+        )
+    }
+
+    private func object(_ id: TraceObjectID) -> ObjectEntry {
+        let declaration = trace.object(id)
+        return ObjectEntry(
+            id: id.rawValue, role: declaration?.role.rawValue, type: declaration?.typeName,
+            shortType: declaration?.shortTypeName, label: declaration?.label, source: declaration?.sourceLocation
+        )
+    }
+
+    private struct Document: Encodable {
+        let format: String
+        let version: Int
+        let trace: TraceSummary
+        let summary: Summary
+        let diagnoses: [DiagnosisEntry]
+    }
+
+    private struct TraceSummary: Encodable {
+        let process: String
+        let events: Int
+        let damage: [String]
+        let endIsKnown: Bool
+    }
+
+    private struct Summary: Encodable {
+        let errors: Int
+        let warnings: Int
+        let info: Int
+    }
+
+    private struct DiagnosisEntry: Encodable {
+        let code: String
+        let severity: String
+        let message: String
+        let fix: String
+        let objects: [ObjectEntry]
+        let hop: HopEntry?
+        let evidence: [EvidenceEntry]
+    }
+
+    private struct HopEntry: Encodable {
+        let publisher: ObjectEntry?
+        let subscription: ObjectEntry?
+        let subscriber: ObjectEntry
+    }
+
+    private struct ObjectEntry: Encodable {
+        let id: UInt64
+        let role: String?
+        let type: String?
+        let shortType: String?
+        let label: String?
+        let source: String?
+    }
+
+    private struct EvidenceEntry: Encodable {
+        let seq: UInt64
+        let kind: String
+        let phase: String
+        let thread: String
+        let text: String
+    }
+}

@@ -1,0 +1,117 @@
+import LifelineLog
+
+/// Diagnoses told for people: grouped by subscription, naming types and labels, each with
+/// the events that prove it quoted as a short timeline, and its fix.
+///
+/// ```
+/// 1 error in 1 subscription.
+///
+/// PassthroughSubject #1 → PassthroughSubject.Conduit #3 → Sink "ui" #2
+///   error subscriber-deallocated-early: Sink "ui" #2 was deallocated while …
+///     #2  main  Sink "ui" #2.receive(subscription: PassthroughSubject.Conduit #3) begins
+///     #9  main  Sink "ui" #2 is found deallocated (last seen alive at #6)
+///     fix: Keep Sink "ui" #2 alive …
+/// ```
+public struct TextDiagnosisReport: Sendable {
+    /// The longest evidence excerpt quoted in full; longer ones keep their first and last
+    /// lines.
+    static let excerptLimit = 10
+
+    /// The trace the diagnoses are about.
+    public let trace: Trace
+    /// The diagnoses, in the order ``TraceAnalyzer`` gives them.
+    public let diagnoses: [Diagnosis]
+
+    /// Creates a report.
+    public init(trace: Trace, diagnoses: [Diagnosis]) {
+        self.trace = trace
+        self.diagnoses = diagnoses
+    }
+
+    /// The report's text, ending with a newline.
+    public func render() -> String {
+        var lines: [String] = []
+        for damage in trace.damage {
+            lines.append("note: \(damage).")
+        }
+        if !TraceLifecycles.endIsKnown(trace.damage) {
+            lines.append("note: checks about the end of the recording (demand-stalled, leaked-subscription) were skipped.")
+        }
+        let groups = groupedByHop()
+        lines.append(summary(groupCount: groups.filter { $0.hop != nil }.count))
+        let events = Dictionary(uniqueKeysWithValues: trace.events.map { ($0.seq, $0) })
+        for group in groups {
+            lines.append("")
+            lines.append(group.hop.map(heading) ?? "Other findings")
+            for diagnosis in group.diagnoses {
+                lines.append("  \(diagnosis.severity.rawValue) \(diagnosis.code): \(diagnosis.message)")
+                lines += excerpt(diagnosis.evidence.map { seq in
+                    events[seq].map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
+                })
+                lines.append("    fix: \(diagnosis.fix)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func summary(groupCount: Int) -> String {
+        guard !diagnoses.isEmpty else {
+            return "No lifecycle problems found in \(trace.events.count) \(plural(trace.events.count, "event"))."
+        }
+        let counts = Diagnosis.Severity.allCases.reversed().compactMap { severity -> String? in
+            let count = diagnoses.count { $0.severity == severity }
+            guard count > 0 else { return nil }
+            return "\(count) \(plural(count, severity == .info ? "info" : severity.rawValue, severity == .info ? "info" : nil))"
+        }
+        let scope = groupCount > 0 ? " in \(groupCount) \(plural(groupCount, "subscription"))" : ""
+        return "\(counts.joined(separator: ", "))\(scope)."
+    }
+
+    private func heading(_ hop: Hop) -> String {
+        let name = { (id: TraceObjectID) in trace.object(id)?.displayName ?? "object \(id)" }
+        return [
+            hop.publisher.map(name) ?? "(no subscribe call recorded)",
+            hop.subscription.map(name) ?? "(no subscription yet)",
+            name(hop.subscriber),
+        ].joined(separator: " → ")
+    }
+
+    private func excerpt(_ timeline: [TimelineLine]) -> [String] {
+        var shown: [TimelineLine?] = timeline
+        if timeline.count > Self.excerptLimit {
+            let head = Self.excerptLimit / 2
+            let tail = Self.excerptLimit - head - 1
+            shown = Array(timeline.prefix(head)) + [nil] + Array(timeline.suffix(tail))
+        }
+        let seqWidth = timeline.map { "#\($0.seq)".count }.max() ?? 0
+        let contextWidth = timeline.map(\.context.count).max() ?? 0
+        return shown.map { line in
+            guard let line else { return "    … \(timeline.count - Self.excerptLimit + 1) more events" }
+            return "    \(padded("#\(line.seq)", to: seqWidth))  \(padded(line.context, to: contextWidth))  \(line.text)"
+        }
+    }
+
+    /// The diagnoses grouped by hop, groups in the order of their first diagnosis; findings
+    /// about no single hop come last.
+    private func groupedByHop() -> [(hop: Hop?, diagnoses: [Diagnosis])] {
+        var groups: [(hop: Hop?, diagnoses: [Diagnosis])] = []
+        for diagnosis in diagnoses where diagnosis.hop != nil {
+            if let index = groups.firstIndex(where: { $0.hop == diagnosis.hop }) {
+                groups[index].diagnoses.append(diagnosis)
+            } else {
+                groups.append((diagnosis.hop, [diagnosis]))
+            }
+        }
+        let others = diagnoses.filter { $0.hop == nil }
+        if !others.isEmpty { groups.append((nil, others)) }
+        return groups
+    }
+
+    private func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    private func plural(_ count: Int, _ word: String, _ pluralForm: String? = nil) -> String {
+        count == 1 ? word : (pluralForm ?? word + "s")
+    }
+}

@@ -1,0 +1,67 @@
+import LifelineLog
+
+/// Finds subscribers that were inside two receive calls (`receive(subscription:)`,
+/// `receive(_:)`, `receive(completion:)`) on two threads at once. Combine requires calls to a
+/// subscriber to be serialized.
+///
+/// Only overlaps the log proves are reported: a call on one thread began after a call on
+/// another thread had begun and before that call's recorded end. A call with no end (a
+/// damaged log) proves nothing. Re-entrant calls on one thread are allowed.
+public struct ConcurrentDeliveryRule: DiagnosisRule {
+    public let code = "concurrent-delivery"
+
+    /// Creates the rule.
+    public init() {}
+
+    public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
+        var open: [TraceObjectID: [TraceCall]] = [:]
+        var reported = Set<TraceObjectID>()
+        var diagnoses: [Diagnosis] = []
+        for event in lifecycles.trace.events where event.phase == .begin {
+            guard let subscriber = Self.receiver(of: event.kind), let call = lifecycles.calls.call(at: event.seq) else {
+                continue
+            }
+            let running = open[subscriber, default: []].filter { $0.end.map { $0 > event.seq } ?? false }
+            if let other = running.first(where: { $0.thread != event.thread }), reported.insert(subscriber).inserted,
+               let otherEvent = lifecycles.event(other.begin), let otherEnd = other.end {
+                diagnoses.append(diagnosis(subscriber, first: otherEvent, firstEnd: otherEnd, second: event, in: lifecycles))
+            }
+            open[subscriber] = running + [call]
+        }
+        return diagnoses
+    }
+
+    private func diagnosis(
+        _ subscriber: TraceObjectID, first: TraceEvent, firstEnd: UInt64, second: TraceEvent, in lifecycles: TraceLifecycles
+    ) -> Diagnosis {
+        let lifecycle = lifecycles.lifecycle(ofEvent: second.seq)
+        return Diagnosis(
+            code: code, severity: .error,
+            objects: [subscriber] + [lifecycle?.subscription, lifecycle?.publisher].compactMap { $0 },
+            evidence: [first.seq, second.seq, firstEnd],
+            message: "\(lifecycles.name(subscriber)) was called on two threads at once: \(Self.callName(second.kind)) "
+                + "began on \(lifecycles.trace.executionContextName(of: second)) while \(Self.callName(first.kind)) "
+                + "was still running on \(lifecycles.trace.executionContextName(of: first)).",
+            fix: "Deliver to a subscriber from one thread at a time: serialize the publisher's sends with a lock or a "
+                + "serial queue, or add receive(on:) with a serial scheduler in front of the subscriber.",
+            hop: lifecycle?.hop
+        )
+    }
+
+    private static func receiver(of kind: TraceEvent.Kind) -> TraceObjectID? {
+        switch kind {
+        case .receiveSubscription(let subscriber, _), .value(let subscriber, _, _), .completion(let subscriber, _):
+            return subscriber
+        case .subscribe, .request, .cancel, .deallocation, .mark:
+            return nil
+        }
+    }
+
+    private static func callName(_ kind: TraceEvent.Kind) -> String {
+        switch kind {
+        case .receiveSubscription: return "receive(subscription:)"
+        case .completion: return "receive(completion:)"
+        default: return "receive(_:)"
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import LifelineLog
+import Testing
+@testable import LifelineAnalysis
+
+@Suite struct ReportTests {
+    /// A labelled subscriber that asks for `.none` once: one diagnosis with one event.
+    private func zeroRequest() -> Trace {
+        var script = TraceScript()
+        let p = script.object("PassthroughSubject", .publisher)
+        let x = script.object("Sink", .subscriber, label: "feed", source: "Feed.swift:12")
+        let s = script.object("PassthroughSubject.Conduit", .subscription, tracked: false)
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) { $0.request(s, .unlimited) } }
+        script.thread = TraceScript.worker
+        script.request(s, .none) // 7, 8
+        return script.trace()
+    }
+
+    @Test func theTextReportGroupsBySubscriptionAndQuotesTheEvidence() {
+        let trace = Stories.forgottenSubscription().script.trace()
+        let text = TextDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
+        #expect(text == """
+            2 errors in 1 subscription.
+
+            URLSessionPublisher #1 → URLSessionSubscription #3 → URLSessionSubscriber #2
+              error subscriber-deallocated-early: URLSessionSubscriber #2 was deallocated while its subscription URLSessionSubscription #3 was still live: it had asked for unlimited values and received 0, and nothing had completed or cancelled the subscription.
+                #2  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) begins
+                #3  main  URLSessionSubscription #3.request(.unlimited) begins
+                #8  main  URLSessionSubscriber #2 is found deallocated (last seen alive at #6)
+                fix: Keep URLSessionSubscriber #2 alive for as long as it is subscribed: store it, or the AnyCancellable that wraps it, in an owner that outlives the work, and cancel the subscription before letting it go.
+              error subscription-not-retained: URLSessionSubscription #3 was deallocated right after URLSessionSubscriber #2's receive(subscription:) returned, and nothing had completed or cancelled it: nothing kept a strong reference to the subscription, so no value or completion can arrive.
+                #2  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) begins
+                #5  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) returns
+                #7  main  URLSessionSubscription #3 is found deallocated (last seen alive at #5)
+                fix: Keep a strong reference to the subscription while it runs: have URLSessionSubscriber #2 store it in receive(subscription:), or return it as a Cancellable (AnyCancellable) for the owner to keep, and cancel it when done.
+
+            """)
+    }
+
+    @Test func theTextReportSaysWhatADamagedLogCannotShow() {
+        let trace = Stories.droppedSink().script.trace(closed: false)
+        let text = TextDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
+        #expect(text == """
+            note: the log has no end record: the recorded process stopped without stopping the recording.
+            note: checks about the end of the recording (demand-stalled, leaked-subscription) were skipped.
+            1 warning in 1 subscription.
+
+            PassthroughSubject #1 → PassthroughSubject.Conduit #3 → Sink #2
+              warning cancelled-immediately: PassthroughSubject.Conduit #3 was cancelled right after Sink #2 subscribed to PassthroughSubject #1, before any value arrived: the subscription was dropped as soon as it was made.
+                #1  main  PassthroughSubject #1.subscribe(Sink #2) begins
+                #2  main  Sink #2.receive(subscription: PassthroughSubject.Conduit #3) begins
+                #6  main  PassthroughSubject #1.subscribe(Sink #2) returns
+                #7  main  PassthroughSubject.Conduit #3.cancel() begins
+                fix: Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a property or with .store(in: &cancellables); `_ = publisher.sink { }` cancels at once.
+
+            """)
+    }
+
+    @Test func aCleanTraceSaysSo() {
+        let trace = Stories.keptSink().script.trace()
+        #expect(TextDiagnosisReport(trace: trace, diagnoses: []).render() == "No lifecycle problems found in 10 events.\n")
+    }
+
+    @Test func longEvidenceKeepsItsFirstAndLastLines() throws {
+        var script = TraceScript()
+        let p = script.object("CustomPublisher", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber)
+        let s = script.object("CustomSubscription", .subscription)
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) }
+        for _ in 0..<12 { script.request(s, .max(1)) } // requests begin at 5, 7, …, 27
+        for _ in 0..<13 { script.value(x) } // the 13th value begins at 53
+        script.complete(x)
+        let trace = script.trace()
+        let diagnoses = TraceAnalyzer().diagnose(trace)
+        #expect(diagnoses.map(\.code) == ["demand-exceeded"])
+        let lines = TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render().split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("    #") }.map { String($0.split(separator: " ")[0]) } == [
+            "#5", "#7", "#9", "#11", "#13", "#23", "#25", "#27", "#53",
+        ])
+        #expect(lines.contains("    … 4 more events"))
+    }
+
+    @Test func theJSONReportHasAStableShape() {
+        var script = TraceScript()
+        let p = script.object("PassthroughSubject", .publisher)
+        let x = script.object("Sink", .subscriber, label: "feed", source: "Feed.swift:12")
+        let s = script.object("PassthroughSubject.Conduit", .subscription, tracked: false)
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) { $0.request(s, .unlimited) } }
+        script.thread = TraceScript.worker
+        script.request(s, .none) // 7, 8
+        let trace = script.trace()
+        let json = JSONDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
+        #expect(json == """
+            {
+              "diagnoses" : [
+                {
+                  "code" : "zero-demand-request",
+                  "evidence" : [
+                    {
+                      "kind" : "request",
+                      "phase" : "begin",
+                      "seq" : 7,
+                      "text" : "PassthroughSubject.Conduit #3.request(.none) begins",
+                      "thread" : "worker"
+                    }
+                  ],
+                  "fix" : "Request at least .max(1), or make no request when no more values are wanted; many subscriptions treat a request for .none as a programming error and trap.",
+                  "hop" : {
+                    "publisher" : {
+                      "id" : 1,
+                      "role" : "publisher",
+                      "shortType" : "PassthroughSubject",
+                      "type" : "App.PassthroughSubject"
+                    },
+                    "subscriber" : {
+                      "id" : 2,
+                      "label" : "feed",
+                      "role" : "subscriber",
+                      "shortType" : "Sink",
+                      "source" : "Feed.swift:12",
+                      "type" : "App.Sink"
+                    },
+                    "subscription" : {
+                      "id" : 3,
+                      "role" : "subscription",
+                      "shortType" : "PassthroughSubject.Conduit",
+                      "type" : "App.PassthroughSubject.Conduit"
+                    }
+                  },
+                  "message" : "request(.none) was called on PassthroughSubject.Conduit #3 by Sink \\"feed\\" #2: a request must ask for at least one value.",
+                  "objects" : [
+                    {
+                      "id" : 3,
+                      "role" : "subscription",
+                      "shortType" : "PassthroughSubject.Conduit",
+                      "type" : "App.PassthroughSubject.Conduit"
+                    },
+                    {
+                      "id" : 2,
+                      "label" : "feed",
+                      "role" : "subscriber",
+                      "shortType" : "Sink",
+                      "source" : "Feed.swift:12",
+                      "type" : "App.Sink"
+                    }
+                  ],
+                  "severity" : "error"
+                }
+              ],
+              "format" : "lifeline-diagnoses",
+              "summary" : {
+                "errors" : 1,
+                "info" : 0,
+                "warnings" : 0
+              },
+              "trace" : {
+                "damage" : [
+
+                ],
+                "endIsKnown" : true,
+                "events" : 8,
+                "process" : "script"
+              },
+              "version" : 1
+            }
+
+            """)
+    }
+
+    @Test func theSameTraceGivesTheSameBytes() {
+        let first = Stories.forgottenSubscription().script.trace()
+        let second = Stories.forgottenSubscription().script.trace()
+        let render = { (trace: Trace) in
+            JSONDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
+                + TextDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
+        }
+        #expect(render(first) == render(second))
+    }
+
+    @Test func errorsFailTheRunAndStrictMakesWarningsFailToo() {
+        let warning = Diagnosis(code: "demand-stalled", severity: .warning, objects: [], evidence: [1], message: "m", fix: "f")
+        let error = Diagnosis(code: "demand-exceeded", severity: .error, objects: [], evidence: [1], message: "m", fix: "f")
+        let info = Diagnosis(code: "note", severity: .info, objects: [], evidence: [1], message: "m", fix: "f")
+        #expect(ExitStatusPolicy().exitStatus(for: []) == 0)
+        #expect(ExitStatusPolicy().exitStatus(for: [warning, info]) == 0)
+        #expect(ExitStatusPolicy().exitStatus(for: [warning, error]) == 1)
+        #expect(ExitStatusPolicy(strict: true).exitStatus(for: [info]) == 0)
+        #expect(ExitStatusPolicy(strict: true).exitStatus(for: [warning]) == 1)
+    }
+}

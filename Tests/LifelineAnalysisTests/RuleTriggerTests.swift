@@ -1,0 +1,241 @@
+import LifelineLog
+import Testing
+@testable import LifelineAnalysis
+
+/// Every code, triggered by a hand-written misbehaving publisher or subscriber.
+@Suite struct RuleTriggerTests {
+    /// A custom publisher, subscriber and subscription, subscribed with `demand` requested
+    /// inside receive(subscription:): events 1…6.
+    private func subscribed(requesting demand: TraceDemand) -> (TraceScript, p: TraceObjectID, x: TraceObjectID, s: TraceObjectID) {
+        var script = TraceScript()
+        let p = script.object("CustomPublisher", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber, label: "feed")
+        let s = script.object("CustomSubscription", .subscription)
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) { $0.request(s, demand) } }
+        return (script, p, x, s)
+    }
+
+    private func only(_ script: TraceScript, closed: Bool = true) throws -> Diagnosis {
+        let diagnoses = TraceAnalyzer().diagnose(script.trace(closed: closed))
+        #expect(diagnoses.count == 1, "\(diagnoses.map(\.code))")
+        return try #require(diagnoses.first)
+    }
+
+    @Test func subscriberDeallocatedEarly() throws {
+        var (script, p, x, s) = subscribed(requesting: .max(3))
+        script.value(x) // 7, 8
+        script.found(dead: x, aliveAt: 8) // 9
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "subscriber-deallocated-early")
+        #expect(diagnosis.objects == [x, s, p])
+        #expect(diagnosis.evidence == [2, 3, 9])
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was deallocated while its subscription CustomSubscription #3 was still live: it had asked for 3 values and received 1, and nothing had completed or cancelled the subscription.")
+    }
+
+    @Test func noOutstandingDemandMeansTheSubscriberDidNotDieEarly() {
+        var (script, _, x, _) = subscribed(requesting: .max(1))
+        script.value(x)
+        script.found(dead: x, aliveAt: 8)
+        #expect(script.codes().isEmpty)
+    }
+
+    @Test func aCancelBeforeTheDeathClearsTheSubscriber() {
+        var (script, _, x, s) = subscribed(requesting: .unlimited)
+        script.mark("later")
+        script.cancel(s) // 8, 9
+        script.found(dead: x, aliveAt: 7) // death window spans the cancel
+        #expect(script.codes().isEmpty)
+    }
+
+    @Test func subscriptionNotRetainedWhileSubscribed() throws {
+        var (script, p, x, s) = subscribed(requesting: .max(2))
+        script.value(x, returning: .max(1)) // 7, 8
+        script.died(s) // 9
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "subscription-not-retained")
+        #expect(diagnosis.objects == [s, x, p])
+        #expect(diagnosis.evidence == [2, 5, 9])
+        #expect(diagnosis.message.hasPrefix("CustomSubscription #3 was deallocated while CustomSubscriber \"feed\" #2 was still subscribed to it"))
+    }
+
+    @Test func cancelledImmediatelyDuringTheSubscribeCall() throws {
+        var script = TraceScript()
+        let p = script.object("PassthroughSubject", .publisher)
+        let x = script.object("OneShotSubscriber", .subscriber)
+        let s = script.object("Conduit", .subscription)
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) { $0.cancel(s) } }
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "cancelled-immediately")
+        #expect(diagnosis.evidence == [1, 2, 3])
+        #expect(diagnosis.message.contains("during the subscribe call that created it"))
+    }
+
+    @Test func demandExceeded() throws {
+        var (script, p, x, s) = subscribed(requesting: .max(1))
+        script.value(x) // 7, 8
+        script.value(x) // 9, 10
+        script.complete(x)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "demand-exceeded")
+        #expect(diagnosis.severity == .error)
+        #expect(diagnosis.objects == [s, x, p])
+        #expect(diagnosis.evidence == [3, 9])
+        #expect(diagnosis.message == "CustomSubscription #3 delivered value 2 to CustomSubscriber \"feed\" #2, but CustomSubscriber \"feed\" #2 had asked for only 1 value.")
+    }
+
+    @Test func demandReturnedFromReceiveCountsTowardsTheTotal() {
+        var (script, _, x, _) = subscribed(requesting: .max(1))
+        script.value(x, returning: .max(1))
+        script.value(x)
+        script.complete(x)
+        #expect(script.codes().isEmpty)
+    }
+
+    @Test func demandStalled() throws {
+        var (script, p, x, s) = subscribed(requesting: .max(2))
+        script.value(x) // 7, 8
+        script.value(x) // 9, 10
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "demand-stalled")
+        #expect(diagnosis.severity == .warning)
+        #expect(diagnosis.objects == [x, s, p])
+        #expect(diagnosis.evidence == [2, 3, 10])
+        #expect(diagnosis.message.hasPrefix("CustomSubscriber \"feed\" #2 asked for 2 values, received all of them, and asked for no more"))
+    }
+
+    @Test func aSubscriberThatNeverAsksIsStalled() throws {
+        var script = TraceScript()
+        let p = script.object("PassthroughSubject", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber)
+        let s = script.object("Conduit", .subscription)
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) }
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "demand-stalled")
+        #expect(diagnosis.evidence == [2])
+        #expect(diagnosis.message.hasPrefix("CustomSubscriber #2 never asked for any values"))
+    }
+
+    @Test func valueAfterCompletion() throws {
+        var (script, p, x, s) = subscribed(requesting: .unlimited)
+        script.complete(x) // 7, 8
+        script.value(x) // 9, 10
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "value-after-completion")
+        #expect(diagnosis.objects == [x, s, p])
+        #expect(diagnosis.evidence == [7, 9])
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 received a value from CustomSubscription #3 after it had received its completion (.finished).")
+    }
+
+    @Test func duplicateCompletion() throws {
+        var (script, p, x, s) = subscribed(requesting: .unlimited)
+        script.complete(x) // 7, 8
+        script.complete(x, .failure("Timeout")) // 9, 10
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "duplicate-completion")
+        #expect(diagnosis.objects == [x, s, p])
+        #expect(diagnosis.evidence == [7, 9])
+        #expect(diagnosis.message.contains("second completion (.failure(Timeout))"))
+    }
+
+    @Test func duplicateSubscription() throws {
+        var (script, _, x, s) = subscribed(requesting: .unlimited)
+        let other = script.object("OtherPublisher", .publisher)
+        let second = script.object("OtherSubscription", .subscription)
+        script.subscribe(other, x) { $0.receiveSubscription(x, second) } // 7…10
+        script.complete(x)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "duplicate-subscription")
+        #expect(diagnosis.objects == [x, second, s, other])
+        #expect(diagnosis.evidence == [2, 8])
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 received a second subscription, OtherSubscription #5 from OtherPublisher #4, while its subscription CustomSubscription #3 was still live.")
+    }
+
+    @Test func valueBeforeSubscription() throws {
+        var script = TraceScript()
+        let p = script.object("CustomPublisher", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber)
+        let s = script.object("CustomSubscription", .subscription)
+        script.subscribe(p, x) {
+            $0.value(x) // 2, 3
+            $0.receiveSubscription(x, s) { $0.request(s, .unlimited) }
+        }
+        script.complete(x)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "value-before-subscription")
+        #expect(diagnosis.objects == [x, p])
+        #expect(diagnosis.evidence == [1, 2])
+    }
+
+    @Test func zeroDemandRequest() throws {
+        var (script, _, x, s) = subscribed(requesting: .max(1))
+        script.value(x) // 7, 8
+        script.request(s, .none) // 9, 10
+        script.complete(x)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "zero-demand-request")
+        #expect(diagnosis.objects == [s, x])
+        #expect(diagnosis.evidence == [9])
+        #expect(diagnosis.message.hasPrefix("request(.none) was called on CustomSubscription #3 by CustomSubscriber \"feed\" #2"))
+    }
+
+    @Test func concurrentDelivery() throws {
+        var (script, _, x, s) = subscribed(requesting: .unlimited)
+        script.record(.begin, .value(subscriber: x, returnedDemand: nil, value: nil), on: TraceScript.main) // 7
+        script.record(.begin, .value(subscriber: x, returnedDemand: nil, value: nil), on: TraceScript.worker) // 8
+        script.record(.end, .value(subscriber: x, returnedDemand: .max(0), value: nil), on: TraceScript.main) // 9
+        script.record(.end, .value(subscriber: x, returnedDemand: .max(0), value: nil), on: TraceScript.worker) // 10
+        script.complete(x)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "concurrent-delivery")
+        #expect(diagnosis.objects.first == x)
+        #expect(diagnosis.evidence == [7, 8, 9])
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was called on two threads at once: receive(_:) began on worker while receive(_:) was still running on main.")
+        _ = s
+    }
+
+    @Test func serialDeliveryFromTwoThreadsIsFine() {
+        var (script, _, x, _) = subscribed(requesting: .unlimited)
+        script.thread = TraceScript.worker
+        script.value(x)
+        script.thread = TraceScript.main
+        script.value(x)
+        script.complete(x)
+        #expect(script.codes().isEmpty)
+    }
+
+    @Test func leakedSubscriptionInsideAScope() throws {
+        var script = TraceScript()
+        let p = script.object("PassthroughSubject", .publisher)
+        let x = script.object("Sink", .subscriber)
+        let s = script.object("Conduit", .subscription)
+        script.mark("scope begin") // 1
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) { $0.request(s, .unlimited) } } // 2…7
+        script.mark("scope end") // 8
+        let trace = script.trace()
+        let scope = try #require(ObservedScope(trace: trace, beginMark: "scope begin", endMark: "scope end"))
+        #expect(scope == ObservedScope(begin: 1, end: 8))
+        #expect(TraceAnalyzer().diagnose(trace).isEmpty, "without a scope nothing is claimed")
+
+        let analyzer = TraceAnalyzer(rules: TraceAnalyzer.standardRules + [LeakedSubscriptionRule(scope: scope)])
+        let diagnoses = analyzer.diagnose(trace)
+        #expect(diagnoses.map(\.code) == ["leaked-subscription"])
+        let diagnosis = try #require(diagnoses.first)
+        #expect(diagnosis.objects == [x, s])
+        #expect(diagnosis.evidence == [2, 3, 8])
+        #expect(analyzer.diagnose(script.trace(closed: false)).isEmpty, "an unclosed log proves nothing about the end")
+    }
+
+    @Test func aCompletedPipelineStillHeldAfterItsScopeIsNotALeak() throws {
+        var script = TraceScript()
+        let p = script.object("PassthroughSubject", .publisher)
+        let x = script.object("Sink", .subscriber)
+        let s = script.object("Conduit", .subscription)
+        script.mark("scope begin")
+        script.subscribe(p, x) { $0.receiveSubscription(x, s) { $0.request(s, .unlimited) } }
+        script.complete(x)
+        script.mark("scope end")
+        let scope = try #require(ObservedScope(trace: script.trace(), beginMark: "scope begin", endMark: "scope end"))
+        let analyzer = TraceAnalyzer(rules: [LeakedSubscriptionRule(scope: scope)])
+        #expect(analyzer.diagnose(script.trace()).isEmpty)
+    }
+}
