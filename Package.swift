@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "LifelineLog", targets: ["LifelineLog"]),
         .library(name: "LifelineAnalysis", targets: ["LifelineAnalysis"]),
+        .library(name: "LifelineRender", targets: ["LifelineRender"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -30,6 +31,7 @@ let package = Package(
         .target(name: "CLifelineRuntime"),
         .target(name: "LifelineLog"),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
+        .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
         .target(
             name: "LifelineSamples",
             dependencies: [combine],
@@ -38,6 +40,11 @@ let package = Package(
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
+        .testTarget(
+            name: "LifelineRenderTests",
+            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
+            exclude: ["__Snapshots__"]
+        ),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,

@@ -1,0 +1,32 @@
+import LifelineAnalysis
+import LifelineLog
+import Testing
+@testable import LifelineRender
+
+/// Every text format of every sample trace, compared with its reviewed golden file.
+@Suite struct GoldenFileTests {
+    struct Sample: Sendable, CustomStringConvertible {
+        let name: String
+        let trace: Trace
+        let diagnoses: [Diagnosis]
+        var description: String { name }
+    }
+
+    static let samples = [
+        Sample(name: "map-chain", trace: SampleTraces.mapChain, diagnoses: []),
+        Sample(name: "receive-on", trace: SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses),
+        Sample(name: "thousand-values", trace: SampleTraces.thousandValues, diagnoses: []),
+    ]
+
+    @Test(arguments: samples) func sequenceSVG(_ sample: Sample) {
+        Snapshot.assertMatches(SequenceSVGRenderer.render(sample.trace, diagnoses: sample.diagnoses), file: "\(sample.name).sequence.svg")
+    }
+
+    @Test(arguments: samples) func mermaid(_ sample: Sample) {
+        Snapshot.assertMatches(MermaidSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses), file: "\(sample.name).sequence.mmd")
+    }
+
+    @Test(arguments: samples) func plantUML(_ sample: Sample) {
+        Snapshot.assertMatches(PlantUMLSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses), file: "\(sample.name).sequence.puml")
+    }
+}
