@@ -30,3 +30,14 @@ import Testing
         Snapshot.assertMatches(PlantUMLSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses), file: "\(sample.name).sequence.puml")
     }
 }
+
+extension GoldenFileTests {
+    /// The dark palette on its own, which is what a dark-mode viewer sees; rsvg-convert
+    /// ignores `prefers-color-scheme`, so this file is how the dark colours get looked at.
+    @Test func sequenceSVGInDarkColours() {
+        let svg = SequenceSVGRenderer.render(
+            SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses, options: .init(appearance: .dark))
+        #expect(!svg.contains("prefers-color-scheme"))
+        Snapshot.assertMatches(svg, file: "receive-on.sequence.dark.svg")
+    }
+}
