@@ -41,3 +41,13 @@ extension GoldenFileTests {
         Snapshot.assertMatches(svg, file: "receive-on.sequence.dark.svg")
     }
 }
+
+extension GoldenFileTests {
+    @Test(arguments: samples) func marblesBySequence(_ sample: Sample) {
+        Snapshot.assertMatches(MarbleSVGRenderer.render(sample.trace), file: "\(sample.name).marbles.svg")
+    }
+
+    @Test(arguments: samples) func marblesByTime(_ sample: Sample) {
+        Snapshot.assertMatches(MarbleSVGRenderer.render(sample.trace, options: .init(axis: .time)), file: "\(sample.name).marbles-time.svg")
+    }
+}

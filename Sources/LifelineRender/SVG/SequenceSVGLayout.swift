@@ -44,8 +44,8 @@ struct SequenceSVGLayout {
             }
         }
         drawHeaders()
-        let height = drawLegend(at: bottom + 14)
-        return canvas.document(width: right + Self.margin, height: height + Self.margin, root: "lifeline-sequence",
+        let legend = canvas.legend(model.contexts, at: bottom + 14, left: Self.margin, width: right, swatch: "f", radius: 2)
+        return canvas.document(width: max(right, legend.right) + Self.margin, height: legend.bottom + Self.margin, root: "lifeline-sequence",
                                title: title, appearance: appearance)
     }
 
@@ -285,27 +285,5 @@ struct SequenceSVGLayout {
             lines[maxLines - 1] = String(lines[maxLines - 1].prefix(width - 1)) + "…"
         }
         return lines
-    }
-
-    // MARK: Legend
-
-    /// Draws the thread and queue colours from `y`; returns the bottom.
-    private mutating func drawLegend(at y: Int) -> Int {
-        var x = Self.margin, row = y
-        canvas.text(DisplayText("Threads and queues:", limit: 40), x: x, y: row + 10, "tm")
-        x += 110
-        for context in model.contexts {
-            let name = DisplayText(context.name, limit: 40)
-            let width = 18 + DisplayText.estimatedWidth(of: name.short, fontSize: 12) + 16
-            if x + width > max(right, 400), x > Self.margin + 110 {
-                x = Self.margin + 110
-                row += 20
-            }
-            canvas.rect(x, row, 12, 12, "f\(context.index % SVGStyleSheet.contextColourCount)", radius: 2, to: .foreground)
-            canvas.text(name, x: x + 18, y: row + 10, "tx", to: .foreground)
-            x += width
-            right = max(right, x)
-        }
-        return row + 14
     }
 }
