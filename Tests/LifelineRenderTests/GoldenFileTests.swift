@@ -51,3 +51,9 @@ extension GoldenFileTests {
         Snapshot.assertMatches(MarbleSVGRenderer.render(sample.trace, options: .init(axis: .time)), file: "\(sample.name).marbles-time.svg")
     }
 }
+
+extension GoldenFileTests {
+    @Test(arguments: samples) func perfetto(_ sample: Sample) {
+        Snapshot.assertMatches(PerfettoTraceRenderer.render(sample.trace), file: "\(sample.name).perfetto.json")
+    }
+}
