@@ -14,7 +14,7 @@ import LifelineLog
 /// let markdown = "```mermaid\n" + mermaid + "```\n"
 /// ```
 public enum MermaidSequenceRenderer {
-    private static let labelLimit = 60
+    private static let labelLimit = 72
     private static let valueLimit = 32
     /// Translucent shades that read on light and dark pages alike.
     private static let shades = [

@@ -14,7 +14,7 @@ import LifelineLog
 /// // plantuml -tsvg sequence.puml
 /// ```
 public enum PlantUMLSequenceRenderer {
-    private static let labelLimit = 60
+    private static let labelLimit = 72
     private static let valueLimit = 32
     /// Activation colours by thread: light tints of the SVG's thread colours.
     private static let activationColours = ["#C8DEF8", "#F8D9C2", "#C6EBCF", "#E3D6FA", "#C3E8EB", "#F6D0E6"]
@@ -77,7 +77,7 @@ public enum PlantUMLSequenceRenderer {
             body += SequenceSVGLayout.wrap(note.diagnosis.message, width: 70, maxLines: 6)
             body += SequenceSVGLayout.wrap("Fix: " + note.diagnosis.fix, width: 70, maxLines: 4)
             body.append(note.evidenceLine)
-            return ["note right of L\(note.lane) #FFF8C5"] + body.map(PlantUMLText.escapeClean) + ["end note"]
+            return ["note right of L\(note.lane) #FFF8C5"] + body.map(PlantUMLText.escapeNoteLine) + ["end note"]
         }
     }
 }

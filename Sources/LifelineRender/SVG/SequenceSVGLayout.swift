@@ -7,7 +7,7 @@ struct SequenceSVGLayout {
     private static let depthShift = 5
     private static let noteWidth = 360
     private static let noteCharactersPerLine = 56
-    private static let messageLimit = 60
+    private static let messageLimit = 72
     private static let valueLimit = 32
 
     private let model: SequenceModel
@@ -243,7 +243,7 @@ struct SequenceSVGLayout {
     }
 
     private mutating func drawNote(_ note: DiagnosisNote, at y: Int) -> Int {
-        var lines: [(String, String)] = [(note.heading, "tx tb")]
+        var lines = Self.wrap(note.heading, width: Self.noteCharactersPerLine - 6, maxLines: 2).map { ($0, "tx tb") }
         lines += Self.wrap(note.diagnosis.message, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
         lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 4).map { ($0, "tx") }
         lines.append((note.evidenceLine, "tm"))

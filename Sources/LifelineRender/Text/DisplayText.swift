@@ -24,27 +24,32 @@ struct DisplayText {
         }
     }
 
-    /// Replaces what cannot be shown as itself.
-    ///
-    /// - C0 controls and DEL become their Unicode control pictures (`\n` shows as `␊`), so
-    ///   the text keeps one line and still says what was there.
-    /// - C1 controls, noncharacters and bidirectional overrides (which would reorder the text
-    ///   around them) become U+FFFD.
+    /// Replaces what cannot be shown as itself with the Swift escape that writes it, in
+    /// plain ASCII that every font can draw: a newline shows as `\n`, a tab as `\t`, NUL as
+    /// `\0`, other control characters as `\u{7}`. The text stays on one line and still says
+    /// what was there. Noncharacters (which XML cannot carry) and bidirectional overrides
+    /// (which would reorder the text around them) are written the same way.
     static func clean(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
         for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x00...0x1F:
-                scalars.append(Unicode.Scalar(0x2400 + scalar.value)!)
-            case 0x7F:
-                scalars.append("\u{2421}")
-            case 0x80...0x9F, 0xFFFE, 0xFFFF, 0x202A...0x202E, 0x2066...0x2069:
-                scalars.append("\u{FFFD}")
-            default:
-                scalars.append(scalar)
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
-        return String(scalars)
+        return result
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0xFFFE, 0xFFFF, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 
     /// An estimate of how wide `text` is drawn, in pixels, at `fontSize`: wide enough for

@@ -12,6 +12,16 @@ enum PlantUMLText {
         escapeClean(DisplayText(text, limit: limit).short)
     }
 
+    /// Escapes one line of a multi-line note. A line that reads `end note` (or starts with
+    /// `end`) would close the note early, so its first letter is written as a reference.
+    static func escapeNoteLine(_ line: String) -> String {
+        let escaped = escapeClean(line)
+        guard line.lowercased().drop(while: { $0 == " " }).hasPrefix("end"), let index = escaped.firstIndex(where: \.isLetter) else {
+            return escaped
+        }
+        return escaped[..<index] + "&#\(escaped[index].unicodeScalars.first!.value);" + escaped[escaped.index(after: index)...]
+    }
+
     /// Escapes text that is already clean (one line, no control characters).
     static func escapeClean(_ text: String) -> String {
         var result = ""
