@@ -149,3 +149,61 @@ enum SampleTraces {
                    message: hostileText, fix: hostileText)]
     }
 }
+
+extension SampleTraces {
+    /// What a log cut short looks like: a return whose call began before recording, a call
+    /// that never returns inside one that does, and a subscription still open at the end.
+    static var damaged: Trace {
+        var script = TraceScript()
+        script.processName = "damaged"
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        let sink = script.object(2, .subscriber, "Subscribers.Sink")
+        let conduit = script.object(3, .subscription, "PassthroughSubject.Conduit")
+        script.event(.end, .value(subscriber: sink, returnedDemand: .max(1), value: "lost"))
+        script.event(.begin, .subscribe(publisher: subject, subscriber: sink))
+        script.event(.begin, .receiveSubscription(subscriber: sink, subscription: conduit))
+        script.event(.begin, .request(subscription: conduit, demand: .max(1)))
+        script.event(.end, .subscribe(publisher: subject, subscriber: sink))
+        script.event(.begin, .value(subscriber: sink, returnedDemand: nil, value: "1"))
+        return script.trace
+    }
+
+    /// Two sinks on one subject, the second subscribed after the first.
+    static var twoSubscribers: Trace {
+        var script = TraceScript()
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        for (sinkID, conduitID) in [(2, 3), (4, 5)] as [(UInt64, UInt64)] {
+            let sink = script.object(sinkID, .subscriber, "Subscribers.Sink")
+            let conduit = script.object(conduitID, .subscription, "PassthroughSubject.Conduit")
+            script.call(.subscribe(publisher: subject, subscriber: sink)) {
+                $0.call(.receiveSubscription(subscriber: sink, subscription: conduit))
+            }
+        }
+        return script.trace
+    }
+
+    /// `subject.receive(on: queue).sink { }` delivering `count` values, each hopping from
+    /// the main thread to the queue.
+    static func threadHops(_ count: Int) -> Trace {
+        var script = TraceScript()
+        script.threads[2] = TraceThread(tid: 2, name: "thread 2")
+        script.queues[1] = TraceQueue(id: 1, label: "com.example.feed")
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        let sink = script.object(3, .subscriber, "Subscribers.Sink")
+        let inner = script.object(4, .subscriber, "Publishers.ReceiveOn.Inner")
+        let conduit = script.object(5, .subscription, "PassthroughSubject.Conduit")
+        script.call(.subscribe(publisher: subject, subscriber: inner)) {
+            $0.call(.receiveSubscription(subscriber: inner, subscription: conduit))
+        }
+        script.call(.receiveSubscription(subscriber: sink, subscription: inner))
+        for value in 1...count {
+            script.thread = 1
+            script.queue = nil
+            script.call(.value(subscriber: inner, returnedDemand: nil, value: "\(value)"))
+            script.thread = 2
+            script.queue = 1
+            script.call(.value(subscriber: sink, returnedDemand: nil, value: "\(value)"))
+        }
+        return script.trace
+    }
+}

@@ -6,7 +6,8 @@ import Testing
 /// Every format is valid for its consumer, for every sample, with and without folding.
 @Suite struct WellFormedOutputTests {
     static let traces: [(String, Trace)] = GoldenFileTests.samples.map { ($0.name, $0.trace) } + [
-        ("hostile", SampleTraces.hostile), ("empty", TraceScript().trace),
+        ("hostile", SampleTraces.hostile), ("empty", TraceScript().trace), ("damaged", SampleTraces.damaged),
+        ("thread-hops", SampleTraces.threadHops(40)),
     ]
 
     @Test func everySVGParsesAsXML() {
@@ -52,7 +53,10 @@ import Testing
                 default: break
                 }
             }
-            #expect(depth.values.allSatisfy { $0 == 0 }, "\(name): slices left open")
+            // A call still running when recording stopped stays open, which Perfetto shows
+            // as "did not end"; every other slice ends.
+            let stillRunning = name == "damaged" ? [1: 1] : [:]
+            #expect(depth.filter { $0.value != 0 } == stillRunning, "\(name): slices left open")
             #expect(asyncOpen.values.allSatisfy { $0 == 0 }, "\(name): a subscription lifetime never ends")
             #expect(flowStarts == flowEnds, "\(name): a flow arrow lacks an end")
         }
