@@ -69,7 +69,7 @@ enum SVGStyleSheet {
             \(scope) .ln,\(scope) .mk{stroke-dasharray:4 3}
             \(scope) .fd{stroke-dasharray:3 3}
             \(scope) .x{stroke-width:2}
-            \(scope) .tl{stroke-width:1.5}
+            \(scope) .tl{stroke-width:1.5;fill:none}
 
             """
         func declarations(_ pick: (Rule) -> String) -> String {
