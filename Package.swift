@@ -76,6 +76,11 @@ let package = Package(
         .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
+        .testTarget(
+            name: "LifelineRenderTests",
+            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
+            exclude: ["__Snapshots__"]
+        ),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,

@@ -1,0 +1,87 @@
+import LifelineAnalysis
+import LifelineLog
+
+/// Writes a trace as a Mermaid `sequenceDiagram`, which GitHub renders inline in Markdown.
+///
+/// It shows what ``SequenceSVGRenderer`` draws: the same participants in the same order,
+/// the same calls with `activate`/`deactivate` for their nesting, returned demand as dashed
+/// arrows, deallocations, marks, folded runs and diagnosis notes. Calls on a thread or queue
+/// other than the first one are shaded, and a note names the thread wherever it changes.
+/// Every label is escaped with Mermaid entity codes (`#quot;`, `#35;`, `#59;`, `#lt;`).
+///
+/// ```swift
+/// let mermaid = MermaidSequenceRenderer.render(trace)
+/// let markdown = "```mermaid\n" + mermaid + "```\n"
+/// ```
+public enum MermaidSequenceRenderer {
+    private static let labelLimit = 72
+    private static let valueLimit = 32
+    /// Translucent shades that read on light and dark pages alike.
+    private static let shades = [
+        "rgba(9,105,218,0.14)", "rgba(188,76,0,0.14)", "rgba(26,127,55,0.14)",
+        "rgba(130,80,223,0.14)", "rgba(14,124,134,0.14)", "rgba(191,57,137,0.14)",
+    ]
+
+    /// Renders `trace` as Mermaid source.
+    ///
+    /// - Parameters:
+    ///   - trace: The recorded trace.
+    ///   - diagnoses: Findings to write as notes after their last evidence event.
+    ///   - options: Folding; the appearance is ignored.
+    /// - Returns: The `sequenceDiagram` source, ending with a newline.
+    public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
+        let model = SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding)
+        var lines = ["sequenceDiagram"]
+        guard !model.lanes.isEmpty else {
+            return (lines + ["    participant L0 as (no events recorded)"]).joined(separator: "\n") + "\n"
+        }
+        for lane in model.lanes {
+            lines.append("    participant L\(lane.index) as \(MermaidText.escape(lane.oneLineName, limit: labelLimit))")
+        }
+        let everyone = model.lanes.count > 1 ? "L0,L\(model.lanes.count - 1)" : "L0"
+        var currentContext: Int?
+        var shading = false
+        for step in model.steps {
+            if model.contexts.count > 1, let context = step.context, context != currentContext {
+                if shading { lines.append("    end") }
+                shading = context != 0
+                if shading { lines.append("    rect \(shades[context % shades.count])") }
+                let name = MermaidText.escape(model.contexts[context].name, limit: labelLimit)
+                lines.append("    Note over \(everyone): on \(name)")
+                currentContext = context
+            }
+            lines += statements(for: step, model: model, everyone: everyone)
+        }
+        if shading { lines.append("    end") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func statements(for step: SequenceStep, model: SequenceModel, everyone: String) -> [String] {
+        let cited = step.citedBy.isEmpty ? "" : " [" + step.citedBy.map { "⚑\($0)" }.joined(separator: " ") + "]"
+        switch step.content {
+        case .call(let caller, let callee, let kind, _):
+            let label = MermaidText.escape(kind.label(valueLimit: valueLimit), limit: labelLimit) + cited
+            return ["    L\(caller ?? callee)->>L\(callee): \(label)", "    activate L\(callee)"]
+        case .callReturn(let caller, let callee, _, _, let demand):
+            guard let demand else { return ["    deactivate L\(callee)"] }
+            return ["    L\(callee)-->>L\(caller ?? callee): \(CallKind.name(of: demand))\(cited)", "    deactivate L\(callee)"]
+        case .deallocation(let lane, let evidence):
+            switch evidence {
+            case .exact: return ["    Note over L\(lane): ✕ deallocated\(cited)"]
+            case .observed(let aliveAt): return ["    Note over L\(lane): ✕ found deallocated (alive at #35;\(aliveAt))\(cited)"]
+            }
+        case .mark(let label):
+            return ["    Note over \(everyone): ◆ \(MermaidText.escape(label, limit: labelLimit))\(cited)"]
+        case .fold(let run):
+            let lanes = run.lanes.lowerBound == run.lanes.upperBound
+                ? "L\(run.lanes.lowerBound)" : "L\(run.lanes.lowerBound),L\(run.lanes.upperBound)"
+            return ["    Note over \(lanes): ⋮ \(MermaidText.escapeClean(run.summary)) ⋮"]
+        case .note(let note):
+            var parts = [DisplayText(note.heading, limit: 120).short]
+            parts += SequenceSVGLayout.wrap(note.diagnosis.message, width: 70, maxLines: 6)
+            parts += SequenceSVGLayout.wrap("Fix: " + note.diagnosis.fix, width: 70, maxLines: 4)
+            parts.append(note.evidenceLine)
+            return ["    Note right of L\(note.lane): " + parts.map(MermaidText.escapeClean).joined(separator: "<br/>")]
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import LifelineAnalysis
+
+/// A diagnosis as a sequence diagram shows it.
+struct DiagnosisNote: Hashable, Sendable {
+    /// The diagnosis's number, counted from 1 in the order notes appear.
+    let number: Int
+    /// The diagnosis.
+    let diagnosis: Diagnosis
+    /// The lane the note is drawn beside.
+    let lane: Int
+
+    /// `⚠ warning subscriber-deallocated-early`.
+    var heading: String { "\(Self.symbol(diagnosis.severity)) \(number) \(diagnosis.severity.rawValue): \(diagnosis.code)" }
+    /// `Evidence: #3, #7`, or that the diagnosis cites no event.
+    var evidenceLine: String {
+        diagnosis.evidence.isEmpty
+            ? "Evidence: none recorded"
+            : "Evidence: " + diagnosis.evidence.map { "#\($0)" }.joined(separator: ", ")
+    }
+
+    static func symbol(_ severity: Diagnosis.Severity) -> String {
+        switch severity {
+        case .info: return "ℹ"
+        case .warning: return "⚠"
+        case .error: return "✖"
+        }
+    }
+}

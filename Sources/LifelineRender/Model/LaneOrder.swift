@@ -1,0 +1,71 @@
+import LifelineLog
+
+/// Orders a trace's objects upstream to downstream, as a pipeline reads left to right.
+///
+/// Edges come from the handshake: `subscribe(P, X)` puts publisher P upstream of subscriber X;
+/// `receive(subscription: S)` on X puts S upstream of X, and X's publisher upstream of S.
+/// One object can play several roles (OpenCombine's `Map.Inner` is a subscriber upstream and
+/// the subscription downstream), so the edges follow the events, not the declared roles.
+///
+/// Each most-downstream object is placed after everything upstream of it, subscriptions
+/// before publishers, so a chain reads `Subject, Conduit, Map, Map.Inner, Sink` and a second
+/// subscriber of the same subject follows the first one's chain. Cycles, which only a damaged
+/// trace can hold, are broken where they are found.
+enum LaneOrder {
+    /// Every object the events name, upstream first.
+    static func objects(in events: [TraceEvent]) -> [TraceObjectID] {
+        var firstSeen: [TraceObjectID] = []
+        var known = Set<TraceObjectID>()
+        var subscriptionUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
+        var publisherUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
+        var hasDownstream = Set<TraceObjectID>()
+        var publisherOf: [TraceObjectID: TraceObjectID] = [:]
+
+        func link(_ upstream: TraceObjectID, to downstream: TraceObjectID, in edges: inout [TraceObjectID: [TraceObjectID]]) {
+            guard upstream != downstream else { return }
+            if edges[downstream, default: []].contains(upstream) { return }
+            edges[downstream, default: []].append(upstream)
+            hasDownstream.insert(upstream)
+        }
+
+        for event in events {
+            for object in event.kind.objects where known.insert(object).inserted {
+                firstSeen.append(object)
+            }
+            switch event.kind {
+            case .subscribe(let publisher, let subscriber):
+                publisherOf[subscriber] = publisher
+                link(publisher, to: subscriber, in: &publisherUpstreams)
+            case .receiveSubscription(let subscriber, let subscription):
+                link(subscription, to: subscriber, in: &subscriptionUpstreams)
+                if let publisher = publisherOf[subscriber] {
+                    link(publisher, to: subscription, in: &publisherUpstreams)
+                }
+            default:
+                break
+            }
+        }
+
+        var ordered: [TraceObjectID] = []
+        var visited = Set<TraceObjectID>()
+        let roots = firstSeen.filter { !hasDownstream.contains($0) } + firstSeen
+        for root in roots where !visited.contains(root) {
+            // Depth-first, upstream neighbours first; an explicit stack so that a chain of
+            // thousands of hops cannot overflow the call stack.
+            visited.insert(root)
+            var stack: [(object: TraceObjectID, next: Int)] = [(root, 0)]
+            while let top = stack.last {
+                let upstreams = subscriptionUpstreams[top.object, default: []] + publisherUpstreams[top.object, default: []]
+                if top.next < upstreams.count {
+                    stack[stack.count - 1].next += 1
+                    let upstream = upstreams[top.next]
+                    if visited.insert(upstream).inserted { stack.append((upstream, 0)) }
+                } else {
+                    ordered.append(top.object)
+                    stack.removeLast()
+                }
+            }
+        }
+        return ordered
+    }
+}

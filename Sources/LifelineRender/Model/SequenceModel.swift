@@ -1,0 +1,119 @@
+import LifelineAnalysis
+import LifelineLog
+
+/// A trace as every sequence renderer draws it: lanes upstream to downstream, the threads
+/// and queues of the legend, and the rows (calls with their nesting, returns,
+/// deallocations, marks, folded runs and diagnosis notes).
+struct SequenceModel: Sendable {
+    /// The participants, left to right.
+    let lanes: [Lane]
+    /// The threads and queues calls ran on, in legend order.
+    let contexts: [ExecutionContext]
+    /// The rows, top to bottom.
+    let steps: [SequenceStep]
+    /// The diagnoses, numbered, in the order their notes appear.
+    let notes: [DiagnosisNote]
+
+    /// How many repetitions of one pattern a run needs before it is folded: the first and
+    /// last are kept, so at least three are left out.
+    static let shortestFoldedRun = 5
+    /// The longest repeating block, in units, that folding looks for. Two units alternate
+    /// when a value hops threads through `receive(on:)`.
+    static let longestRepeatedBlock = 4
+
+    /// Builds the model of `trace`.
+    ///
+    /// - Parameters:
+    ///   - trace: The recorded trace.
+    ///   - diagnoses: Findings to show as notes at their evidence events. Events they cite are
+    ///     never folded away.
+    ///   - folding: Whether to collapse long runs of identical call patterns.
+    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool) {
+        let order = LaneOrder.objects(in: trace.events)
+        var laneOf: [TraceObjectID: Int] = [:]
+        for (index, id) in order.enumerated() { laneOf[id] = index }
+        lanes = order.enumerated().map { index, id in
+            Lane(index: index, object: trace.objects[id] ?? Self.undeclared(id))
+        }
+
+        let contextNames = trace.events.map { trace.executionContextName(of: $0) }
+        var contextOrder: [String] = contextNames.contains("main") ? ["main"] : []
+        var contextOf: [String: Int] = contextOrder.isEmpty ? [:] : ["main": 0]
+        for name in contextNames where contextOf[name] == nil {
+            contextOf[name] = contextOrder.count
+            contextOrder.append(name)
+        }
+        contexts = contextOrder.enumerated().map { ExecutionContext(index: $0, name: $1) }
+
+        let sortedDiagnoses = diagnoses.sorted { lhs, rhs in
+            let left = lhs.evidence.max() ?? .max, right = rhs.evidence.max() ?? .max
+            if left != right { return left < right }
+            if lhs.code != rhs.code { return lhs.code < rhs.code }
+            return lhs.message < rhs.message
+        }
+        let cited = Set(sortedDiagnoses.flatMap(\.evidence))
+
+        var builder = StepBuilder(laneOf: laneOf)
+        for (event, contextName) in zip(trace.events, contextNames) {
+            builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
+        }
+        var steps = folding ? builder.folded() : builder.steps
+
+        var notes: [DiagnosisNote] = []
+        var notesAfter: [Int: [DiagnosisNote]] = [:]
+        var trailingNotes: [DiagnosisNote] = []
+        var stepIndexOfSeq: [UInt64: Int] = [:]
+        for (index, step) in steps.enumerated() {
+            if let seq = step.seq, stepIndexOfSeq[seq] == nil { stepIndexOfSeq[seq] = index }
+        }
+        for diagnosis in sortedDiagnoses {
+            let number = notes.count + 1
+            let anchor = diagnosis.evidence.max().flatMap { stepIndexOfSeq[$0] }
+            let lane = diagnosis.objects.lazy.compactMap { laneOf[$0] }.first
+                ?? anchor.flatMap { steps[$0].lanes.first }
+                ?? 0
+            let note = DiagnosisNote(number: number, diagnosis: diagnosis, lane: lane)
+            notes.append(note)
+            for seq in diagnosis.evidence {
+                if let index = stepIndexOfSeq[seq] { steps[index].citedBy.append(number) }
+            }
+            if let anchor { notesAfter[anchor, default: []].append(note) } else { trailingNotes.append(note) }
+        }
+        if !notes.isEmpty {
+            var withNotes: [SequenceStep] = []
+            withNotes.reserveCapacity(steps.count + notes.count)
+            for (index, step) in steps.enumerated() {
+                withNotes.append(step)
+                for note in notesAfter[index, default: []] {
+                    withNotes.append(SequenceStep(content: .note(note), seq: nil, time: nil, thread: nil, context: nil))
+                }
+            }
+            for note in trailingNotes {
+                withNotes.append(SequenceStep(content: .note(note), seq: nil, time: nil, thread: nil, context: nil))
+            }
+            steps = withNotes
+        }
+        self.steps = steps
+        self.notes = notes
+    }
+
+    /// A stand-in for an object a hand-built trace uses without declaring it (a read log
+    /// always declares them).
+    private static func undeclared(_ id: TraceObjectID) -> TraceObject {
+        TraceObject(id: id, role: .subscriber, typeName: "unknown", shortTypeName: "unknown", lifetimeTracked: false)
+    }
+}
+
+extension SequenceStep {
+    /// The lanes a row touches, callee first.
+    var lanes: [Int] {
+        switch content {
+        case .call(let caller, let callee, _, _), .callReturn(let caller, let callee, _, _, _):
+            return caller.map { [callee, $0] } ?? [callee]
+        case .deallocation(let lane, _): return [lane]
+        case .note(let note): return [note.lane]
+        case .fold(let run): return [run.lanes.lowerBound, run.lanes.upperBound]
+        case .mark: return []
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import LifelineLog
+
+/// Turns events into sequence rows: pairs each return with its call on the same thread,
+/// works out who called whom, and cuts the rows into units for folding.
+///
+/// A unit is the rows of one thread from a moment its call stack is empty to the next
+/// such moment, or until another thread's event comes between.
+struct StepBuilder {
+    private(set) var steps: [SequenceStep] = []
+
+    private let laneOf: [TraceObjectID: Int]
+    private var subscriberOf: [TraceObjectID: TraceObjectID] = [:]
+    private var subscriptionOf: [TraceObjectID: TraceObjectID] = [:]
+    private var publisherOf: [TraceObjectID: TraceObjectID] = [:]
+    private var stacks: [UInt64: [OpenCall]] = [:]
+    private var openCount: [Int: Int] = [:]
+
+    private var units: [Unit] = []
+    private var unitThread: UInt64?
+    private var unitClosed = true
+
+    private struct OpenCall {
+        let key: CallKey
+        let caller: Int?
+        let callee: Int
+        let kind: CallKind
+        let depth: Int
+    }
+
+    /// What pairs a return with its call: the event kind and the objects it names.
+    private struct CallKey: Hashable {
+        let name: String
+        let objects: [TraceObjectID]
+    }
+
+    private struct Unit {
+        var steps: Range<Int>
+        var pinned: Bool
+    }
+
+    /// What a row looks like, without its sequence number or value text.
+    private enum Shape: Hashable {
+        case call(caller: Int?, callee: Int, kind: CallKind, depth: Int, context: Int?)
+        case callReturn(caller: Int?, callee: Int, kind: CallKind, depth: Int, returnedDemand: TraceDemand?, context: Int?)
+        case deallocation(lane: Int)
+        case mark(String)
+        case other
+
+        init(_ step: SequenceStep) {
+            switch step.content {
+            case .call(let caller, let callee, let kind, let depth):
+                self = .call(caller: caller, callee: callee, kind: kind.shape, depth: depth, context: step.context)
+            case .callReturn(let caller, let callee, let kind, let depth, let returnedDemand):
+                self = .callReturn(caller: caller, callee: callee, kind: kind.shape, depth: depth,
+                                   returnedDemand: returnedDemand, context: step.context)
+            case .deallocation(let lane, _): self = .deallocation(lane: lane)
+            case .mark(let label): self = .mark(label)
+            case .fold, .note: self = .other
+            }
+        }
+    }
+
+    init(laneOf: [TraceObjectID: Int]) {
+        self.laneOf = laneOf
+    }
+
+    /// Adds the rows of one event. A `pinned` event is cited by a diagnosis and is never
+    /// folded away.
+    mutating func add(_ event: TraceEvent, context: Int, pinned: Bool) {
+        if unitClosed || unitThread != event.thread {
+            units.append(Unit(steps: steps.count..<steps.count, pinned: false))
+            unitThread = event.thread
+        }
+        let first = steps.count
+        switch (event.kind, event.phase) {
+        case (.deallocation(let object, let evidence), _):
+            append(.deallocation(lane: laneOf[object]!, evidence: evidence), event, context)
+        case (.mark(let label), _):
+            append(.mark(label), event, context)
+        case (_, .begin):
+            begin(event, context)
+        case (_, .end):
+            end(event, context)
+        case (_, .instant):
+            begin(event, context)
+            end(event, context)
+        }
+        units[units.count - 1].steps = units[units.count - 1].steps.lowerBound..<steps.count
+        if pinned || steps[first...].contains(where: { $0.seq == nil }) { units[units.count - 1].pinned = true }
+        unitClosed = stacks[event.thread, default: []].isEmpty
+    }
+
+    private mutating func append(_ content: SequenceStep.Content, _ event: TraceEvent?, _ context: Int, thread: UInt64? = nil) {
+        steps.append(SequenceStep(content: content, seq: event?.seq, time: event?.time,
+                                  thread: event?.thread ?? thread, context: context))
+    }
+
+    private mutating func begin(_ event: TraceEvent, _ context: Int) {
+        let (caller, callee, kind) = participants(of: event.kind)
+        let calleeLane = laneOf[callee]!
+        var callerLane = caller.flatMap { laneOf[$0] }
+        if callerLane == calleeLane { callerLane = nil }
+        let depth = openCount[calleeLane, default: 0]
+        openCount[calleeLane] = depth + 1
+        stacks[event.thread, default: []].append(
+            OpenCall(key: key(of: event.kind), caller: callerLane, callee: calleeLane, kind: kind, depth: depth))
+        append(.call(caller: callerLane, callee: calleeLane, kind: kind, depth: depth), event, context)
+    }
+
+    private mutating func end(_ event: TraceEvent, _ context: Int) {
+        let key = key(of: event.kind)
+        guard let position = stacks[event.thread, default: []].lastIndex(where: { $0.key == key }) else {
+            // A return without its call (the log began mid-call): show it as a call that
+            // returned at once.
+            begin(event, context)
+            return close(event, context, returnedDemand: returnedDemand(of: event.kind))
+        }
+        while stacks[event.thread]!.count > position + 1 {
+            // A call that never returned, left open by an enclosing call that did: close it
+            // here so every activation ends.
+            close(nil, context, returnedDemand: nil, thread: event.thread)
+        }
+        close(event, context, returnedDemand: returnedDemand(of: event.kind))
+    }
+
+    private mutating func close(_ event: TraceEvent?, _ context: Int, returnedDemand: TraceDemand?, thread: UInt64? = nil) {
+        let open = stacks[event?.thread ?? thread!]!.removeLast()
+        openCount[open.callee, default: 1] -= 1
+        append(.callReturn(caller: open.caller, callee: open.callee, kind: open.kind, depth: open.depth,
+                           returnedDemand: returnedDemand),
+               event, context, thread: thread)
+    }
+
+    private func returnedDemand(of kind: TraceEvent.Kind) -> TraceDemand? {
+        if case .value(_, let demand, _) = kind { return demand }
+        return nil
+    }
+
+    private func key(of kind: TraceEvent.Kind) -> CallKey {
+        CallKey(name: kind.name, objects: kind.objects)
+    }
+
+    /// Who called whom, and what the call was. Updates who is subscribed to what.
+    private mutating func participants(of kind: TraceEvent.Kind) -> (caller: TraceObjectID?, callee: TraceObjectID, CallKind) {
+        switch kind {
+        case .subscribe(let publisher, let subscriber):
+            publisherOf[subscriber] = publisher
+            return (subscriber, publisher, .subscribe)
+        case .receiveSubscription(let subscriber, let subscription):
+            subscriberOf[subscription] = subscriber
+            subscriptionOf[subscriber] = subscription
+            return (subscription, subscriber, .receiveSubscription)
+        case .request(let subscription, let demand):
+            return (subscriberOf[subscription], subscription, .request(demand))
+        case .cancel(let subscription):
+            return (subscriberOf[subscription], subscription, .cancel)
+        case .value(let subscriber, _, let value):
+            return (subscriptionOf[subscriber] ?? publisherOf[subscriber], subscriber, .value(value))
+        case .completion(let subscriber, let completion):
+            return (subscriptionOf[subscriber] ?? publisherOf[subscriber], subscriber, .completion(completion))
+        case .deallocation, .mark:
+            preconditionFailure("instants are not calls")
+        }
+    }
+
+    /// The rows with long runs of a repeating block of units collapsed: the first and last
+    /// repetitions are kept and a fold row stands for the ones between.
+    func folded() -> [SequenceStep] {
+        var signatureIDs: [[Shape]: Int] = [:]
+        let signatures: [Int] = units.enumerated().map { index, unit in
+            if unit.pinned { return -1 - index }
+            let shape = steps[unit.steps].map(Shape.init)
+            if let id = signatureIDs[shape] { return id }
+            signatureIDs[shape] = signatureIDs.count
+            return signatureIDs.count - 1
+        }
+
+        var result: [SequenceStep] = []
+        var index = 0
+        while index < units.count {
+            var best: (block: Int, repeats: Int)?
+            for block in 1...SequenceModel.longestRepeatedBlock where index + block <= units.count {
+                var repeats = 1
+                while index + (repeats + 1) * block <= units.count,
+                      signatures[(index + repeats * block)..<(index + (repeats + 1) * block)]
+                        .elementsEqual(signatures[index..<(index + block)]) {
+                    repeats += 1
+                }
+                if repeats >= SequenceModel.shortestFoldedRun, repeats * block > (best.map { $0.block * $0.repeats } ?? 0) {
+                    best = (block, repeats)
+                }
+            }
+            guard let (block, repeats) = best else {
+                result += steps[units[index].steps]
+                index += 1
+                continue
+            }
+            let firstBlock = units[index].steps.lowerBound..<units[index + block - 1].steps.upperBound
+            let leftOut = units[index + block].steps.lowerBound..<units[index + (repeats - 1) * block - 1].steps.upperBound
+            let lastBlock = units[index + (repeats - 1) * block].steps.lowerBound..<units[index + repeats * block - 1].steps.upperBound
+            result += steps[firstBlock]
+            result.append(fold(steps[leftOut], repeats: repeats - 2))
+            result += steps[lastBlock]
+            index += repeats * block
+        }
+        return result
+    }
+
+    private func fold(_ leftOut: ArraySlice<SequenceStep>, repeats: Int) -> SequenceStep {
+        let seqs = leftOut.compactMap(\.seq)
+        let lanes = leftOut.flatMap(\.lanes)
+        var noun = "repetitions"
+        if case .call(_, _, let kind, _) = leftOut.first?.content {
+            if kind.isValue { noun = "values" } else if case .request = kind { noun = "requests" }
+        }
+        let run = RepeatedRun(repeats: repeats, noun: noun, seqs: seqs.min()!...seqs.max()!,
+                              lanes: lanes.min()!...lanes.max()!)
+        return SequenceStep(content: .fold(run), seq: nil, time: nil, thread: nil, context: nil)
+    }
+}

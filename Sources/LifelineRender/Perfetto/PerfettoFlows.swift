@@ -1,0 +1,66 @@
+/// Which value delivery led to which at the next hop downstream, for flow arrows.
+///
+/// A hop's subscriber X is often also the subscription of the next hop (`Map.Inner`), whose
+/// subscriber D receives what X passes on. A delivery to D that begins while a delivery to X
+/// is running on the same thread came from it. A delivery to D on its own (after a
+/// `receive(on:)` thread hop) is paired with the oldest unpaired delivery to X, but only
+/// when X and D received the same number of values overall; otherwise which value became
+/// which is unknown, and no arrow is drawn.
+struct PerfettoFlows {
+    /// Flow ids starting at a call row, by row index.
+    private(set) var outgoing: [Int: [UInt64]] = [:]
+    /// Flow ids ending at a call row, by row index.
+    private(set) var incoming: [Int: [UInt64]] = [:]
+
+    init(model: SequenceModel) {
+        var downstreamOf: [Int: Int] = [:]
+        var valueCount: [Int: Int] = [:]
+        for step in model.steps {
+            guard case .call(let caller, let callee, let kind, _) = step.content else { continue }
+            if case .receiveSubscription = kind, let caller { downstreamOf[caller] = callee }
+            if kind.isValue { valueCount[callee, default: 0] += 1 }
+        }
+        var upstreamOf: [Int: Int] = [:]
+        for (upstream, downstream) in downstreamOf { upstreamOf[downstream] = upstream }
+
+        var openValues: [UInt64: [(lane: Int, row: Int)]] = [:]
+        // Deliveries to each lane that may still lead to an arrow, oldest first, with the
+        // position of the oldest one not yet used; `paired` holds those used out of order.
+        var waiting: [Int: (rows: [Int], head: Int)] = [:]
+        var paired = Set<Int>()
+        var nextID: UInt64 = 1
+        for (row, step) in model.steps.enumerated() {
+            let thread = step.thread ?? 0
+            switch step.content {
+            case .call(_, let callee, let kind, _) where kind.isValue:
+                if let upstream = upstreamOf[callee] {
+                    if let source = openValues[thread, default: []].last(where: { $0.lane == upstream }) {
+                        link(from: source.row, to: row, id: &nextID)
+                        paired.insert(source.row)
+                    } else if valueCount[upstream] == valueCount[callee], var queue = waiting[upstream] {
+                        while queue.head < queue.rows.count, paired.contains(queue.rows[queue.head]) { queue.head += 1 }
+                        if queue.head < queue.rows.count {
+                            link(from: queue.rows[queue.head], to: row, id: &nextID)
+                            queue.head += 1
+                        }
+                        waiting[upstream] = queue
+                    }
+                }
+                openValues[thread, default: []].append((callee, row))
+                if downstreamOf[callee] != nil { waiting[callee, default: ([], 0)].rows.append(row) }
+            case .call:
+                openValues[thread, default: []].append((-1, row))
+            case .callReturn:
+                _ = openValues[thread]?.popLast()
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func link(from source: Int, to target: Int, id: inout UInt64) {
+        outgoing[source, default: []].append(id)
+        incoming[target, default: []].append(id)
+        id += 1
+    }
+}

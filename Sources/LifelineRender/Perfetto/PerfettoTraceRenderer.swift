@@ -1,0 +1,163 @@
+import LifelineLog
+
+/// Writes a trace in the Chrome trace event format, which Perfetto (ui.perfetto.dev) and
+/// `chrome://tracing` open.
+///
+/// - Each kernel thread is a track, named by `thread_name` metadata (`main` first).
+/// - Every call (subscribe, receive(subscription:), request, receive(value),
+///   receive(completion:), cancel) is a slice on its thread's track, nested as the calls
+///   were. Values and requests are slices too, not instants: Perfetto binds flow arrows to
+///   slices.
+/// - Each subscription's lifetime is an async slice, from its subscriber's subscribe call to
+///   its completion, cancel or deallocation, whichever comes first; one still open when
+///   recording stopped ends at the last event.
+/// - Flow arrows lead from each value to the value it became at the next hop downstream:
+///   the delivery nested inside it, or, across a thread hop (`receive(on:)`), the next
+///   delivery in order when both hops delivered the same number of values. Otherwise no
+///   arrow is drawn rather than a guessed one.
+/// - Deallocations are thread-scoped instant events and marks are global ones.
+///
+/// The output has one event per line, in event order, and is the same bytes for the same
+/// trace.
+public enum PerfettoTraceRenderer {
+    private static let nameLimit = 120
+
+    /// Renders `trace` as Chrome trace event JSON.
+    ///
+    /// - Parameter trace: The recorded trace.
+    /// - Returns: The JSON object, ending with a newline.
+    public static func render(_ trace: Trace) -> String {
+        let model = SequenceModel(trace: trace, diagnoses: [], folding: false)
+        var writer = PerfettoEventWriter(processID: trace.header.processID)
+        writer.metadata("process_name", thread: 0, args: ["name": .text(trace.header.processName)])
+        let tids = trace.threads.keys.sorted { lhs, rhs in
+            let left = trace.threads[lhs]!.name == "main", right = trace.threads[rhs]!.name == "main"
+            return left != right ? left : lhs < rhs
+        }
+        for (index, tid) in tids.enumerated() {
+            writer.metadata("thread_name", thread: tid, args: ["name": .text(trace.threads[tid]!.name)])
+            writer.metadata("thread_sort_index", thread: tid, args: ["sort_index": .number(UInt64(index))])
+        }
+
+        let times = fillTimes(model.steps)
+        let flows = PerfettoFlows(model: model)
+        var subscriptionOf: [Int: Int] = [:]
+        var subscribedAt: [Int: (time: UInt64, thread: UInt64)] = [:]
+        var lifetimes: [Int: (name: String, thread: UInt64)] = [:]
+        var ended = Set<Int>()
+
+        func endLifetime(_ lane: Int, at time: UInt64, thread: UInt64, reason: String) {
+            guard let lifetime = lifetimes[lane], ended.insert(lane).inserted else { return }
+            writer.event(phase: "e", name: lifetime.name, category: "subscription", time: time, thread: lifetime.thread,
+                         id: model.lanes[lane].object.id.rawValue, args: ["ended by": .text(reason)])
+        }
+
+        for (index, step) in model.steps.enumerated() {
+            let time = times[index], thread = step.thread ?? 0
+            var args: [String: PerfettoEventWriter.Value] = [:]
+            if let seq = step.seq { args["seq"] = .number(seq) }
+            if let context = step.context { args["on"] = .text(model.contexts[context].name) }
+            switch step.content {
+            case .call(let caller, let callee, let kind, _):
+                if let caller { args["from"] = .text(model.lanes[caller].oneLineName) }
+                args["to"] = .text(model.lanes[callee].oneLineName)
+                switch kind {
+                case .value(let value?): args["value"] = .text(value)
+                case .request(let demand): args["demand"] = .text(CallKind.name(of: demand))
+                case .completion(let completion): args["completion"] = .text(CallKind.completion(completion).fullLabel)
+                default: break
+                }
+                writer.event(phase: "B", name: sliceName(kind, callee: model.lanes[callee]), category: kindCategory(kind),
+                             time: time, thread: thread, args: args)
+                for id in flows.outgoing[index, default: []] {
+                    writer.event(phase: "s", name: "value", category: "flow", time: time, thread: thread, id: id)
+                }
+                for id in flows.incoming[index, default: []] {
+                    writer.event(phase: "f", name: "value", category: "flow", time: time, thread: thread, id: id, bindToEnclosing: true)
+                }
+                switch kind {
+                case .subscribe:
+                    if let caller { subscribedAt[caller] = (time, thread) }
+                case .receiveSubscription:
+                    if let caller {
+                        subscriptionOf[callee] = caller
+                        if lifetimes[caller] == nil {
+                            let start = subscribedAt[callee] ?? (time, thread)
+                            let name = "\(model.lanes[caller].oneLineName) → \(model.lanes[callee].oneLineName)"
+                            lifetimes[caller] = (clean(name), start.thread)
+                            writer.event(phase: "b", name: clean(name), category: "subscription", time: start.time,
+                                         thread: start.thread, id: model.lanes[caller].object.id.rawValue)
+                        }
+                    }
+                case .completion:
+                    if let subscription = subscriptionOf[callee] {
+                        endLifetime(subscription, at: time, thread: thread, reason: "receive(completion:)")
+                    }
+                case .cancel:
+                    endLifetime(callee, at: time, thread: thread, reason: "cancel()")
+                default:
+                    break
+                }
+            case .callReturn(_, _, let kind, _, let demand):
+                var endArgs: [String: PerfettoEventWriter.Value] = [:]
+                if let demand { endArgs["returned demand"] = .text(CallKind.name(of: demand)) }
+                if step.seq == nil { endArgs["closed"] = .text("never returned; closed when an enclosing call returned") }
+                writer.event(phase: "E", name: "", category: kindCategory(kind), time: time, thread: thread, args: endArgs)
+            case .deallocation(let lane, let evidence):
+                switch evidence {
+                case .exact: args["evidence"] = .text("exact")
+                case .observed(let aliveAt): args["evidence"] = .text("found dead; alive at #\(aliveAt)")
+                }
+                writer.event(phase: "i", name: clean("deallocated \(model.lanes[lane].oneLineName)"), category: "deallocation",
+                             time: time, thread: thread, scope: "t", args: args)
+                endLifetime(lane, at: time, thread: thread, reason: "deallocation")
+            case .mark(let label):
+                writer.event(phase: "i", name: clean(label), category: "mark", time: time, thread: thread, scope: "g", args: args)
+            case .fold, .note:
+                break
+            }
+        }
+        let last = times.last ?? 0
+        for lane in lifetimes.keys.sorted() {
+            endLifetime(lane, at: last, thread: lifetimes[lane]!.thread, reason: "still open when recording stopped")
+        }
+        return writer.document
+    }
+
+    /// Each row's time; a row without one (a call closed because an enclosing call
+    /// returned) takes the time of the next row that has one.
+    private static func fillTimes(_ steps: [SequenceStep]) -> [UInt64] {
+        var times = [UInt64](repeating: 0, count: steps.count)
+        var next = steps.last(where: { $0.time != nil })?.time ?? 0
+        for index in steps.indices.reversed() {
+            if let time = steps[index].time { next = time }
+            times[index] = next
+        }
+        return times
+    }
+
+    private static func clean(_ text: String) -> String {
+        DisplayText(text, limit: nameLimit).short
+    }
+
+    private static func sliceName(_ kind: CallKind, callee: Lane) -> String {
+        let call: String
+        switch kind {
+        case .value: call = "receive(value)"
+        case .completion: call = "receive(completion:)"
+        default: call = kind.fullLabel
+        }
+        return clean("\(call) \(callee.oneLineName)")
+    }
+
+    private static func kindCategory(_ kind: CallKind) -> String {
+        switch kind {
+        case .subscribe: return "subscribe"
+        case .receiveSubscription: return "receive_subscription"
+        case .request: return "request"
+        case .value: return "value"
+        case .completion: return "completion"
+        case .cancel: return "cancel"
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import LifelineLog
+
+/// Places the deliveries of a ``SequenceModel`` on marble timelines.
+struct MarbleSVGLayout {
+    private static let margin = 16
+    private static let labelWidth = 250
+    private static let rowHeight = 52
+    private static let columnWidth = 30
+    private static let foldWidth = 110
+    private static let timeWidth = 760
+    private static let marbleRadius = 12
+    private static let top = 40
+
+    /// One thing drawn on a timeline.
+    private enum Mark {
+        case start
+        case value(String?, context: Int)
+        case finished
+        case failure(String)
+        case cancel
+    }
+
+    /// One column: a step's marks, or a folded run.
+    private enum Column {
+        case marks(hop: Int, Mark, time: UInt64?)
+        case fold(RepeatedRun)
+    }
+
+    private struct Hop {
+        let subscriber: Int
+        var source: Int?
+    }
+
+    private let model: SequenceModel
+    private let axis: MarbleDiagramOptions.Axis
+    private var canvas = SVGCanvas()
+
+    init(model: SequenceModel, axis: MarbleDiagramOptions.Axis) {
+        self.model = model
+        self.axis = axis
+    }
+
+    mutating func draw(title: String, appearance: SVGAppearance) -> String {
+        var hops: [Int: Hop] = [:]
+        var columns: [Column] = []
+        for step in model.steps {
+            switch step.content {
+            case .call(let caller, let callee, let kind, _):
+                let mark: Mark, hop: Int
+                switch kind {
+                case .receiveSubscription: (mark, hop) = (.start, callee)
+                case .value(let value): (mark, hop) = (.value(value, context: step.context ?? 0), callee)
+                case .completion(.finished): (mark, hop) = (.finished, callee)
+                case .completion(.failure(let error)): (mark, hop) = (.failure(error), callee)
+                case .cancel:
+                    guard let caller else { continue }
+                    (mark, hop) = (.cancel, caller)
+                case .subscribe, .request: continue
+                }
+                if hops[hop] == nil { hops[hop] = Hop(subscriber: hop, source: nil) }
+                if case .start = mark { hops[hop]!.source = caller }
+                if hops[hop]!.source == nil, case .value = mark { hops[hop]!.source = caller }
+                columns.append(.marks(hop: hop, mark, time: step.time))
+            case .fold(let run):
+                columns.append(.fold(run))
+            default:
+                continue
+            }
+        }
+        let rows = hops.keys.sorted()
+        guard !rows.isEmpty else {
+            canvas.text(DisplayText("No deliveries recorded.", limit: 40), x: Self.margin, y: Self.margin + 14, "tx")
+            return canvas.document(width: 260, height: 48, root: "lifeline-marbles", title: title, appearance: appearance)
+        }
+        var rowOf: [Int: Int] = [:]
+        for (index, hop) in rows.enumerated() { rowOf[hop] = index }
+
+        let placed = positions(of: columns)
+        let left = Self.margin + Self.labelWidth
+        let right = (placed.map { $0.x + $0.width }.max() ?? left) + Self.columnWidth
+        let caption = axis == .sequence ? "Event order →" : "Time since the first event →  (\(Self.duration(columns)))"
+        canvas.text(DisplayText(caption, limit: 80), x: left, y: Self.margin + 8, "tm")
+
+        var starts: [Int: Int] = [:], ends: [Int: Int] = [:]
+        for (column, place) in zip(columns, placed) {
+            let x = place.x + place.width / 2
+            switch column {
+            case .marks(let hop, let mark, _):
+                let y = Self.top + rowOf[hop]! * Self.rowHeight + Self.rowHeight / 2
+                switch mark {
+                case .start:
+                    if starts[hop] == nil { starts[hop] = x }
+                case .value(let value, let context):
+                    drawMarble(value, context: context, x: x, y: y)
+                case .finished:
+                    canvas.line(x, y - 13, x, y + 13, "x", to: .foreground)
+                    ends[hop] = ends[hop] ?? x
+                case .failure(let error):
+                    canvas.add("<g><title>\(XMLText.escape(DisplayText.clean("failure: " + error)))</title>", to: .foreground)
+                    canvas.line(x - 8, y - 8, x + 8, y + 8, "ue x", to: .foreground)
+                    canvas.line(x - 8, y + 8, x + 8, y - 8, "ue x", to: .foreground)
+                    canvas.add("</g>", to: .foreground)
+                    ends[hop] = ends[hop] ?? x
+                case .cancel:
+                    canvas.circle(x, y, 8, "tl", title: "cancel()", to: .foreground)
+                    canvas.line(x - 6, y + 6, x + 6, y - 6, "tl", to: .foreground)
+                    canvas.text(DisplayText("cancel", limit: 10), x: x, y: y + 22, "tm", anchor: .middle, to: .foreground)
+                    ends[hop] = ends[hop] ?? x
+                }
+            case .fold(let run):
+                let bandTop = Self.top + 2, bandHeight = rows.count * Self.rowHeight - 4
+                canvas.rect(place.x + 4, bandTop, place.width - 8, bandHeight, "fd", radius: 4, to: .labels)
+                canvas.add("<g><title>\(XMLText.escape(run.summary))</title>", to: .labels)
+                canvas.text(DisplayText("× \(run.repeats)", limit: 20), x: x, y: bandTop + bandHeight / 2 - 2, "tx tb", anchor: .middle)
+                canvas.text(DisplayText(run.noun, limit: 20), x: x, y: bandTop + bandHeight / 2 + 12, "tm", anchor: .middle)
+                canvas.add("</g>", to: .labels)
+            }
+        }
+
+        for hop in rows {
+            let row = rowOf[hop]!, y = Self.top + row * Self.rowHeight + Self.rowHeight / 2
+            let lane = model.lanes[hop]
+            canvas.text(DisplayText(lane.oneLineName, limit: 38), x: Self.margin, y: y - 2, "tx tb")
+            if let source = hops[hop]!.source {
+                canvas.text(DisplayText("from " + model.lanes[source].oneLineName, limit: 44), x: Self.margin, y: y + 12, "tm")
+            }
+            let start = starts[hop].map { $0 - 14 } ?? left
+            if let end = ends[hop] {
+                canvas.line(start, y, end, y, "tl", to: .lines)
+            } else {
+                canvas.line(start, y, right, y, "tl", to: .lines)
+                canvas.path("M\(right - 8),\(y - 5)L\(right),\(y)L\(right - 8),\(y + 5)", "tl", to: .lines)
+            }
+        }
+        let legend = canvas.legend(model.contexts, at: Self.top + rows.count * Self.rowHeight + 10, left: Self.margin,
+                                   width: right, swatch: "a", radius: 6)
+        return canvas.document(width: max(right, legend.right) + Self.margin, height: legend.bottom + Self.margin, root: "lifeline-marbles",
+                               title: title, appearance: appearance)
+    }
+
+    /// The left edge and width of each column: evenly spaced by event order (a fold is
+    /// wider, to hold its label), or to scale by time (a fold spans the time it left out).
+    private func positions(of columns: [Column]) -> [(x: Int, width: Int)] {
+        let left = Self.margin + Self.labelWidth + Self.columnWidth / 2
+        let times = columns.map { column -> UInt64? in
+            if case .marks(_, _, let time) = column { return time }
+            return nil
+        }
+        let known = times.compactMap { $0 }
+        guard axis == .time, let first = known.min(), let last = known.max(), last > first else {
+            var x = left
+            return columns.map { column in
+                let width = if case .fold = column { Self.foldWidth } else { Self.columnWidth }
+                defer { x += width }
+                return (x, width)
+            }
+        }
+        let scale = Double(Self.timeWidth) / Double(last - first)
+        let scaled = times.map { $0.map { left + Self.columnWidth / 2 + Int((Double($0 - first) * scale).rounded()) } }
+        return scaled.indices.map { index in
+            if let x = scaled[index] { return (x - Self.columnWidth / 2, Self.columnWidth) }
+            let before = scaled[..<index].lazy.compactMap { $0 }.last.map { $0 + Self.marbleRadius + 4 } ?? left
+            let after = scaled[(index + 1)...].lazy.compactMap { $0 }.first.map { $0 - Self.marbleRadius - 4 } ?? before
+            return (before, max(after - before, 8))
+        }
+    }
+
+    /// The time between the first and last drawn events, for the axis caption.
+    private static func duration(_ columns: [Column]) -> String {
+        let times = columns.compactMap { column -> UInt64? in
+            if case .marks(_, _, let time) = column { return time }
+            return nil
+        }
+        guard let first = times.min(), let last = times.max() else { return "0 ns" }
+        let nanoseconds = last - first
+        if nanoseconds < 10_000 { return "\(nanoseconds) ns" }
+        if nanoseconds < 10_000_000 { return "\(nanoseconds / 1_000) µs" }
+        if nanoseconds < 10_000_000_000 { return "\(nanoseconds / 1_000_000) ms" }
+        return "\(nanoseconds / 1_000_000_000) s"
+    }
+
+    private mutating func drawMarble(_ value: String?, context: Int, x: Int, y: Int) {
+        let colour = context % SVGStyleSheet.contextColourCount
+        let tooltip = value.map { "value: \($0)" } ?? "value (description not recorded)"
+        canvas.circle(x, y, Self.marbleRadius, "a\(colour)", title: tooltip, to: .bars)
+        if let value {
+            canvas.text(DisplayText(value, limit: 4), x: x, y: y + 4, "tx tm", anchor: .middle, to: .foreground)
+        }
+    }
+}

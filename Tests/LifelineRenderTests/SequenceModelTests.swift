@@ -1,0 +1,120 @@
+import LifelineAnalysis
+import LifelineLog
+import Testing
+@testable import LifelineRender
+
+/// The participant and hop model every sequence renderer shares.
+@Suite struct SequenceModelTests {
+    private func laneIDs(_ trace: Trace) -> [UInt64] {
+        SequenceModel(trace: trace, diagnoses: [], folding: true).lanes.map(\.object.id.rawValue)
+    }
+
+    private func folds(_ model: SequenceModel) -> [RepeatedRun] {
+        model.steps.compactMap { if case .fold(let run) = $0.content { run } else { nil } }
+    }
+
+    private func valueCalls(_ model: SequenceModel) -> [UInt64] {
+        model.steps.compactMap { step in
+            if case .call(_, _, let kind, _) = step.content, kind.isValue { step.seq } else { nil }
+        }
+    }
+
+    @Test func lanesRunUpstreamToDownstreamThroughAnObjectThatPlaysTwoRoles() {
+        // Subject, its Conduit, the Map publisher, Map.Inner (subscriber upstream and
+        // subscription downstream), the Sink.
+        #expect(laneIDs(SampleTraces.mapChain) == [1, 5, 2, 4, 3])
+    }
+
+    @Test func aSecondSubscriberFollowsTheFirstSubscribersChain() {
+        #expect(laneIDs(SampleTraces.twoSubscribers) == [1, 3, 2, 5, 4])
+    }
+
+    @Test func aCycleOfSubscriptionsStillGivesEveryObjectOneLane() {
+        var script = TraceScript()
+        let first = script.object(1, .publisher, "A"), second = script.object(2, .publisher, "B")
+        script.call(.subscribe(publisher: first, subscriber: second))
+        script.call(.subscribe(publisher: second, subscriber: first))
+        #expect(laneIDs(script.trace).sorted() == [1, 2])
+    }
+
+    @Test func nestedCallsOnOneObjectStackTheirActivations() {
+        let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true)
+        let inner = model.lanes.firstIndex { $0.object.id == TraceObjectID(4) }!
+        let depths = model.steps.compactMap { step -> Int? in
+            if case .call(_, inner, _, let depth) = step.content, step.seq! <= 12 { depth } else { nil }
+        }
+        // receive(subscription:) opens Map.Inner's activation; the request the Sink makes
+        // inside it opens a second one on top.
+        #expect(depths == [0, 1])
+    }
+
+    @Test(arguments: [SampleTraces.mapChain, SampleTraces.receiveOnQueue, SampleTraces.thousandValues, SampleTraces.damaged])
+    func everyActivationThatOpensCloses(_ trace: Trace) {
+        for folding in [true, false] {
+            var open: [Int: Int] = [:]
+            for step in SequenceModel(trace: trace, diagnoses: [], folding: folding).steps {
+                switch step.content {
+                case .call(_, let callee, _, let depth):
+                    #expect(depth == open[callee, default: 0])
+                    open[callee, default: 0] += 1
+                case .callReturn(_, let callee, _, _, _):
+                    open[callee, default: 0] -= 1
+                    #expect(open[callee]! >= 0)
+                default: break
+                }
+            }
+            if trace.events.last?.phase != .begin { #expect(open.values.allSatisfy { $0 == 0 }) }
+        }
+    }
+
+    @Test func aCutShortLogKeepsItsOrphanReturnAndClosesTheCallThatNeverReturned() {
+        let model = SequenceModel(trace: SampleTraces.damaged, diagnoses: [], folding: false)
+        guard case .call(_, _, .value("lost"), 0) = model.steps[0].content,
+              case .callReturn(_, _, _, _, .max(1)) = model.steps[1].content else {
+            Issue.record("the orphan return is not shown as a call that returned at once: \(model.steps.prefix(2))")
+            return
+        }
+        // The request (seq 4) never returned; subscribe's return (seq 5) closes it, then the
+        // receive(subscription:) call, then itself.
+        let closes = model.steps.compactMap { if case .callReturn = $0.content { $0.seq } else { nil as UInt64?? } }
+        #expect(closes == [1, nil, nil, 5])
+    }
+
+    @Test func aLongRunOfValuesFoldsToOneRowKeepingTheFirstAndLast() {
+        let model = SequenceModel(trace: SampleTraces.thousandValues, diagnoses: [], folding: true)
+        #expect(folds(model) == [RepeatedRun(repeats: 998, noun: "values", seqs: 9...2004, lanes: 1...2)])
+        #expect(folds(model).first?.summary == "× 998 values (#9–#2004)")
+        #expect(valueCalls(model) == [7, 2005])
+    }
+
+    @Test func foldingOffShowsEveryValue() {
+        let model = SequenceModel(trace: SampleTraces.thousandValues, diagnoses: [], folding: false)
+        #expect(folds(model).isEmpty)
+        #expect(valueCalls(model).count == 1_000)
+    }
+
+    @Test func anEventADiagnosisCitesIsNeverFoldedAway() {
+        let diagnosis = Diagnosis(code: "example", severity: .info, objects: [TraceObjectID(2)], evidence: [1_001],
+                                  message: "The 498th value.", fix: "None needed.")
+        let model = SequenceModel(trace: SampleTraces.thousandValues, diagnoses: [diagnosis], folding: true)
+        #expect(valueCalls(model).contains(1_001))
+        #expect(folds(model).count == 2)
+        let cited = model.steps.first { $0.seq == 1_001 }
+        #expect(cited?.citedBy == [1])
+        let noteIndex = model.steps.firstIndex { if case .note = $0.content { true } else { false } }
+        let citedIndex = model.steps.firstIndex { $0.seq == 1_001 }
+        #expect(noteIndex == citedIndex.map { $0 + 1 }, "the note follows its last evidence event")
+    }
+
+    @Test func valuesHoppingThreadsFoldAsAnAlternatingPattern() {
+        let model = SequenceModel(trace: SampleTraces.threadHops(40), diagnoses: [], folding: true)
+        #expect(folds(model).map(\.repeats) == [38])
+        #expect(folds(model).first?.noun == "values")
+        #expect(model.contexts.map(\.name) == ["main", "com.example.feed"])
+    }
+
+    @Test func aShortRunIsNotFolded() {
+        let model = SequenceModel(trace: SampleTraces.threadHops(4), diagnoses: [], folding: true)
+        #expect(folds(model).isEmpty)
+    }
+}

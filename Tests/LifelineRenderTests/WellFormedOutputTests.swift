@@ -1,0 +1,64 @@
+import Foundation
+import LifelineLog
+import Testing
+@testable import LifelineRender
+
+/// Every format is valid for its consumer, for every sample, with and without folding.
+@Suite struct WellFormedOutputTests {
+    static let traces: [(String, Trace)] = GoldenFileTests.samples.map { ($0.name, $0.trace) } + [
+        ("hostile", SampleTraces.hostile), ("empty", TraceScript().trace), ("damaged", SampleTraces.damaged),
+        ("thread-hops", SampleTraces.threadHops(40)),
+    ]
+
+    @Test func everySVGParsesAsXML() {
+        for (name, trace) in Self.traces {
+            for folding in [true, false] {
+                for appearance in SVGAppearance.allCases {
+                    let texts = OutputCheck.parseSVG(SequenceSVGRenderer.render(trace, options: .init(folding: folding, appearance: appearance)))
+                    #expect(!texts.isEmpty, "\(name): the sequence diagram shows no text")
+                }
+                for axis in MarbleDiagramOptions.Axis.allCases {
+                    OutputCheck.parseSVG(MarbleSVGRenderer.render(trace, options: .init(axis: axis, folding: folding)))
+                }
+            }
+        }
+    }
+
+    @Test(.enabled(if: ExternalTool.plantUML.isInstalled, "plantuml is not installed (apt-get install plantuml): PlantUML output was not checked"))
+    func plantUMLAcceptsEveryDiagram() throws {
+        for (_, trace) in Self.traces {
+            try OutputCheck.checkPlantUML(PlantUMLSequenceRenderer.render(trace, diagnoses: SampleTraces.hostileDiagnoses))
+        }
+        try OutputCheck.checkPlantUML(PlantUMLSequenceRenderer.render(SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses))
+    }
+
+    @Test func perfettoOutputIsJSONWithBalancedSlicesAndPairedFlows() throws {
+        for (name, trace) in Self.traces {
+            let json = PerfettoTraceRenderer.render(trace)
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(name)")
+            let events = try #require(root["traceEvents"] as? [[String: Any]])
+            var depth: [Int: Int] = [:], asyncOpen: [Int: Int] = [:]
+            var flowStarts = Set<Int>(), flowEnds = Set<Int>()
+            for event in events {
+                let tid = event["tid"] as? Int ?? -1
+                switch event["ph"] as? String {
+                case "B": depth[tid, default: 0] += 1
+                case "E":
+                    depth[tid, default: 0] -= 1
+                    #expect(depth[tid]! >= 0, "\(name): an E event without its B on thread \(tid)")
+                case "b": asyncOpen[event["id"] as! Int, default: 0] += 1
+                case "e": asyncOpen[event["id"] as! Int, default: 0] -= 1
+                case "s": flowStarts.insert(event["id"] as! Int)
+                case "f": flowEnds.insert(event["id"] as! Int)
+                default: break
+                }
+            }
+            // A call still running when recording stopped stays open, which Perfetto shows
+            // as "did not end"; every other slice ends.
+            let stillRunning = name == "damaged" ? [1: 1] : [:]
+            #expect(depth.filter { $0.value != 0 } == stillRunning, "\(name): slices left open")
+            #expect(asyncOpen.values.allSatisfy { $0 == 0 }, "\(name): a subscription lifetime never ends")
+            #expect(flowStarts == flowEnds, "\(name): a flow arrow lacks an end")
+        }
+    }
+}
