@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
         .executableTarget(
             name: "lifeline-benchmarks",
-            dependencies: ["Lifeline", "LifelineLog", combine],
+            dependencies: ["Lifeline", combine],
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
