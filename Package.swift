@@ -77,6 +77,10 @@ let package = Package(
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
         .testTarget(
+            name: "LifelineCommandTests",
+            dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]
+        ),
+        .testTarget(
             name: "LifelineRenderTests",
             dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
             exclude: ["__Snapshots__"]
