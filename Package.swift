@@ -73,7 +73,10 @@ let package = Package(
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
-        .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),
+        .testTarget(
+            name: "LifelineSamplesTests",
+            dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]
+        ),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
         .testTarget(
