@@ -83,6 +83,21 @@ import Testing
         #expect(diagnosis.message == "CustomSubscription #3 delivered value 2 to CustomSubscriber \"feed\" #2, but CustomSubscriber \"feed\" #2 had asked for only 1 value.")
     }
 
+    @Test func aValueBeforeAnyRequestExceedsDemand() throws {
+        var script = TraceScript()
+        let p = script.object("BusyPublisher", .publisher, tracked: false)
+        let x = script.object("Subscribers.Sink", .subscriber)
+        let s = script.object("Subscriptions.empty", .subscription, tracked: false)
+        script.subscribe(p, x) {
+            $0.receiveSubscription(x, s)
+            $0.value(x) // 4, 5
+        }
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "demand-exceeded")
+        #expect(diagnosis.evidence == [4])
+        #expect(diagnosis.message == "Subscriptions.empty #3 delivered value 1 to Subscribers.Sink #2, but Subscribers.Sink #2 had not asked for any values yet.")
+    }
+
     @Test func demandReturnedFromReceiveCountsTowardsTheTotal() {
         var (script, _, x, _) = subscribed(requesting: .max(1))
         script.value(x, returning: .max(1))
@@ -164,6 +179,17 @@ import Testing
         #expect(diagnosis.code == "value-before-subscription")
         #expect(diagnosis.objects == [x, p])
         #expect(diagnosis.evidence == [1, 2])
+    }
+
+    @Test func aPipelineRecordedFromTheMiddleClaimsNothing() {
+        var script = TraceScript()
+        let sink = script.object("Sink", .subscriber)
+        let conduit = script.object("PassthroughSubject.Conduit", .subscription)
+        script.value(sink)
+        script.value(sink)
+        script.cancel(conduit)
+        script.complete(sink)
+        #expect(script.codes().isEmpty)
     }
 
     @Test func zeroDemandRequest() throws {
