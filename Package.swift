@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "LifelineLog", targets: ["LifelineLog"]),
         .library(name: "LifelineAnalysis", targets: ["LifelineAnalysis"]),
         .library(name: "LifelineRender", targets: ["LifelineRender"]),
+        .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
         .executable(name: "lifeline", targets: ["lifeline"]),
         .library(name: "LifelineGraphviz", targets: ["LifelineDOT", "LifelineGraphviz"]),
     ],
@@ -44,6 +45,7 @@ let package = Package(
         .target(name: "Lifeline", dependencies: ["LifelineLog", "CLifelineRuntime", combine]),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
         .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
+        .target(name: "LifelineTesting", dependencies: ["Lifeline", "LifelineAnalysis", "LifelineLog"]),
         .executableTarget(
             name: "lifeline",
             dependencies: [
@@ -82,6 +84,10 @@ let package = Package(
         .testTarget(
             name: "LifelineCommandTests",
             dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]
+        ),
+        .testTarget(
+            name: "LifelineTestingTests",
+            dependencies: ["LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineSamples", combine]
         ),
         .testTarget(
             name: "LifelineRenderTests",
