@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import OpenCombineShim
 
 /// A class whose property `assign(to:on:)` writes.
@@ -52,7 +52,7 @@ extension OperatorUse {
     /// The no-false-positive matrix: OpenCombine's publishers, subjects and operators, each
     /// in correct use. OpenCombine 0.14.0 has no `merge` and no `combineLatest`.
     static let matrix: [OperatorUse] = subjects + transforming + filtering + reducing + timing + scheduling
-        + sharing + failing + subscribers
+        + sharing + failing + subscribers + composing
 
     static let subjects: [OperatorUse] = [
         subject("PassthroughSubject", sending: [1, 2], expected: ["1", "2", "finished"]) { $0.eraseToAnyPublisher() },
@@ -379,6 +379,123 @@ extension OperatorUse {
             subject.send(1)
             cancellables.removeAll()
             subject.send(2)
+        },
+    ]
+
+    /// Shapes real code builds out of the operators: nested and re-entrant subscriptions,
+    /// work crossing threads, several subscribers on one subject.
+    static let composing: [OperatorUse] = [
+        OperatorUse("_ = Just(1).sink, which completes inside the subscribe call", expected: ["1", "finished"]) { outcome in
+            _ = Just(1).sink(into: outcome)
+        },
+        OperatorUse("flatMap with synchronous children", expected: ["1", "2", "3", "finished"]) { outcome in
+            withExtendedLifetime([1, 2, 3].publisher.flatMap { Just($0) }.sink(into: outcome)) {}
+        },
+        OperatorUse("flatMap over Deferred Futures", expected: ["2", "4", "finished"]) { outcome in
+            let doubled = [1, 2].publisher.flatMap { value in
+                Deferred { Future<Int, Never> { promise in promise(.success(value * 2)) } }
+            }
+            withExtendedLifetime(doubled.sink(into: outcome)) {}
+        },
+        OperatorUse("a subscription made inside a sink", expected: ["1", "10", "finished", "finished"]) { outcome in
+            let subject = PassthroughSubject<Int, Never>()
+            var inner: AnyCancellable?
+            let outer = subject.sink(
+                receiveCompletion: { outcome.note($0) },
+                receiveValue: { value in
+                    outcome.note(value)
+                    inner = Just(value * 10).delay(for: .zero, scheduler: ImmediateScheduler.shared).sink(into: outcome)
+                }
+            )
+            subject.send(1)
+            subject.send(completion: .finished)
+            withExtendedLifetime((outer, inner)) {}
+        },
+        OperatorUse("a sink that sends to its own subject", expected: ["1", "2", "finished"]) { outcome in
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.sink(
+                receiveCompletion: { outcome.note($0) },
+                receiveValue: { value in
+                    outcome.note(value)
+                    if value == 1 { subject.send(2) } else { subject.send(completion: .finished) }
+                }
+            )
+            subject.send(1)
+            withExtendedLifetime(cancellable) {}
+        },
+        OperatorUse("CurrentValueSubject with two subscribers, one cancelled", expected: ["0", "0", "1", "1", "2", "finished"]) { outcome in
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let staying = subject.sink(into: outcome)
+            let leaving = subject.sink(into: outcome)
+            subject.send(1)
+            leaving.cancel()
+            subject.send(2)
+            subject.send(completion: .finished)
+            withExtendedLifetime(staying) {}
+        },
+        OperatorUse("zip with a side that finishes empty", expected: ["finished"]) { outcome in
+            withExtendedLifetime(Just(1).zip(Empty<Int, Never>()).sink(into: outcome)) {}
+        },
+        OperatorUse("share with a subscriber that arrives after the completion", expected: ["1", "finished", "finished"]) { outcome in
+            let subject = PassthroughSubject<Int, Never>()
+            let shared = subject.share()
+            let early = shared.sink(into: outcome)
+            subject.send(1)
+            subject.send(completion: .finished)
+            let late = shared.sink(into: outcome)
+            withExtendedLifetime((early, late)) {}
+        },
+        OperatorUse("catch switching to a subject that finishes later", expected: ["1", "2", "finished"]) { outcome in
+            let failing = PassthroughSubject<Int, Boom>()
+            let fallback = PassthroughSubject<Int, Never>()
+            let cancellable = failing.catch { _ in fallback }.sink(into: outcome)
+            failing.send(1)
+            failing.send(completion: .failure(Boom()))
+            fallback.send(2)
+            fallback.send(completion: .finished)
+            withExtendedLifetime(cancellable) {}
+        },
+        OperatorUse("a Sequence publisher paced one value at a time", expected: ["1", "2", "3", "finished"]) { outcome in
+            [1, 2, 3].publisher.subscribe(OneAtATime(outcome))
+        },
+        onQueue("Future resolved on another thread", expected: ["5", "finished"]) { outcome, queue, finished in
+            let future = Future<Int, Never> { promise in
+                // Future's promise takes Future's own lock, so it may be called from any thread.
+                nonisolated(unsafe) let resolve = promise
+                queue.async { resolve(.success(5)) }
+            }
+            let cancellable = future.sink(
+                receiveCompletion: { outcome.note($0); finished.signal() },
+                receiveValue: { outcome.note($0) }
+            )
+            finished.wait()
+            finished.signal()
+            withExtendedLifetime(cancellable) {}
+        },
+        onQueue("sends from two threads, serialized by a lock", expected: ["1", "2", "finished"]) { outcome, queue, finished in
+            let subject = PassthroughSubject<Int, Never>()
+            let lock = NSLock()
+            let cancellable = subject.sink(
+                receiveCompletion: { outcome.note($0); finished.signal() },
+                receiveValue: { outcome.note($0) }
+            )
+            lock.withLock { subject.send(1) }
+            queue.sync { lock.withLock { subject.send(2) } }
+            lock.withLock { subject.send(completion: .finished) }
+            finished.wait()
+            finished.signal()
+            withExtendedLifetime(cancellable) {}
+        },
+        onQueue("subscribe(on:) and receive(on:) on two queues", expected: ["1", "finished"]) { outcome, queue, finished in
+            let delivery = DispatchQueue(label: "lifeline.tests.delivery")
+            let cancellable = Just(1).subscribe(on: queue).receive(on: delivery).sink(
+                receiveCompletion: { outcome.note($0); finished.signal() },
+                receiveValue: { outcome.note($0) }
+            )
+            finished.wait()
+            delivery.sync {}
+            finished.signal()
+            withExtendedLifetime(cancellable) {}
         },
     ]
 }
