@@ -13,6 +13,11 @@ private final class Gauge {
     }
 }
 
+/// Where `print(_:to:)` writes: nowhere, so the tests print nothing.
+private struct DiscardedText: TextOutputStream {
+    mutating func write(_ string: String) {}
+}
+
 /// A class with a `@Published` property.
 private final class Settings: ObservableObject {
     @Published var volume = 1
@@ -52,7 +57,7 @@ extension OperatorUse {
     /// The no-false-positive matrix: OpenCombine's publishers, subjects and operators, each
     /// in correct use. OpenCombine 0.14.0 has no `merge` and no `combineLatest`.
     static let matrix: [OperatorUse] = subjects + transforming + filtering + reducing + timing + scheduling
-        + sharing + failing + subscribers + composing
+        + sharing + failing + subscribers + composing + more
 
     static let subjects: [OperatorUse] = [
         subject("PassthroughSubject", sending: [1, 2], expected: ["1", "2", "finished"]) { $0.eraseToAnyPublisher() },
@@ -496,6 +501,122 @@ extension OperatorUse {
             delivery.sync {}
             finished.signal()
             withExtendedLifetime(cancellable) {}
+        },
+    ]
+
+    /// More operators and subscriber shapes: the `try` variants, key paths, wrappers, and
+    /// the time operators that measure.
+    static let more: [OperatorUse] = [
+        subject("map(keyPath)", sending: [1, 2], expected: ["1", "2", "finished"]) { $0.map(\.magnitude).eraseToAnyPublisher() },
+        subject("tryFilter", sending: [1, 2], expected: ["2", "finished"]) {
+            $0.tryFilter { $0 > 1 }.replaceError(with: -1).eraseToAnyPublisher()
+        },
+        subject("tryScan", sending: [1, 2], expected: ["1", "3", "finished"]) {
+            $0.tryScan(0, +).replaceError(with: -1).eraseToAnyPublisher()
+        },
+        subject("print(to:)", sending: [1], expected: ["1", "finished"]) {
+            $0.print("numbers", to: DiscardedText()).eraseToAnyPublisher()
+        },
+        subject("breakpoint", sending: [1], expected: ["1", "finished"]) { $0.breakpoint().eraseToAnyPublisher() },
+        OperatorUse("tryCatch", expected: ["1", "0", "finished"]) { outcome in
+            let subject = PassthroughSubject<Int, Boom>()
+            let cancellable = subject.tryCatch { _ in Just(0) }.sink(into: outcome)
+            subject.send(1)
+            subject.send(completion: .failure(Boom()))
+            withExtendedLifetime(cancellable) {}
+        },
+        OperatorUse("zip of three", expected: ["(1, 2, 3)", "finished"]) { outcome in
+            withExtendedLifetime(Just(1).zip(Just(2), Just(3)).sink(into: outcome)) {}
+        },
+        OperatorUse("Optional.Publisher", expected: ["5", "finished"]) { outcome in
+            withExtendedLifetime(Optional(5).publisher.sink(into: outcome)) {}
+        },
+        OperatorUse("eraseToAnyPublisher and AnySubscriber", expected: ["1", "finished"]) { outcome in
+            let subject = PassthroughSubject<Int, Never>()
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { outcome.note($0) }, receiveValue: { outcome.note($0) })
+            subject.eraseToAnyPublisher().subscribe(AnySubscriber(sink))
+            subject.send(1)
+            subject.send(completion: .finished)
+        },
+        OperatorUse("Subscribers.Sink made by hand and cancelled", expected: ["1"]) { outcome in
+            let subject = PassthroughSubject<Int, Never>()
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { outcome.note($0) }, receiveValue: { outcome.note($0) })
+            subject.subscribe(sink)
+            subject.send(1)
+            sink.cancel()
+            subject.send(2)
+        },
+        OperatorUse("assign(to: &$published)", expected: ["1", "2", "3"]) { outcome in
+            let settings = Settings()
+            let cancellable = settings.$volume.dropFirst().sink { outcome.note($0) }
+            outcome.note(settings.volume)
+            [2, 3].publisher.assign(to: &settings.$volume)
+            withExtendedLifetime(cancellable) {}
+        },
+        OperatorUse("switchToLatest over Just", expected: ["1", "2", "finished"]) { outcome in
+            withExtendedLifetime([1, 2].publisher.map { Just($0) }.switchToLatest().sink(into: outcome)) {}
+        },
+        OperatorUse("flatMap with interleaved children", expected: ["a1", "b1", "a2", "finished"]) { outcome in
+            let outer = PassthroughSubject<PassthroughSubject<String, Never>, Never>()
+            let a = PassthroughSubject<String, Never>(), b = PassthroughSubject<String, Never>()
+            let cancellable = outer.flatMap { $0 }.sink(into: outcome)
+            outer.send(a)
+            outer.send(b)
+            a.send("a1")
+            b.send("b1")
+            a.send("a2")
+            outer.send(completion: .finished)
+            a.send(completion: .finished)
+            b.send(completion: .finished)
+            withExtendedLifetime(cancellable) {}
+        },
+        OperatorUse("timeout that does not fire", expected: ["1", "2", "finished"]) { outcome in
+            let scheduler = VirtualTimeScheduler()
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.timeout(.seconds(5), scheduler: scheduler).sink(into: outcome)
+            subject.send(1)
+            scheduler.advance(by: .seconds(1))
+            subject.send(2)
+            subject.send(completion: .finished)
+            scheduler.advance(by: .seconds(10))
+            withExtendedLifetime(cancellable) {}
+        },
+        OperatorUse("measureInterval", expected: ["true", "finished"]) { outcome in
+            let scheduler = VirtualTimeScheduler()
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.measureInterval(using: scheduler).dropFirst().map { $0 == .seconds(2) }
+                .sink(into: outcome)
+            subject.send(1)
+            scheduler.advance(by: .seconds(2))
+            subject.send(2)
+            subject.send(completion: .finished)
+            withExtendedLifetime(cancellable) {}
+        },
+        onQueue("subscribe(on:) in front of a subject", expected: ["1", "finished"]) { outcome, queue, finished in
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.subscribe(on: queue).sink(
+                receiveCompletion: { outcome.note($0); finished.signal() },
+                receiveValue: { outcome.note($0) }
+            )
+            // The subscribe runs on the queue, and the sink's request, scheduled from inside it,
+            // runs after it: wait for both before sending.
+            queue.sync {}
+            queue.sync {}
+            subject.send(1)
+            subject.send(completion: .finished)
+            finished.wait()
+            finished.signal()
+            withExtendedLifetime(cancellable) {}
+        },
+        onQueue("share in front of receive(on:)", expected: ["1", "1", "finished", "finished"]) { outcome, queue, finished in
+            let subject = PassthroughSubject<Int, Never>()
+            let shared = subject.share().receive(on: queue)
+            let first = shared.sink(into: outcome), second = shared.sink(into: outcome)
+            subject.send(1)
+            subject.send(completion: .finished)
+            queue.sync {}
+            finished.signal()
+            withExtendedLifetime((first, second)) {}
         },
     ]
 }
