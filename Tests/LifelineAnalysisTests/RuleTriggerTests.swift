@@ -165,6 +165,25 @@ import Testing
         #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 received a second subscription, OtherSubscription #5 from OtherPublisher #4, while its subscription CustomSubscription #3 was still live.")
     }
 
+    @Test func aSecondSubscriptionFromTheSameSubscribeCallIsADuplicateEvenAfterTheFirstEnded() throws {
+        var script = TraceScript()
+        let p = script.object("CustomPublisher", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber)
+        let first = script.object("CustomSubscription", .subscription)
+        let second = script.object("CustomSubscription", .subscription)
+        script.subscribe(p, x) {
+            $0.receiveSubscription(x, first) { // 2
+                $0.request(first, .unlimited) { $0.complete(x) }
+            }
+            $0.receiveSubscription(x, second) // 8
+        }
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "duplicate-subscription")
+        #expect(diagnosis.objects == [x, second, first, p])
+        #expect(diagnosis.evidence == [2, 8])
+        #expect(diagnosis.message == "CustomSubscriber #2 received a second subscription, CustomSubscription #4 from CustomPublisher #1, without being subscribed again, after CustomSubscription #3.")
+    }
+
     @Test func valueBeforeSubscription() throws {
         var script = TraceScript()
         let p = script.object("CustomPublisher", .publisher)
