@@ -132,6 +132,46 @@ struct DiagnoseCommandTests {
         #expect(lines.contains("2 errors in 1 subscription."), "\(run.standardOutput)")
     }
 
+    /// A log in which a sink subscribed between the marks "screen shown" and "screen closed"
+    /// is still subscribed, and alive, when recording stops.
+    func leakLog() throws -> String {
+        let subject = PassthroughSubject<Int, Never>()
+        var kept: AnyCancellable?
+        let trace = try Lifeline.record {
+            Lifeline.mark("screen shown")
+            kept = subject.sink { _ in }
+            subject.send(1)
+            Lifeline.mark("screen closed")
+        }
+        kept?.cancel()
+        return try TraceLogFile.write(trace, named: "leak.jsonl")
+    }
+
+    @Test func aScopeBetweenTwoMarksFindsTheLeak() throws {
+        let log = try leakLog()
+        let unscoped = try lifeline.run(["diagnose", log])
+        #expect(unscoped.status == 0)
+        #expect(unscoped.standardOutput.hasPrefix("No lifecycle problems found"), "\(unscoped.standardOutput)")
+        let scoped = try lifeline.run(["diagnose", log, "--scope", "screen shown", "screen closed"])
+        #expect(scoped.status == 1)
+        #expect(scoped.standardOutput.hasPrefix("1 error in 1 subscription."), "\(scoped.standardOutput)")
+        #expect(scoped.standardOutput.contains("  error leaked-subscription: Sink #"))
+        #expect(scoped.standardOutput.contains("mark \"screen closed\""))
+    }
+
+    @Test func aScopeWhoseMarksAreMissingExitsTwo() throws {
+        let run = try lifeline.run(["diagnose", try leakLog(), "--scope", "screen shown", "screen hidden"])
+        #expect(run.status == 2)
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("no mark \"screen shown\" followed by a mark \"screen hidden\""), "\(run.standardError)")
+    }
+
+    @Test func aScopeNeedsTwoMarks() throws {
+        let run = try lifeline.run(["diagnose", try goodLog(), "--scope", "screen shown"])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("--scope takes two mark labels"), "\(run.standardError)")
+    }
+
     @Test func anUnknownFormatIsAUsageError() throws {
         let run = try lifeline.run(["diagnose", try goodLog(), "--format", "yaml"])
         #expect(run.status == 64)

@@ -20,7 +20,9 @@ struct DiagnoseCommand: ParsableCommand {
         abstract: "Explain leaked, deallocated and misbehaving subscriptions in a trace.",
         discussion: """
             Exits with 0 when no error was found, 1 when errors were found (with --strict, \
-            warnings count too), and 2 when the trace can't be read. docs/Diagnoses.md lists \
+            warnings count too), and 2 when the trace can't be read. With --scope, pipelines \
+            first seen between the two marks that were still subscribed and alive when \
+            recording stopped are reported as leaked-subscription. docs/Diagnoses.md lists \
             every code and the JSON schema.
             """
     )
@@ -34,9 +36,35 @@ struct DiagnoseCommand: ParsableCommand {
     @Flag(help: "Fail (exit 1) on warnings as well as errors.")
     var strict = false
 
+    @Option(
+        name: .customLong("scope"), parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "Check for leaked subscriptions between two marks: the labels of the mark that opens the scope and of the one that closes it.",
+            valueName: "mark"
+        )
+    )
+    var scopeMarks: [String] = []
+
+    func validate() throws {
+        guard scopeMarks.isEmpty || scopeMarks.count == 2 else {
+            throw ValidationError("--scope takes two mark labels: the one that opens the scope and the one that closes it")
+        }
+    }
+
     func run() throws {
         let trace = try TraceFile.read(trace)
-        let diagnoses = TraceAnalyzer().diagnose(trace)
+        var rules = TraceAnalyzer.standardRules
+        if scopeMarks.count == 2 {
+            guard let scope = ObservedScope(trace: trace, beginMark: scopeMarks[0], endMark: scopeMarks[1]) else {
+                StandardError.write(
+                    "error: \(self.trace): no mark \"\(scopeMarks[0])\" followed by a mark \"\(scopeMarks[1])\"; "
+                        + "record them with Lifeline.mark(_:)"
+                )
+                throw ExitCode(2)
+            }
+            rules.append(LeakedSubscriptionRule(scope: scope))
+        }
+        let diagnoses = TraceAnalyzer(rules: rules).diagnose(trace)
         switch format {
         case .text: print(TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render(), terminator: "")
         case .json: print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses).render(), terminator: "")
