@@ -140,6 +140,16 @@ struct MisbehavingPipelineTests {
         )])
     }
 
+    @Test func aCancelAfterAMarkIsADeliberateCancelNotADroppedCancellable() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let cited = try citations {
+            let search = subject.sink { _ in }
+            Lifeline.mark("the user typed again")
+            search.cancel()
+        }
+        #expect(cited.isEmpty, "\(cited)")
+    }
+
     @Test func theForgottenSubscriptionNamesTheSubscriberAndTheSubscriptionThatDied() throws {
         let cited = try citations { SampleScenario.forgottenSubscription.run(SampleConsole()) }
         let objects = ["DecodableDataTaskSubscriber", "DecodedDataTaskPublisher.DecodedDataTaskSubscription", "DecodedDataTaskPublisher"]
