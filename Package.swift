@@ -79,8 +79,9 @@ let package = Package(
         .testTarget(
             name: "LifelineRenderTests",
             dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
-            exclude: ["__Snapshots__"]
+            exclude: ["__Snapshots__", "Fixtures"]
         ),
+        .testTarget(name: "LifelineCommandTests", dependencies: ["lifeline", "LifelineSamples", "LifelineLog"]),
     ] + sampleStories.map { story in
         .executableTarget(
             name: story,
