@@ -50,7 +50,7 @@ import Testing
         }
     }
 
-    @Test func theGalleryPageShowsEveryStory() throws {
+    @Test func theGalleryPageShowsAStoryWithEveryFile() throws {
         let folder = try LifelineExecutable.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try LifelineExecutable.run(["samples", "--output", folder.path, "--only", "forgotten-subscription"])
