@@ -53,7 +53,7 @@ struct SequenceSVGLayout {
 
     private mutating func placeLanes() {
         boxWidth = model.lanes.map { lane in
-            let type = DisplayText(lane.typeLine, limit: 30), identity = DisplayText(lane.identityLine, limit: 34)
+            let type = DisplayText.typeName(lane.typeLine, limit: 30), identity = DisplayText(lane.identityLine, limit: 34)
             let typeWidth: Int = DisplayText.estimatedWidth(of: type.short, fontSize: 13)
             let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 10)
             return max(max(typeWidth, identityWidth) + 20, 90)
@@ -102,7 +102,7 @@ struct SequenceSVGLayout {
             if let location = lane.object.sourceLocation { details.append(location) }
             canvas.add("<g><title>\(XMLText.escape(DisplayText.clean(details.joined(separator: " "))))</title>", to: .foreground)
             canvas.rect(x - width / 2, top, width, Self.headerHeight, "bx", radius: 4, to: .foreground)
-            canvas.text(DisplayText(lane.typeLine, limit: 30), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
+            canvas.text(DisplayText.typeName(lane.typeLine, limit: 30), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
             canvas.text(DisplayText(lane.identityLine, limit: 34), x: x, y: top + 33, "tm", anchor: .middle, to: .foreground)
             canvas.add("</g>", to: .foreground)
         }
@@ -251,7 +251,7 @@ struct SequenceSVGLayout {
     private mutating func drawNote(_ note: DiagnosisNote, at y: Int) -> Int {
         var lines = Self.wrap(note.heading, width: Self.noteCharactersPerLine - 6, maxLines: 2).map { ($0, "tx tb") }
         lines += Self.wrap(note.diagnosis.message, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
-        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 4).map { ($0, "tx") }
+        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
         lines.append((note.evidenceLine, "tm"))
         let x = laneX[note.lane] + 14, top = y + 6, height = lines.count * 16 + 10
         canvas.rect(x, top, Self.noteWidth, height, "nt", radius: 3, to: .foreground)
