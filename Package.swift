@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "LifelineRenderTests",
             dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
-            exclude: ["__Snapshots__"]
+            exclude: ["__Snapshots__", "Fixtures"]
         ),
     ] + sampleStories.map { story in
         .executableTarget(

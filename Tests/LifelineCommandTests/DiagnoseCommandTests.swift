@@ -9,12 +9,6 @@ import Testing
 /// status a CI job sees.
 @Suite("lifeline diagnose", .serialized)
 struct DiagnoseCommandTests {
-    let lifeline: LifelineExecutable
-
-    init() throws {
-        lifeline = try LifelineExecutable()
-    }
-
     /// A log of one sink that is kept and receives two values and the completion.
     func goodLog() throws -> String {
         let trace = try Lifeline.record {
@@ -45,17 +39,17 @@ struct DiagnoseCommandTests {
     }
 
     @Test func aCorrectPipelineExitsZeroAndSaysSo() throws {
-        let run = try lifeline.run(["diagnose", try goodLog()])
+        let run = try LifelineExecutable.run(["diagnose", try goodLog()])
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardOutput.hasPrefix("No lifecycle problems found in "), "\(run.standardOutput)")
+        #expect(run.standardOutputText.hasPrefix("No lifecycle problems found in "), "\(run.standardOutputText)")
         #expect(run.standardError.isEmpty)
     }
 
     @Test func errorsExitOneAndAreExplainedWithEvidenceAndFix() throws {
-        let run = try lifeline.run(["diagnose", try forgottenSubscriptionLog()])
+        let run = try LifelineExecutable.run(["diagnose", try forgottenSubscriptionLog()])
         #expect(run.status == 1)
-        let lines = run.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == "2 errors in 1 subscription.", "\(run.standardOutput)")
+        let lines = run.standardOutputText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "2 errors in 1 subscription.", "\(run.standardOutputText)")
         #expect(lines.contains {
             $0.hasPrefix("DecodedDataTaskPublisher #") && $0.contains("DecodedDataTaskSubscription #")
                 && $0.contains(" → DecodableDataTaskSubscriber #")
@@ -68,9 +62,9 @@ struct DiagnoseCommandTests {
     }
 
     @Test func theJSONReportIsTheDocumentedSchema() throws {
-        let run = try lifeline.run(["diagnose", try forgottenSubscriptionLog(), "--format", "json"])
+        let run = try LifelineExecutable.run(["diagnose", try forgottenSubscriptionLog(), "--format", "json"])
         #expect(run.status == 1)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutputText.utf8)) as? [String: Any])
         #expect(document["format"] as? String == "lifeline-diagnoses")
         #expect(document["version"] as? Int == 1)
         let summary = try #require(document["summary"] as? [String: Int])
@@ -86,28 +80,28 @@ struct DiagnoseCommandTests {
 
     @Test func warningsFailTheRunOnlyWhenStrict() throws {
         let log = try droppedCancellableLog()
-        let lenient = try lifeline.run(["diagnose", log])
+        let lenient = try LifelineExecutable.run(["diagnose", log])
         #expect(lenient.status == 0)
-        #expect(lenient.standardOutput.hasPrefix("1 warning in 1 subscription."), "\(lenient.standardOutput)")
-        #expect(lenient.standardOutput.contains("warning cancelled-immediately: "))
-        let strict = try lifeline.run(["diagnose", log, "--strict"])
+        #expect(lenient.standardOutputText.hasPrefix("1 warning in 1 subscription."), "\(lenient.standardOutputText)")
+        #expect(lenient.standardOutputText.contains("warning cancelled-immediately: "))
+        let strict = try LifelineExecutable.run(["diagnose", log, "--strict"])
         #expect(strict.status == 1)
-        #expect(strict.standardOutput == lenient.standardOutput)
+        #expect(strict.standardOutputText == lenient.standardOutputText)
     }
 
     @Test func aMissingFileExitsTwoWithTheReason() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).jsonl").path
-        let run = try lifeline.run(["diagnose", path])
+        let run = try LifelineExecutable.run(["diagnose", path])
         #expect(run.status == 2)
-        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardOutputText.isEmpty)
         #expect(run.standardError.hasPrefix("error: \(path): cannot read \(path)"), "\(run.standardError)")
     }
 
     @Test func aFileThatIsNotALogExitsTwo() throws {
         let path = try TraceLogFile.write(Data("PNG\u{0}\u{1}garbage\n".utf8), named: "corrupt.jsonl")
-        let run = try lifeline.run(["diagnose", path])
+        let run = try LifelineExecutable.run(["diagnose", path])
         #expect(run.status == 2)
-        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardOutputText.isEmpty)
         #expect(run.standardError.contains("line 1: not a Lifeline log"), "\(run.standardError)")
     }
 
@@ -115,21 +109,21 @@ struct DiagnoseCommandTests {
         let whole = try Data(contentsOf: URL(fileURLWithPath: try goodLog()))
         let header = try #require(whole.firstIndex(of: UInt8(ascii: "\n")))
         let path = try TraceLogFile.write(whole.prefix(header / 2), named: "cut.jsonl")
-        let run = try lifeline.run(["diagnose", path])
+        let run = try LifelineExecutable.run(["diagnose", path])
         #expect(run.status == 2)
-        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardOutputText.isEmpty)
         #expect(run.standardError.hasPrefix("error: \(path): line 1: "), "\(run.standardError)")
     }
 
     @Test func aLogCutInItsLastLineIsStillDiagnosedWithNotes() throws {
         let whole = try Data(contentsOf: URL(fileURLWithPath: try forgottenSubscriptionLog()))
         let path = try TraceLogFile.write(whole.prefix(whole.count - 20), named: "truncated.jsonl")
-        let run = try lifeline.run(["diagnose", path])
+        let run = try LifelineExecutable.run(["diagnose", path])
         #expect(run.status == 1)
         #expect(run.standardError.contains("warning: \(path): the log has no end record"), "\(run.standardError)")
-        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let lines = run.standardOutputText.split(separator: "\n").map(String.init)
         #expect(lines.contains("note: the log has no end record: the recorded process stopped without stopping the recording."))
-        #expect(lines.contains("2 errors in 1 subscription."), "\(run.standardOutput)")
+        #expect(lines.contains("2 errors in 1 subscription."), "\(run.standardOutputText)")
     }
 
     /// A log in which a sink subscribed between the marks "screen shown" and "screen closed"
@@ -149,31 +143,31 @@ struct DiagnoseCommandTests {
 
     @Test func aScopeBetweenTwoMarksFindsTheLeak() throws {
         let log = try leakLog()
-        let unscoped = try lifeline.run(["diagnose", log])
+        let unscoped = try LifelineExecutable.run(["diagnose", log])
         #expect(unscoped.status == 0)
-        #expect(unscoped.standardOutput.hasPrefix("No lifecycle problems found"), "\(unscoped.standardOutput)")
-        let scoped = try lifeline.run(["diagnose", log, "--scope", "screen shown", "screen closed"])
+        #expect(unscoped.standardOutputText.hasPrefix("No lifecycle problems found"), "\(unscoped.standardOutputText)")
+        let scoped = try LifelineExecutable.run(["diagnose", log, "--scope", "screen shown", "screen closed"])
         #expect(scoped.status == 1)
-        #expect(scoped.standardOutput.hasPrefix("1 error in 1 subscription."), "\(scoped.standardOutput)")
-        #expect(scoped.standardOutput.contains("  error leaked-subscription: Sink #"))
-        #expect(scoped.standardOutput.contains("mark \"screen closed\""))
+        #expect(scoped.standardOutputText.hasPrefix("1 error in 1 subscription."), "\(scoped.standardOutputText)")
+        #expect(scoped.standardOutputText.contains("  error leaked-subscription: Sink #"))
+        #expect(scoped.standardOutputText.contains("mark \"screen closed\""))
     }
 
     @Test func aScopeWhoseMarksAreMissingExitsTwo() throws {
-        let run = try lifeline.run(["diagnose", try leakLog(), "--scope", "screen shown", "screen hidden"])
+        let run = try LifelineExecutable.run(["diagnose", try leakLog(), "--scope", "screen shown", "screen hidden"])
         #expect(run.status == 2)
-        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardOutputText.isEmpty)
         #expect(run.standardError.contains("no mark \"screen shown\" followed by a mark \"screen hidden\""), "\(run.standardError)")
     }
 
     @Test func aScopeNeedsTwoMarks() throws {
-        let run = try lifeline.run(["diagnose", try goodLog(), "--scope", "screen shown"])
+        let run = try LifelineExecutable.run(["diagnose", try goodLog(), "--scope", "screen shown"])
         #expect(run.status == 64)
         #expect(run.standardError.contains("--scope takes two mark labels"), "\(run.standardError)")
     }
 
     @Test func anUnknownFormatIsAUsageError() throws {
-        let run = try lifeline.run(["diagnose", try goodLog(), "--format", "yaml"])
+        let run = try LifelineExecutable.run(["diagnose", try goodLog(), "--format", "yaml"])
         #expect(run.status == 64)
         #expect(run.standardError.contains("yaml"))
     }
