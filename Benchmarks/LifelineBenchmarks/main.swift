@@ -101,6 +101,7 @@ func row(_ name: String, perValue: Double, eventsPerValue: Double?, baseline: Do
 }
 
 print("Lifeline recording cost: PassthroughSubject → map → filter → map → sink, \(values) values, median of \(repetitions), logs in \(logDirectory)")
+_ = sendThroughChain(labelled: false) // warm-up: the first run pays for page faults and lazy metadata
 let untraced = median { sendThroughChain(labelled: false) } / Double(values)
 row("untraced", perValue: untraced, eventsPerValue: nil, baseline: untraced)
 
