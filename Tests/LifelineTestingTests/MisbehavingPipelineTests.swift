@@ -104,6 +104,7 @@ struct MisbehavingPipelineTests {
         let cited = try citations {
             let subscriber = RendezvousSubscriber()
             ContractBreakingPublisher(breach: .sendsFromTwoThreadsAtOnce).subscribe(subscriber)
+            subscriber.start()
             #expect(subscriber.finished.wait(timeout: DispatchTime.now() + DispatchTimeInterval.seconds(10)) == .success)
         }
         #expect(cited == [Citation(

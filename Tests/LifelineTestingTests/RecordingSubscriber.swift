@@ -49,7 +49,12 @@ final class RendezvousSubscriber: Subscriber {
 
     func receive(subscription: any Subscription) {
         self.subscription = subscription
-        subscription.request(.unlimited)
+    }
+
+    /// Asks for every value. Called after the subscribe call has returned, so that the two
+    /// deliveries overlap each other and not the receive(subscription:) call.
+    func start() {
+        subscription?.request(.unlimited)
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
