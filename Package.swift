@@ -41,6 +41,8 @@ let package = Package(
     targets: [
         .target(name: "CLifelineRuntime"),
         .target(name: "LifelineLog"),
+        .target(name: "CLifelineHeap"),
+        .target(name: "LifelineHeap", dependencies: ["CLifelineHeap"]),
         .target(name: "Lifeline", dependencies: ["LifelineLog", "CLifelineRuntime", combine]),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
         .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
@@ -72,6 +74,7 @@ let package = Package(
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
+        .testTarget(name: "LifelineHeapTests", dependencies: ["LifelineHeap", combine]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),

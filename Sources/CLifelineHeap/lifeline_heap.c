@@ -1,0 +1,18 @@
+#define _GNU_SOURCE
+#include "lifeline_heap.h"
+
+#include <malloc.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+int lifeline_heap_read(uintptr_t address, void *buffer, size_t length) {
+    if (length == 0) return 1;
+    struct iovec local = { buffer, length };
+    struct iovec remote = { (void *)address, length };
+    ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    return copied == (ssize_t)length;
+}
+
+size_t lifeline_heap_allocation_size(uintptr_t pointer) {
+    return malloc_usable_size((void *)pointer);
+}

@@ -1,0 +1,124 @@
+import CLifelineHeap
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads this process's memory without ever faulting, and knows what is mapped.
+///
+/// Every read goes through `process_vm_readv`, which reports an unmapped address as a failed
+/// read. The mappings come from `/proc/self/maps`, read once when the value is made; they only
+/// decide where `malloc_usable_size` may be asked, since a read never needs them.
+struct ProcessMemory {
+    /// One mapped address range.
+    struct Mapping {
+        let range: Range<UInt>
+        let readable: Bool
+        let writable: Bool
+        /// Anonymous or `[heap]`: where malloc puts its chunks.
+        let isHeap: Bool
+    }
+
+    /// The mappings, sorted by start address.
+    let mappings: [Mapping]
+
+    init() {
+        mappings = Self.readMappings()
+    }
+
+    func word(at address: UInt) -> UInt? {
+        guard address % 8 == 0 else { return nil }
+        var value: UInt = 0
+        return lifeline_heap_read(address, &value, 8) == 1 ? value : nil
+    }
+
+    func uint32(at address: UInt) -> UInt32? {
+        var value: UInt32 = 0
+        return lifeline_heap_read(address, &value, 4) == 1 ? value : nil
+    }
+
+    func int32(at address: UInt) -> Int32? {
+        uint32(at: address).map { Int32(bitPattern: $0) }
+    }
+
+    func byte(at address: UInt) -> UInt8? {
+        var value: UInt8 = 0
+        return lifeline_heap_read(address, &value, 1) == 1 ? value : nil
+    }
+
+    /// `count` bytes at `address`, or `nil` if any of them is unmapped.
+    func bytes(at address: UInt, count: Int) -> [UInt8]? {
+        guard count >= 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let ok = buffer.withUnsafeMutableBytes { lifeline_heap_read(address, $0.baseAddress, count) }
+        return ok == 1 ? buffer : nil
+    }
+
+    /// The address a 32-bit relative pointer stored at `address` points to.
+    func relativePointer(at address: UInt) -> UInt? {
+        guard let offset = int32(at: address), offset != 0 else { return nil }
+        return UInt(bitPattern: Int(bitPattern: address) &+ Int(offset))
+    }
+
+    func mapping(containing address: UInt) -> Mapping? {
+        var low = 0, high = mappings.count
+        while low < high {
+            let middle = (low + high) / 2
+            if mappings[middle].range.upperBound <= address {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < mappings.count, mappings[low].range.contains(address) else { return nil }
+        return mappings[low]
+    }
+
+    /// The usable size of the malloc allocation at `pointer`, or `nil` when `pointer` is not
+    /// the start of a chunk malloc could have handed out in a heap mapping.
+    ///
+    /// `malloc_usable_size` reads the chunk's header and, for a chunk that is not mmapped,
+    /// the next chunk's header. Both are checked to lie in the same writable heap mapping
+    /// before it is called, so a wrong guess costs a `nil`, never a fault.
+    func allocationSize(at pointer: UInt) -> Int? {
+        guard pointer % 16 == 0, let mapping = mapping(containing: pointer), mapping.isHeap, mapping.writable,
+              pointer >= mapping.range.lowerBound + 16, let header = word(at: pointer - 8)
+        else { return nil }
+        let chunkSize = header & ~0x7
+        let isMmapped = header & 0x2 != 0
+        guard chunkSize >= 32, chunkSize % 16 == 0 else { return nil }
+        if !isMmapped {
+            let chunk = pointer - 16
+            let (next, overflow) = chunk.addingReportingOverflow(chunkSize + 16)
+            guard !overflow, next <= mapping.range.upperBound else { return nil }
+        }
+        return lifeline_heap_allocation_size(pointer)
+    }
+
+    private static func readMappings() -> [Mapping] {
+        guard let file = fopen("/proc/self/maps", "r") else { return [] }
+        defer { fclose(file) }
+        var mappings: [Mapping] = []
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count >= 5 else { continue }
+            let bounds = parts[0].split(separator: "-")
+            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else { continue }
+            let permissions = Array(parts[1].utf8)
+            let path = parts.count >= 6 ? parts[5].trimmingCharacters(in: "\n") : ""
+            mappings.append(Mapping(
+                range: start..<end, readable: permissions.first == UInt8(ascii: "r"),
+                writable: permissions.count > 1 && permissions[1] == UInt8(ascii: "w"),
+                isHeap: path.isEmpty || path == "[heap]"
+            ))
+        }
+        return mappings.sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+}
+
+private extension Substring {
+    func trimmingCharacters(in characters: String) -> String {
+        String(self.filter { !characters.contains($0) })
+    }
+}
