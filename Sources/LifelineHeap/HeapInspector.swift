@@ -161,8 +161,16 @@ private struct HeapWalk {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership, holder: holder, depth: depth + 1)
             }
+        case RuntimeLayout.optionalMetadataKind:
+            guard let optional = type as? any InspectableOptional.Type else { return }
+            let wrapped = optional.wrappedType
+            if optional.hasTagByte {
+                // A set tag byte after the payload means `nil`; the payload bytes are then stale.
+                guard memory.byte(at: address + UInt(size(of: wrapped))) == 0 else { return }
+            }
+            scanValue(at: address, type: wrapped, path: path, ownership: ownership, holder: holder, depth: depth + 1)
         default:
-            // Enums, optionals, existentials, tuples: any word can hold a reference, a closure
+            // Enums, existentials, tuples: any word can hold a reference, a closure
             // context or a box; each is validated before it is followed.
             let wordCount = size(of: type) / MemoryLayout<UInt>.size
             for index in 0..<wordCount {

@@ -29,6 +29,9 @@ import Testing
         var closure: () -> Void = {}
         var weakClosure: () -> Void = {}
         var singleCapture: () -> Void = {}
+        var unownedClosure: () -> Void = {}
+        var optionalClosure: (() -> Void)?
+        var boxedVariable: () -> Leaf = { Leaf() }
         var array: [Leaf]
         var emptyArray: [Leaf] = []
         var set: Set<Leaf>
@@ -55,12 +58,22 @@ import Testing
             closure = { _ = (first, second) }
             weakClosure = { [weak weakCapture] in _ = weakCapture }
             singleCapture = { _ = single }
+            let unownedCapture = leaves["unownedCapture"]!, unsafeCapture = leaves["unsafeCapture"]!
+            unownedClosure = { [unowned unownedCapture, unowned(unsafe) unsafeCapture] in _ = (unownedCapture, unsafeCapture) }
+            let optionalCapture = leaves["optionalCapture"]!, variable = leaves["variable"]!
+            optionalClosure = { _ = (optionalCapture, 1) }
+            var current = variable
+            boxedVariable = {
+                defer { current = Leaf() }
+                return current
+            }
         }
     }
 
     static let leafNames = [
         "inherited", "strong", "weak", "unowned", "unsafe", "optional", "capture0", "capture1", "weakCapture", "single",
-        "array0", "array1", "set", "dictionary", "existential", "pair",
+        "array0", "array1", "set", "dictionary", "existential", "pair", "unownedCapture", "unsafeCapture",
+        "optionalCapture", "variable",
     ]
 
     @Test func everyStoredReferenceIsFoundWithItsFieldAndOwnershipAndNothingElse() throws {
@@ -89,6 +102,10 @@ import Testing
             NamedEdge("fixture", "closure (closure)", "capture1"),
             NamedEdge("fixture", "weakClosure (closure)", "weakCapture", .weak),
             NamedEdge("fixture", "singleCapture (closure)", "single"),
+            NamedEdge("fixture", "unownedClosure (closure)", "unownedCapture", .unowned),
+            NamedEdge("fixture", "unownedClosure (closure)", "unsafeCapture", .unownedUnsafe),
+            NamedEdge("fixture", "optionalClosure (closure)", "optionalCapture"),
+            NamedEdge("fixture", "boxedVariable (closure)", "variable"),
             NamedEdge("fixture", "array", "array storage"),
             NamedEdge("array storage", "[0]", "array0"),
             NamedEdge("array storage", "[1]", "array1"),
