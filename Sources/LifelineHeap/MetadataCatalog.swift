@@ -47,9 +47,9 @@ final class MetadataCatalog {
         case RuntimeLayout.closureContextMetadataKind:
             guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.firstCaptureOffsetOffset)),
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
-                  let captures = captures(metadata)
+                  let (bindings, captures) = captures(metadata)
             else { return nil }
-            return .closureContext(firstCapture: Int(offset), captures: captures)
+            return .closureContext(firstCapture: Int(offset) + bindings * MemoryLayout<UInt>.size, captures: captures)
         case RuntimeLayout.genericBoxMetadataKind:
             guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.boxValueOffsetOffset)),
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
@@ -100,12 +100,14 @@ final class MetadataCatalog {
         return ClassLayout(type: type, typeName: _typeName(type, qualified: true), instanceSize: Int(size), fields: fields)
     }
 
-    /// The captures a closure context's capture descriptor lists; `nil` when it has none
-    /// (reflection metadata stripped) or it cannot be read.
-    private func captures(_ metadata: UInt) -> [Capture]? {
+    /// The number of generic bindings before a closure context's captures, and the captures
+    /// its capture descriptor lists; `nil` when it has no descriptor (reflection metadata
+    /// stripped) or it cannot be read.
+    private func captures(_ metadata: UInt) -> (bindings: Int, captures: [Capture])? {
         guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.captureDescriptorOffset)), descriptor != 0,
               MangledName.isInImage(descriptor, memory),
-              let count = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureCountOffset)), count < 256
+              let count = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureCountOffset)), count < 256,
+              let bindings = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureBindingCountOffset)), bindings < 256
         else { return nil }
         var captures: [Capture] = []
         for index in 0..<UInt(count) {
@@ -115,7 +117,7 @@ final class MetadataCatalog {
             let resolved = MangledName.type(at: name, in: memory)
             captures.append(Capture(type: resolved?.type, ownership: ownership))
         }
-        return captures
+        return (Int(bindings), captures)
     }
 
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,

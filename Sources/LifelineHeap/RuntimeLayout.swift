@@ -37,7 +37,10 @@ enum RuntimeLayout {
     static let captureDescriptorOffset = 16
     /// Capture descriptor: capture count (32 bits) at 0, metadata-source count at 4, binding
     /// count at 8, then one 4-byte relative pointer to a mangled type name per capture.
+    /// The context holds the bindings (generic metadata and witness tables, one word each)
+    /// from the first-capture offset, and the captures after them.
     static let captureCountOffset = 0
+    static let captureBindingCountOffset = 8
     static let captureRecordsOffset = 12
     /// Generic box metadata: the 32-bit offset of the value at 8, the boxed type's metadata at 16.
     static let boxValueOffsetOffset = 8
