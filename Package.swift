@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "LifelineLog"),
         .target(name: "CLifelineHeap"),
         .target(name: "LifelineHeap", dependencies: ["CLifelineHeap"]),
-        .target(name: "Lifeline", dependencies: ["LifelineLog", "CLifelineRuntime", combine]),
+        .target(name: "Lifeline", dependencies: ["LifelineLog", "LifelineHeap", "CLifelineRuntime", combine]),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
         .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
         .executableTarget(
