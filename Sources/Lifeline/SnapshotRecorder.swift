@@ -51,7 +51,11 @@ final class SnapshotRecorder: Sendable {
             let roles = self.roles.withLock { $0 }
             let seq = session.lastSeq
             let known = session.registry.liveAddresses()
-            let graph = inspector.inspect(roots: (rootAddresses + known.keys.sorted()))
+            // Lifeline's own objects (the hook bridge a subscription tap holds, the session
+            // behind it) are not the program's, unless the registry knows them (proxies).
+            let graph = inspector.inspect(roots: rootAddresses + known.keys.sorted()) { address, typeName in
+                known[address] == nil && Self.isTracerType(typeName)
+            }
 
             var ids: [UInt: TraceObjectID] = [:]
             var nodes: [TraceSnapshot.Node] = []
@@ -114,6 +118,11 @@ final class SnapshotRecorder: Sendable {
         case .unowned: return .unowned
         case .unownedUnsafe: return .unownedUnsafe
         }
+    }
+
+    /// Whether `typeName` is one of Lifeline's own types.
+    static func isTracerType(_ typeName: String) -> Bool {
+        ["Lifeline.", "LifelineLog.", "LifelineHeap."].contains { typeName.hasPrefix($0) }
     }
 
     /// `Swift.Set<OpenCombine.AnyCancellable>` becomes `Set<AnyCancellable>`: each qualified

@@ -29,10 +29,17 @@ package struct HeapInspector: Sendable {
     /// The graph reachable from `roots` (object addresses) through strong, weak and unowned
     /// references, closures, boxes and collections. A root that is not a valid object is left
     /// out.
-    package func inspect(roots: [UInt]) -> HeapGraph {
-        var walk = HeapWalk(objectLimit: objectLimit)
-        walk.run(roots: roots)
-        return walk.graph
+    ///
+    /// - Parameters:
+    ///   - roots: The addresses of the objects to start from.
+    ///   - excluding: Objects to leave out of the graph, and not to walk through, by address
+    ///     and fully qualified type name: the tracer's own objects, for example.
+    package func inspect(roots: [UInt], excluding: (UInt, String) -> Bool = { _, _ in false }) -> HeapGraph {
+        withoutActuallyEscaping(excluding) { excluding in
+            var walk = HeapWalk(objectLimit: objectLimit, excluding: excluding)
+            walk.run(roots: roots)
+            return walk.graph
+        }
     }
 }
 
@@ -41,14 +48,16 @@ private struct HeapWalk {
     let memory = ProcessMemory()
     let catalog: MetadataCatalog
     let objectLimit: Int
+    let excluding: (UInt, String) -> Bool
     var graph = HeapGraph()
     var pending: [(address: UInt, layout: ClassLayout)] = []
     var seenReferences = Set<HeapGraph.Reference>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = Set<UInt>()
 
-    init(objectLimit: Int) {
+    init(objectLimit: Int, excluding: @escaping (UInt, String) -> Bool) {
         self.objectLimit = objectLimit
+        self.excluding = excluding
         catalog = MetadataCatalog(memory: memory)
     }
 
@@ -112,7 +121,7 @@ private struct HeapWalk {
     @discardableResult
     mutating func addInstance(_ address: UInt, _ layout: ClassLayout) -> Bool {
         if graph.nodes[address] != nil { return true }
-        guard graph.nodes.count < objectLimit else { return false }
+        guard graph.nodes.count < objectLimit, !excluding(address, layout.typeName) else { return false }
         graph.nodes[address] = HeapGraph.Node(
             address: address, typeName: layout.typeName, isCollection: false, counts: counts(of: address)
         )
@@ -206,10 +215,11 @@ private struct HeapWalk {
         case .closureContext(let firstCapture, let captures)?:
             // Captures follow one another, each at its alignment. One whose type needs the
             // context's generic arguments is read as one word (a class instance's size), and
-            // its followers are read only when it was the last.
+            // its followers are read only when it was the last. (The compiler lays out the
+            // boxes of existentials' out-of-line values the same way, so the path says
+            // "closure" only when a function value led here.)
             var offset = firstCapture
             for (index, capture) in captures.enumerated() {
-                let path = closurePath(path)
                 let captureOwnership = ownership.through(capture.ownership)
                 guard let type = capture.type else {
                     let aligned = (offset + 7) & ~7
