@@ -54,6 +54,9 @@ private struct HeapWalk {
     var seenReferences = Set<HeapGraph.Reference>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = Set<UInt>()
+    /// Instances validated during this walk, so an object many others refer to is checked
+    /// once.
+    var validated: [UInt: ClassLayout] = [:]
 
     init(objectLimit: Int, excluding: @escaping (UInt, String) -> Bool) {
         self.objectLimit = objectLimit
@@ -79,7 +82,14 @@ private struct HeapWalk {
     /// The layout of the class instance at `address`, if it is one: aligned, with validated
     /// class metadata, not being deinitialized, and, on the heap, inside a malloc allocation
     /// at least as large as its instance size.
-    func instanceLayout(at address: UInt) -> ClassLayout? {
+    mutating func instanceLayout(at address: UInt) -> ClassLayout? {
+        if let layout = validated[address] { return layout }
+        guard let layout = validateInstance(at: address) else { return nil }
+        validated[address] = layout
+        return layout
+    }
+
+    func validateInstance(at address: UInt) -> ClassLayout? {
         guard address % 8 == 0, address > 0xFFFF,
               let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
               case .instance(let layout)? = catalog.heapKind(metadata: metadata),
@@ -94,7 +104,7 @@ private struct HeapWalk {
 
     /// The object whose side table entry is at `address`: the entry names an object whose
     /// reference count word points back to the entry.
-    func objectOwningSideTable(_ address: UInt) -> UInt? {
+    mutating func objectOwningSideTable(_ address: UInt) -> UInt? {
         guard address % 8 == 0, address > 0xFFFF,
               let object = memory.word(at: address + UInt(RuntimeLayout.sideTableObjectOffset)),
               instanceLayout(at: object) != nil,

@@ -95,30 +95,45 @@ struct ProcessMemory {
     }
 
     private static func readMappings() -> [Mapping] {
-        guard let file = fopen("/proc/self/maps", "r") else { return [] }
-        defer { fclose(file) }
+        let descriptor = open("/proc/self/maps", O_RDONLY)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
         var mappings: [Mapping] = []
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-            guard parts.count >= 5 else { continue }
-            let bounds = parts[0].split(separator: "-")
-            guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16) else { continue }
-            let permissions = Array(parts[1].utf8)
-            let path = parts.count >= 6 ? parts[5].trimmingCharacters(in: "\n") : ""
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            // start-end perms offset device inode [path]
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
+                  let start = hexadecimal(fields[0][..<dash]), let end = hexadecimal(fields[0][(dash + 1)...]),
+                  fields[1].count >= 2
+            else { continue }
+            let permissions = Array(fields[1])
+            let path = fields.count == 6 ? Array(fields[5].drop { $0 == UInt8(ascii: " ") }) : []
             mappings.append(Mapping(
-                range: start..<end, readable: permissions.first == UInt8(ascii: "r"),
-                writable: permissions.count > 1 && permissions[1] == UInt8(ascii: "w"),
-                isHeap: path.isEmpty || path == "[heap]"
+                range: start..<end, readable: permissions[0] == UInt8(ascii: "r"),
+                writable: permissions[1] == UInt8(ascii: "w"),
+                isHeap: path.isEmpty || path == Array("[heap]".utf8)
             ))
         }
         return mappings.sorted { $0.range.lowerBound < $1.range.lowerBound }
     }
-}
 
-private extension Substring {
-    func trimmingCharacters(in characters: String) -> String {
-        String(self.filter { !characters.contains($0) })
+    private static func hexadecimal(_ digits: ArraySlice<UInt8>) -> UInt? {
+        guard !digits.isEmpty, digits.count <= 16 else { return nil }
+        var value: UInt = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return value
     }
 }
