@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "LifelineLog", targets: ["LifelineLog"]),
         .library(name: "LifelineAnalysis", targets: ["LifelineAnalysis"]),
         .library(name: "LifelineRender", targets: ["LifelineRender"]),
+        .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
         .executable(name: "lifeline", targets: ["lifeline"]),
         .library(name: "LifelineGraphviz", targets: ["LifelineDOT", "LifelineGraphviz"]),
     ],
@@ -46,6 +47,7 @@ let package = Package(
         .target(name: "Lifeline", dependencies: ["LifelineLog", "LifelineHeap", "CLifelineRuntime", combine]),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
         .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
+        .target(name: "LifelineTesting", dependencies: ["Lifeline", "LifelineAnalysis", "LifelineLog"]),
         .executableTarget(
             name: "lifeline",
             dependencies: [
@@ -76,13 +78,24 @@ let package = Package(
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineHeapTests", dependencies: ["LifelineHeap", combine]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
-        .testTarget(name: "LifelineSamplesTests", dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", combine]),
+        .testTarget(
+            name: "LifelineSamplesTests",
+            dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]
+        ),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
         .testTarget(
+            name: "LifelineCommandTests",
+            dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]
+        ),
+        .testTarget(
+            name: "LifelineTestingTests",
+            dependencies: ["LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineSamples", combine]
+        ),
+        .testTarget(
             name: "LifelineRenderTests",
             dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
-            exclude: ["__Snapshots__"]
+            exclude: ["__Snapshots__", "Fixtures"]
         ),
     ] + sampleStories.map { story in
         .executableTarget(

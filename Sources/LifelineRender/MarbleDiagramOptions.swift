@@ -6,7 +6,8 @@ public struct MarbleDiagramOptions: Hashable, Sendable {
         /// reads as a diagonal. Readable whatever the timing.
         case sequence
         /// Elapsed time since the first event, to scale: shows bursts, gaps and how long a
-        /// thread hop took.
+        /// thread hop took. Marbles that would overlap on a timeline are moved apart just
+        /// enough to read, so a burst reads as a row of touching marbles.
         case time
     }
 

@@ -6,6 +6,6 @@ struct LifelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifeline",
         abstract: "See what really happens inside Combine pipelines.",
-        subcommands: [SamplesCommand.self, TimelineCommand.self]
+        subcommands: [SamplesCommand.self, TimelineCommand.self, DiagnoseCommand.self, RenderCommand.self]
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lifeline
+import LifelineAnalysis
 import LifelineLog
 import LifelineRender
 import LifelineSamples
@@ -12,7 +13,15 @@ struct SampleGallery {
         let scenario: SampleScenario
         let trace: Trace
         let console: [String]
+        let diagnoses: [Diagnosis]
+        /// The diagnosis report, as diagnoses.txt holds it.
+        let report: String
+        /// The folded Mermaid sequence diagram, as sequence.mmd holds it.
+        let mermaid: String
     }
+
+    /// The pictures each story's folder holds, in the order the index links them.
+    static let pictures: [RenderFormat] = [.svg, .mermaid, .plantuml, .marbles, .perfetto]
 
     let folder: URL
 
@@ -31,22 +40,62 @@ struct SampleGallery {
         scenario.run(console)
         Lifeline.stop()
         let trace = try TraceFile.read(tracePath)
-        try write(console.lines.joined(separator: "\n") + "\n", to: directory.appendingPathComponent("console.txt"))
-        try write(TimelineRenderer(showsTimes: false).render(trace), to: directory.appendingPathComponent("timeline.txt"))
-        return Entry(scenario: scenario, trace: trace, console: console.lines)
+        let diagnoses = TraceAnalyzer().diagnose(trace)
+        let report = TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render()
+        var files: [String: String] = [
+            "console.txt": console.lines.joined(separator: "\n") + "\n",
+            "timeline.txt": TimelineRenderer(showsTimes: false).render(trace),
+            "diagnoses.txt": report,
+            "diagnoses.json": JSONDiagnosisReport(trace: trace, diagnoses: diagnoses).render(),
+        ]
+        for format in Self.pictures {
+            files[format.galleryFileName] = format.render(trace, diagnoses: diagnoses, folding: true, axis: .sequence)
+        }
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            try write(text, to: directory.appendingPathComponent(name))
+        }
+        return Entry(scenario: scenario, trace: trace, console: console.lines, diagnoses: diagnoses, report: report,
+                     mermaid: files[RenderFormat.mermaid.galleryFileName]!)
     }
 
-    /// Writes the index page, README.md, that shows every story.
+    /// Writes the index page, README.md, that shows every story: its diagnosis, its sequence
+    /// and marble diagrams embedded, the Mermaid source inline, and links to every file.
     func writeIndex(_ entries: [Entry]) throws {
         var page = """
             # Lifeline sample gallery
 
-            Each story below was run by `lifeline samples` under recording. Its folder holds the \
-            recorded log (`trace.jsonl`), what the program printed (`console.txt`) and the \
-            timeline of every handshake call (`timeline.txt`). The stories' code is in \
-            [samples/](../samples/).
+            Each story below is a small Combine program from [samples/](../samples/), run by \
+            `lifeline samples` under recording. For each one you see what Lifeline diagnosed, \
+            the sequence diagram of every handshake call (diagnoses are the numbered notes, and \
+            the events they cite carry the note's number beside their sequence number), the \
+            marble diagram of every hop, and the same sequence diagram in Mermaid, which \
+            GitHub draws inline.
+
+            Every picture here can be drawn from any recorded log:
+
+            ```sh
+            lifeline render trace.jsonl --format svg -o sequence.svg     # or mermaid, plantuml, marbles, perfetto
+            ```
+
+            Regenerate this page and every folder with `swift run lifeline samples`. Everything \
+            but the logs (`trace.jsonl`, `trace.perfetto.json`, which carry real timestamps) comes \
+            out byte for byte the same.
+
+            "Lifeline finds" is what `lifeline samples` diagnosed in this recording; "A complete \
+            analysis finds" is what each story was written to show. Where they differ, the check \
+            is not built yet (retain cycles and leaked subscriptions need the ownership graph).
+
+            | Story | Lifeline finds | A complete analysis finds |
+            |---|---|---|
 
             """
+        func codes(_ list: [String]) -> String {
+            list.isEmpty ? "none" : Array(Set(list)).sorted().map { "`\($0)`" }.joined(separator: ", ")
+        }
+        for entry in entries {
+            let title = "[\(Self.tableCell(entry.scenario.title))](#\(Self.anchor(entry.scenario.title)))"
+            page += "| \(title) | \(codes(entry.diagnoses.map(\.code))) | \(codes(entry.scenario.expectedDiagnoses)) |\n"
+        }
         for entry in entries {
             let name = entry.scenario.name
             page += """
@@ -55,10 +104,33 @@ struct SampleGallery {
 
                 \(entry.scenario.summary)
 
-                Files: [timeline](\(name)/timeline.txt) · [console](\(name)/console.txt) · \
-                [log](\(name)/trace.jsonl) · \(entry.trace.events.count) events, \(entry.trace.objects.count) objects
+                Story: [samples/\(name)](../samples/\(name)/) · Files: \
+                [sequence.svg](\(name)/sequence.svg) · [sequence.mmd](\(name)/sequence.mmd) · \
+                [sequence.puml](\(name)/sequence.puml) · [marbles.svg](\(name)/marbles.svg) · \
+                [trace.perfetto.json](\(name)/trace.perfetto.json) (open in ui.perfetto.dev) · \
+                [diagnoses.txt](\(name)/diagnoses.txt) · [diagnoses.json](\(name)/diagnoses.json) · \
+                [timeline.txt](\(name)/timeline.txt) · [console.txt](\(name)/console.txt) · \
+                [trace.jsonl](\(name)/trace.jsonl) (\(entry.trace.events.count) events, \(entry.trace.objects.count) objects)
 
-                The program printed:
+                ### Diagnosis
+
+                ```
+                \(entry.report)```
+
+                ### Sequence diagram
+
+                <img src="\(name)/sequence.svg" alt="Sequence diagram of the \(name) story">
+
+                ### Marble diagram
+
+                <img src="\(name)/marbles.svg" alt="Marble diagram of the \(name) story">
+
+                ### Mermaid
+
+                ```mermaid
+                \(entry.mermaid)```
+
+                ### What the program printed
 
                 ```
                 \(entry.console.joined(separator: "\n"))
@@ -67,6 +139,20 @@ struct SampleGallery {
                 """
         }
         try write(page, to: folder.appendingPathComponent("README.md"))
+    }
+
+    /// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
+    static func anchor(_ heading: String) -> String {
+        String(heading.lowercased().compactMap { character -> Character? in
+            if character == " " { return "-" }
+            if character == "-" || character == "_" || character.isLetter || character.isNumber { return character }
+            return nil
+        })
+    }
+
+    /// `text` safe inside a Markdown table cell.
+    static func tableCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|")
     }
 
     private func write(_ text: String, to url: URL) throws {

@@ -83,6 +83,21 @@ import Testing
         #expect(diagnosis.message == "CustomSubscription #3 delivered value 2 to CustomSubscriber \"feed\" #2, but CustomSubscriber \"feed\" #2 had asked for only 1 value.")
     }
 
+    @Test func aValueBeforeAnyRequestExceedsDemand() throws {
+        var script = TraceScript()
+        let p = script.object("BusyPublisher", .publisher, tracked: false)
+        let x = script.object("Subscribers.Sink", .subscriber)
+        let s = script.object("Subscriptions.empty", .subscription, tracked: false)
+        script.subscribe(p, x) {
+            $0.receiveSubscription(x, s)
+            $0.value(x) // 4, 5
+        }
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "demand-exceeded")
+        #expect(diagnosis.evidence == [4])
+        #expect(diagnosis.message == "Subscriptions.empty #3 delivered value 1 to Subscribers.Sink #2, but Subscribers.Sink #2 had not asked for any values yet.")
+    }
+
     @Test func demandReturnedFromReceiveCountsTowardsTheTotal() {
         var (script, _, x, _) = subscribed(requesting: .max(1))
         script.value(x, returning: .max(1))
@@ -150,6 +165,25 @@ import Testing
         #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 received a second subscription, OtherSubscription #5 from OtherPublisher #4, while its subscription CustomSubscription #3 was still live.")
     }
 
+    @Test func aSecondSubscriptionFromTheSameSubscribeCallIsADuplicateEvenAfterTheFirstEnded() throws {
+        var script = TraceScript()
+        let p = script.object("CustomPublisher", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber)
+        let first = script.object("CustomSubscription", .subscription)
+        let second = script.object("CustomSubscription", .subscription)
+        script.subscribe(p, x) {
+            $0.receiveSubscription(x, first) { // 2
+                $0.request(first, .unlimited) { $0.complete(x) }
+            }
+            $0.receiveSubscription(x, second) // 8
+        }
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "duplicate-subscription")
+        #expect(diagnosis.objects == [x, second, first, p])
+        #expect(diagnosis.evidence == [2, 8])
+        #expect(diagnosis.message == "CustomSubscriber #2 received a second subscription, CustomSubscription #4 from CustomPublisher #1, without being subscribed again, after CustomSubscription #3.")
+    }
+
     @Test func valueBeforeSubscription() throws {
         var script = TraceScript()
         let p = script.object("CustomPublisher", .publisher)
@@ -164,6 +198,17 @@ import Testing
         #expect(diagnosis.code == "value-before-subscription")
         #expect(diagnosis.objects == [x, p])
         #expect(diagnosis.evidence == [1, 2])
+    }
+
+    @Test func aPipelineRecordedFromTheMiddleClaimsNothing() {
+        var script = TraceScript()
+        let sink = script.object("Sink", .subscriber)
+        let conduit = script.object("PassthroughSubject.Conduit", .subscription)
+        script.value(sink)
+        script.value(sink)
+        script.cancel(conduit)
+        script.complete(sink)
+        #expect(script.codes().isEmpty)
     }
 
     @Test func zeroDemandRequest() throws {

@@ -3,7 +3,9 @@ import LifelineLog
 import Testing
 @testable import LifelineRender
 
-/// Every text format of every sample trace, compared with its reviewed golden file.
+/// Every text format of every sample trace, compared with its reviewed golden file: the
+/// hand-built traces, and the recorded log of every sample story (`Fixtures/`) with the
+/// diagnoses the analyzer finds in it.
 @Suite struct GoldenFileTests {
     struct Sample: Sendable, CustomStringConvertible {
         let name: String
@@ -16,7 +18,7 @@ import Testing
         Sample(name: "map-chain", trace: SampleTraces.mapChain, diagnoses: []),
         Sample(name: "receive-on", trace: SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses),
         Sample(name: "thousand-values", trace: SampleTraces.thousandValues, diagnoses: []),
-    ]
+    ] + SampleFixtures.samples
 
     @Test(arguments: samples) func sequenceSVG(_ sample: Sample) {
         Snapshot.assertMatches(SequenceSVGRenderer.render(sample.trace, diagnoses: sample.diagnoses), file: "\(sample.name).sequence.svg")

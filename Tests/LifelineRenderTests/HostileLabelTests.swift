@@ -22,6 +22,13 @@ import Testing
         #expect(shortened.full == cleaned)
     }
 
+    @Test func longTypeNamesKeepTheirMostSpecificPart() {
+        #expect(DisplayText.typeName("DecodedDataTaskPublisher.DecodedDataTaskSubscription", limit: 30).short == "…DecodedDataTaskSubscription")
+        #expect(DisplayText.typeName("Publishers.ReceiveOn.Inner", limit: 30).short == "Publishers.ReceiveOn.Inner")
+        #expect(DisplayText.typeName("A." + String(repeating: "y", count: 40), limit: 30).short == "A." + String(repeating: "y", count: 27) + "…")
+        #expect(DisplayText.typeName("new\nline." + String(repeating: "z", count: 40), limit: 12).full == "new\\nline." + String(repeating: "z", count: 40))
+    }
+
     @Test func sequenceSVG() {
         let svg = SequenceSVGRenderer.render(trace, diagnoses: diagnoses)
         let texts = OutputCheck.parseSVG(svg)

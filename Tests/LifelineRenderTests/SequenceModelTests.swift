@@ -103,7 +103,13 @@ import Testing
         #expect(cited?.citedBy == [1])
         let noteIndex = model.steps.firstIndex { if case .note = $0.content { true } else { false } }
         let citedIndex = model.steps.firstIndex { $0.seq == 1_001 }
-        #expect(noteIndex == citedIndex.map { $0 + 1 }, "the note follows its last evidence event")
+        // Event 1_001 begins a delivery: the note follows that delivery's return, so that it
+        // does not stretch the delivery's activation.
+        let returnIndex = citedIndex.flatMap { index in
+            model.steps[(index + 1)...].firstIndex { if case .callReturn = $0.content { true } else { false } }
+        }
+        #expect(returnIndex == citedIndex.map { $0 + 1 })
+        #expect(noteIndex == returnIndex.map { $0 + 1 }, "the note follows the return of the call its last evidence event begins")
     }
 
     @Test func valuesHoppingThreadsFoldAsAnAlternatingPattern() {

@@ -25,7 +25,8 @@ public struct DemandExceededRule: DiagnosisRule {
                     objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
                     evidence: (grants.map(\.seq) + [delivery.begin]).sorted(),
                     message: "\(lifecycles.name(subscription)) delivered value \(index + 1) to \(subscriber), "
-                        + "but \(subscriber) had asked for only \(TraceDemand.max(granted).valuesPhrase).",
+                        + (granted == 0 ? "but \(subscriber) had not asked for any values yet."
+                            : "but \(subscriber) had asked for only \(TraceDemand.max(granted).valuesPhrase)."),
                     fix: "Make the subscription honour demand: add up every request(_:) and every demand returned from "
                         + "receive(_:), subtract one for each value sent, and send nothing while the outstanding demand is zero.",
                     hop: lifecycle.hop

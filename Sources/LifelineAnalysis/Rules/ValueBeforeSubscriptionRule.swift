@@ -1,4 +1,8 @@
 /// Finds values delivered to a subscriber before it received a subscription.
+///
+/// Only a subscriber whose subscribe call the log shows is checked: a recording that started
+/// while a pipeline was already running sees its values but not its handshake, and that
+/// proves nothing.
 public struct ValueBeforeSubscriptionRule: DiagnosisRule {
     public let code = "value-before-subscription"
 
@@ -7,7 +11,7 @@ public struct ValueBeforeSubscriptionRule: DiagnosisRule {
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         lifecycles.lifecycles.compactMap { lifecycle in
-            guard let value = lifecycle.deliveries.first(where: {
+            guard lifecycle.subscribeCall != nil, let value = lifecycle.deliveries.first(where: {
                 lifecycle.state(before: $0.begin) == .awaitingSubscription
             }) else { return nil }
             let source = lifecycle.publisher.map { " from \(lifecycles.name($0))" } ?? ""

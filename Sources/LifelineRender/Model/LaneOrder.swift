@@ -7,6 +7,11 @@ import LifelineLog
 /// One object can play several roles (OpenCombine's `Map.Inner` is a subscriber upstream and
 /// the subscription downstream), so the edges follow the events, not the declared roles.
 ///
+/// A `subscribe(P2, Y)` made while `subscribe(P, X)` runs on the same thread puts Y upstream
+/// of X: that is how an operator's publisher subscribes its inner subscriber upstream, and
+/// it places OpenCombine's `Map.Inner`, which hands the upstream subscription straight down
+/// to X, beside X rather than after it.
+///
 /// Each most-downstream object is placed after everything upstream of it, subscriptions
 /// before publishers, so a chain reads `Subject, Conduit, Map, Map.Inner, Sink` and a second
 /// subscriber of the same subject follows the first one's chain. Cycles, which only a damaged
@@ -20,6 +25,8 @@ enum LaneOrder {
         var publisherUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
         var hasDownstream = Set<TraceObjectID>()
         var publisherOf: [TraceObjectID: TraceObjectID] = [:]
+        var nestedUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
+        var openSubscribes: [UInt64: [TraceObjectID]] = [:]
 
         func link(_ upstream: TraceObjectID, to downstream: TraceObjectID, in edges: inout [TraceObjectID: [TraceObjectID]]) {
             guard upstream != downstream else { return }
@@ -36,6 +43,17 @@ enum LaneOrder {
             case .subscribe(let publisher, let subscriber):
                 publisherOf[subscriber] = publisher
                 link(publisher, to: subscriber, in: &publisherUpstreams)
+                switch event.phase {
+                case .begin:
+                    if let outer = openSubscribes[event.thread]?.last { link(subscriber, to: outer, in: &nestedUpstreams) }
+                    openSubscribes[event.thread, default: []].append(subscriber)
+                case .end:
+                    if let position = openSubscribes[event.thread]?.lastIndex(of: subscriber) {
+                        openSubscribes[event.thread]!.removeSubrange(position...)
+                    }
+                case .instant:
+                    break
+                }
             case .receiveSubscription(let subscriber, let subscription):
                 link(subscription, to: subscriber, in: &subscriptionUpstreams)
                 if let publisher = publisherOf[subscriber] {
@@ -56,6 +74,7 @@ enum LaneOrder {
             var stack: [(object: TraceObjectID, next: Int)] = [(root, 0)]
             while let top = stack.last {
                 let upstreams = subscriptionUpstreams[top.object, default: []] + publisherUpstreams[top.object, default: []]
+                    + nestedUpstreams[top.object, default: []]
                 if top.next < upstreams.count {
                     stack[stack.count - 1].next += 1
                     let upstream = upstreams[top.next]

@@ -68,7 +68,7 @@ struct SequenceModel: Sendable {
         }
         for diagnosis in sortedDiagnoses {
             let number = notes.count + 1
-            let anchor = diagnosis.evidence.max().flatMap { stepIndexOfSeq[$0] }
+            let anchor = diagnosis.evidence.max().flatMap { stepIndexOfSeq[$0] }.map { Self.endOfCall(at: $0, in: steps) }
             let lane = diagnosis.objects.lazy.compactMap { laneOf[$0] }.first
                 ?? anchor.flatMap { steps[$0].lanes.first }
                 ?? 0
@@ -95,6 +95,17 @@ struct SequenceModel: Sendable {
         }
         self.steps = steps
         self.notes = notes
+    }
+
+    /// Where a note about the row at `index` goes: after the return of the call that row
+    /// begins, so that the note does not stretch the call's activation; the row itself for
+    /// anything else, and for a call that never returns.
+    private static func endOfCall(at index: Int, in steps: [SequenceStep]) -> Int {
+        guard case .call(_, let callee, _, let depth) = steps[index].content else { return index }
+        for later in steps.indices.dropFirst(index + 1) {
+            if case .callReturn(_, callee, _, depth, _) = steps[later].content { return later }
+        }
+        return index
     }
 
     /// A stand-in for an object a hand-built trace uses without declaring it (a read log

@@ -156,7 +156,16 @@ struct MarbleSVGLayout {
             }
         }
         let scale = Double(Self.timeWidth) / Double(last - first)
-        let scaled = times.map { $0.map { left + Self.columnWidth / 2 + Int((Double($0 - first) * scale).rounded()) } }
+        var scaled = times.map { $0.map { left + Self.columnWidth / 2 + Int((Double($0 - first) * scale).rounded()) } }
+        // Deliveries microseconds apart would hide each other: on each timeline, a mark
+        // closer than a marble's width to the one before it moves right just enough.
+        var lastOnTimeline: [Int: Int] = [:]
+        for (index, column) in columns.enumerated() {
+            guard case .marks(let hop, _, _) = column, let x = scaled[index] else { continue }
+            let placed = lastOnTimeline[hop].map { max(x, $0 + 2 * Self.marbleRadius + 2) } ?? x
+            scaled[index] = placed
+            lastOnTimeline[hop] = placed
+        }
         return scaled.indices.map { index in
             if let x = scaled[index] { return (x - Self.columnWidth / 2, Self.columnWidth) }
             let before = scaled[..<index].lazy.compactMap { $0 }.last.map { $0 + Self.marbleRadius + 4 } ?? left
@@ -184,7 +193,7 @@ struct MarbleSVGLayout {
         let tooltip = value.map { "value: \($0)" } ?? "value (description not recorded)"
         canvas.circle(x, y, Self.marbleRadius, "a\(colour)", title: tooltip, to: .bars)
         if let value {
-            canvas.text(DisplayText(value, limit: 4), x: x, y: y + 4, "tx tm", anchor: .middle, to: .foreground)
+            canvas.text(DisplayText(value, limit: 4), x: x, y: y + 4, "tx mv", anchor: .middle, to: .foreground)
         }
     }
 }

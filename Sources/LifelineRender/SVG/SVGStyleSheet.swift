@@ -4,9 +4,10 @@
 /// Class names are short because a large diagram repeats them thousands of times:
 /// `tx` text, `tb` bold text, `tm` muted small text, `tw` text on a coloured badge, `ln`
 /// lifeline, `bx` participant box, `nt` note, `fd` folded run, `mk` mark, `x` deallocation,
-/// `tl` timeline, `mb` marble; `s0`…`s5` strokes, `f0`…`f5` fills and `a0`…`a5`
-/// activations in a thread's colour; `vi`, `vw`, `ve` fills and `ui`, `uw`, `ue` strokes
-/// in a severity's colour (info, warning, error).
+/// `tl` timeline, `mb` marble, `mv` a marble's value, `hl` a halo in the page colour behind
+/// text drawn across lines; `s0`…`s5` strokes, `f0`…`f5` fills and `a0`…`a5` activations
+/// in a thread's colour; `vi`, `vw`, `ve` fills and `ui`, `uw`, `ue` strokes in a
+/// severity's colour (info, warning, error).
 enum SVGStyleSheet {
     /// The number of distinct thread colours; further threads reuse them in order.
     static let contextColourCount = 6
@@ -46,6 +47,7 @@ enum SVGStyleSheet {
             Rule(selector: "x", light: "stroke:#1f2328", dark: "stroke:#e6edf3"),
             Rule(selector: "tl", light: "stroke:#59636e", dark: "stroke:#9198a1"),
             Rule(selector: "mb", light: "fill:#ffffff", dark: "fill:#0d1117"),
+            Rule(selector: "hl", light: "stroke:#ffffff", dark: "stroke:#0d1117"),
         ]
         for (index, ((light, dark), (lightTint, darkTint))) in zip(contextColours, contextTints).enumerated() {
             rules.append(Rule(selector: "s\(index)", light: "stroke:\(light)", dark: "stroke:\(dark)"))
@@ -65,11 +67,12 @@ enum SVGStyleSheet {
         var css = """
             \(scope){font-family:-apple-system,BlinkMacSystemFont,"Segoe UI","Helvetica Neue",Helvetica,Arial,"DejaVu Sans",sans-serif;font-size:12px}
             \(scope) .tb{font-weight:600}
-            \(scope) .tm,\(scope) .tw{font-size:10px}
+            \(scope) .tm,\(scope) .tw,\(scope) .mv{font-size:10px}
             \(scope) .ln,\(scope) .mk{stroke-dasharray:4 3}
             \(scope) .fd{stroke-dasharray:3 3}
             \(scope) .x{stroke-width:2}
             \(scope) .tl{stroke-width:1.5;fill:none}
+            \(scope) .hl{paint-order:stroke;stroke-width:4px;stroke-linejoin:round}
 
             """
         func declarations(_ pick: (Rule) -> String) -> String {

@@ -53,7 +53,7 @@ struct SequenceSVGLayout {
 
     private mutating func placeLanes() {
         boxWidth = model.lanes.map { lane in
-            let type = DisplayText(lane.typeLine, limit: 30), identity = DisplayText(lane.identityLine, limit: 34)
+            let type = DisplayText.typeName(lane.typeLine, limit: 30), identity = DisplayText(lane.identityLine, limit: 34)
             let typeWidth: Int = DisplayText.estimatedWidth(of: type.short, fontSize: 13)
             let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 10)
             return max(max(typeWidth, identityWidth) + 20, 90)
@@ -102,7 +102,7 @@ struct SequenceSVGLayout {
             if let location = lane.object.sourceLocation { details.append(location) }
             canvas.add("<g><title>\(XMLText.escape(DisplayText.clean(details.joined(separator: " "))))</title>", to: .foreground)
             canvas.rect(x - width / 2, top, width, Self.headerHeight, "bx", radius: 4, to: .foreground)
-            canvas.text(DisplayText(lane.typeLine, limit: 30), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
+            canvas.text(DisplayText.typeName(lane.typeLine, limit: 30), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
             canvas.text(DisplayText(lane.identityLine, limit: 34), x: x, y: top + 33, "tm", anchor: .middle, to: .foreground)
             canvas.add("</g>", to: .foreground)
         }
@@ -128,22 +128,28 @@ struct SequenceSVGLayout {
                 let to = rightward ? calleeCentre - Self.barHalfWidth : calleeCentre + Self.barHalfWidth
                 canvas.line(from, arrowY, to, arrowY, "s\(colour)", to: .arrows)
                 arrowhead(at: to, arrowY, pointingRight: rightward, colour: colour, open: false)
-                canvas.text(label(kind), x: (from + to) / 2, y: arrowY - 6, "tx", anchor: .middle)
+                canvas.text(label(kind), x: (from + to) / 2, y: arrowY - 6, "tx hl", anchor: .middle)
             } else {
                 let start = edge(of: callee, facing: true)
                 let end = calleeCentre + Self.barHalfWidth
                 let loopRight = max(start, end) + 22
                 canvas.path("M\(start),\(arrowY - 10)H\(loopRight)V\(arrowY + 2)H\(end)", "s\(colour)")
                 arrowhead(at: end, arrowY + 2, pointingRight: false, colour: colour, open: false)
-                canvas.text(label(kind), x: loopRight + 6, y: arrowY - 2, "tx")
+                canvas.text(label(kind), x: loopRight + 6, y: arrowY - 2, "tx hl")
                 right = max(right, loopRight + 6 + DisplayText.estimatedWidth(of: label(kind).short, fontSize: 12))
             }
             openBars[callee].append((top: arrowY, depth: depth, context: colour))
             return y + 30
         case .callReturn(let caller, let callee, _, _, let demand):
             guard let demand else {
-                closeBar(callee, at: y + 4)
-                return y + 8
+                guard !step.citedBy.isEmpty else {
+                    closeBar(callee, at: y + 4)
+                    return y + 8
+                }
+                // A return a diagnosis cites gets a row of its own, so its number shows.
+                drawGutter(step, baseline: y + 14)
+                closeBar(callee, at: y + 10)
+                return y + 22
             }
             let arrowY = y + 16
             drawGutter(step, baseline: arrowY + 3)
@@ -155,10 +161,10 @@ struct SequenceSVGLayout {
                 let to = edge(of: caller, facing: !rightward)
                 canvas.add("<line x1=\"\(from)\" y1=\"\(arrowY)\" x2=\"\(to)\" y2=\"\(arrowY)\" class=\"s\(colour)\" stroke-dasharray=\"5 3\"/>", to: .arrows)
                 arrowhead(at: to, arrowY, pointingRight: rightward, colour: colour, open: true)
-                canvas.text(DisplayText(CallKind.name(of: demand), limit: 30), x: (from + to) / 2, y: arrowY - 4, "tm", anchor: .middle)
+                canvas.text(DisplayText(CallKind.name(of: demand), limit: 30), x: (from + to) / 2, y: arrowY - 4, "tm hl", anchor: .middle)
             } else {
                 closeBar(callee, at: arrowY)
-                canvas.text(DisplayText("returned \(CallKind.name(of: demand))", limit: 40), x: laneX[callee] + 12, y: arrowY + 3, "tm")
+                canvas.text(DisplayText("returned \(CallKind.name(of: demand))", limit: 40), x: laneX[callee] + 12, y: arrowY + 3, "tm hl")
             }
             return y + 24
         case .deallocation(let lane, let evidence):
@@ -172,7 +178,7 @@ struct SequenceSVGLayout {
             case .exact: note = "deallocated"
             case .observed(let aliveAt): note = "found deallocated (alive at #\(aliveAt))"
             }
-            canvas.text(DisplayText(note, limit: 60), x: x + 12, y: crossY + 4, "tm")
+            canvas.text(DisplayText(note, limit: 60), x: x + 12, y: crossY + 4, "tm hl")
             right = max(right, x + 12 + DisplayText.estimatedWidth(of: note, fontSize: 10))
             if lifelineEnd[lane] == nil { lifelineEnd[lane] = crossY }
             return y + 26
@@ -181,7 +187,7 @@ struct SequenceSVGLayout {
             drawGutter(step, baseline: lineY + 4)
             let left = laneX[0] - boxWidth[0] / 2
             canvas.line(left, lineY, right, lineY, "mk", to: .lines)
-            canvas.text(DisplayText("◆ " + text, limit: 60), x: left, y: lineY - 5, "tx tb")
+            canvas.text(DisplayText("◆ " + text, limit: 60), x: left, y: lineY - 5, "tx tb hl")
             return y + 28
         case .fold(let run):
             let left = laneX[run.lanes.lowerBound] - 40, width = laneX[run.lanes.upperBound] + 40 - left
@@ -245,7 +251,7 @@ struct SequenceSVGLayout {
     private mutating func drawNote(_ note: DiagnosisNote, at y: Int) -> Int {
         var lines = Self.wrap(note.heading, width: Self.noteCharactersPerLine - 6, maxLines: 2).map { ($0, "tx tb") }
         lines += Self.wrap(note.diagnosis.message, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
-        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 4).map { ($0, "tx") }
+        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
         lines.append((note.evidenceLine, "tm"))
         let x = laneX[note.lane] + 14, top = y + 6, height = lines.count * 16 + 10
         canvas.rect(x, top, Self.noteWidth, height, "nt", radius: 3, to: .foreground)

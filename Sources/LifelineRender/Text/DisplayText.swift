@@ -24,6 +24,27 @@ struct DisplayText {
         }
     }
 
+    /// Cleans a type name and shortens it to at most `limit` characters by dropping
+    /// leading namespace components, so the most specific part stays:
+    /// `…DecodedDataTaskSubscription` rather than `DecodedDataTaskPublisher.Deco…`. A last
+    /// component that alone is too long is shortened at its end, as ``init(_:limit:)`` does.
+    static func typeName(_ name: String, limit: Int) -> DisplayText {
+        let head = DisplayText(name, limit: limit)
+        guard head.isShortened else { return head }
+        var components = head.full.split(separator: ".", omittingEmptySubsequences: false)
+        while components.count > 1 {
+            components.removeFirst()
+            let tail = components.joined(separator: ".")
+            if tail.count + 1 <= limit { return DisplayText(full: head.full, short: "…" + tail) }
+        }
+        return head
+    }
+
+    private init(full: String, short: String) {
+        self.full = full
+        self.short = short
+    }
+
     /// Replaces what cannot be shown as itself with the Swift escape that writes it, in
     /// plain ASCII that every font can draw: a newline shows as `\n`, a tab as `\t`, NUL as
     /// `\0`, other control characters as `\u{7}`. The text stays on one line and still says

@@ -10,9 +10,12 @@ struct SamplesCommand: ParsableCommand {
         abstract: "Run every sample story under recording and write the gallery.",
         discussion: """
             For each story, writes <output>/<story>/ with the recorded log (trace.jsonl), what \
-            the story printed (console.txt) and its timeline (timeline.txt), and an index page \
-            (<output>/README.md). Everything but the logs is deterministic: running again leaves \
-            those files byte for byte the same.
+            the story printed (console.txt), its timeline (timeline.txt), its diagnoses \
+            (diagnoses.txt, diagnoses.json), its sequence diagram (sequence.svg, sequence.mmd, \
+            sequence.puml), its marble diagram (marbles.svg) and a Perfetto trace \
+            (trace.perfetto.json), and the gallery page that shows them all (<output>/README.md). \
+            Everything but trace.jsonl and trace.perfetto.json, which carry real timestamps, is \
+            deterministic: running again leaves those files byte for byte the same.
             """
     )
 

@@ -1,0 +1,47 @@
+#if canImport(XCTest)
+import Dispatch
+import Lifeline
+import XCTest
+
+/// Asserts that a block of code leaves no lifecycle problems; the failure message lists them.
+///
+/// The block is recorded and diagnosed by a ``LifecycleCheck``. Any error or warning fails
+/// the test at the call site with the diagnosis report as its message. An error thrown by
+/// the block or the check fails it too.
+///
+/// ```swift
+/// func testTheModelKeepsItsSubscription() {
+///     XCTAssertNoLifecycleProblems {
+///         let model = ArticleModel(loader: loader)
+///         model.load()
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - options: How to record; automatic mode by default.
+///   - queues: Serial queues the block's work may still run on when it returns, drained
+///     before the check (see ``LifecycleCheck/init(options:draining:)``).
+///   - message: Said before the report when the assertion fails.
+///   - file: The file to report a failure in; the call site by default.
+///   - line: The line to report a failure at; the call site by default.
+///   - body: The code to check.
+public func XCTAssertNoLifecycleProblems(
+    options: RecordingOptions = RecordingOptions(),
+    draining queues: [DispatchQueue] = [],
+    _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ body: () throws -> Void
+) {
+    let prefix = message().isEmpty ? "" : "\(message()) - "
+    do {
+        let findings = try LifecycleCheck(options: options, draining: queues).run(body)
+        if !findings.problems.isEmpty {
+            XCTFail(prefix + findings.failureMessage, file: file, line: line)
+        }
+    } catch {
+        XCTFail("\(prefix)XCTAssertNoLifecycleProblems threw: \(error)", file: file, line: line)
+    }
+}
+#endif

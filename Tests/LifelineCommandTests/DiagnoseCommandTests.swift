@@ -1,0 +1,174 @@
+import Foundation
+import Lifeline
+import LifelineLog
+import LifelineSamples
+import OpenCombineShim
+import Testing
+
+/// `lifeline diagnose`, run as the built binary on recorded logs: its reports, and the exit
+/// status a CI job sees.
+@Suite("lifeline diagnose", .serialized)
+struct DiagnoseCommandTests {
+    /// A log of one sink that is kept and receives two values and the completion.
+    func goodLog() throws -> String {
+        let trace = try Lifeline.record {
+            let subject = PassthroughSubject<Int, Never>()
+            let kept = subject.sink { _ in }
+            subject.send(1)
+            subject.send(2)
+            subject.send(completion: .finished)
+            withExtendedLifetime(kept) {}
+        }
+        return try TraceLogFile.write(trace, named: "good.jsonl")
+    }
+
+    /// A log of a story with errors: the seed's custom subscriber that forgets its subscription.
+    func forgottenSubscriptionLog() throws -> String {
+        let trace = try Lifeline.record { SampleScenario.forgottenSubscription.run(SampleConsole()) }
+        return try TraceLogFile.write(trace, named: "forgotten-subscription.jsonl")
+    }
+
+    /// A log with one warning and no error: a sink whose AnyCancellable is dropped at once.
+    func droppedCancellableLog() throws -> String {
+        let trace = try Lifeline.record {
+            let subject = PassthroughSubject<Int, Never>()
+            _ = subject.sink { _ in }
+            subject.send(1)
+        }
+        return try TraceLogFile.write(trace, named: "dropped.jsonl")
+    }
+
+    @Test func aCorrectPipelineExitsZeroAndSaysSo() throws {
+        let run = try LifelineExecutable.run(["diagnose", try goodLog()])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutputText.hasPrefix("No lifecycle problems found in "), "\(run.standardOutputText)")
+        #expect(run.standardError.isEmpty)
+    }
+
+    @Test func errorsExitOneAndAreExplainedWithEvidenceAndFix() throws {
+        let run = try LifelineExecutable.run(["diagnose", try forgottenSubscriptionLog()])
+        #expect(run.status == 1)
+        let lines = run.standardOutputText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "2 errors in 1 subscription.", "\(run.standardOutputText)")
+        #expect(lines.contains {
+            $0.hasPrefix("DecodedDataTaskPublisher #") && $0.contains("DecodedDataTaskSubscription #")
+                && $0.contains(" → DecodableDataTaskSubscriber #")
+        })
+        #expect(lines.contains { $0.hasPrefix("  error subscription-not-retained: DecodedDataTaskPublisher.DecodedDataTaskSubscription #") })
+        #expect(lines.contains { $0.hasPrefix("  error subscriber-deallocated-early: DecodableDataTaskSubscriber #") })
+        #expect(lines.contains { $0.contains(".receive(subscription: DecodedDataTaskPublisher.DecodedDataTaskSubscription #") && $0.hasSuffix("begins") })
+        #expect(lines.contains { $0.contains("DecodedDataTaskSubscription #") && $0.contains("is found deallocated") })
+        #expect(lines.filter { $0.hasPrefix("    fix: ") }.count == 2)
+    }
+
+    @Test func theJSONReportIsTheDocumentedSchema() throws {
+        let run = try LifelineExecutable.run(["diagnose", try forgottenSubscriptionLog(), "--format", "json"])
+        #expect(run.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutputText.utf8)) as? [String: Any])
+        #expect(document["format"] as? String == "lifeline-diagnoses")
+        #expect(document["version"] as? Int == 1)
+        let summary = try #require(document["summary"] as? [String: Int])
+        #expect(summary == ["errors": 2, "warnings": 0, "info": 0])
+        let diagnoses = try #require(document["diagnoses"] as? [[String: Any]])
+        #expect(Set(diagnoses.compactMap { $0["code"] as? String }) == ["subscription-not-retained", "subscriber-deallocated-early"])
+        for diagnosis in diagnoses {
+            let evidence = try #require(diagnosis["evidence"] as? [[String: Any]])
+            #expect(!evidence.isEmpty)
+            #expect(evidence.allSatisfy { $0["seq"] is Int && $0["text"] is String })
+        }
+    }
+
+    @Test func warningsFailTheRunOnlyWhenStrict() throws {
+        let log = try droppedCancellableLog()
+        let lenient = try LifelineExecutable.run(["diagnose", log])
+        #expect(lenient.status == 0)
+        #expect(lenient.standardOutputText.hasPrefix("1 warning in 1 subscription."), "\(lenient.standardOutputText)")
+        #expect(lenient.standardOutputText.contains("warning cancelled-immediately: "))
+        let strict = try LifelineExecutable.run(["diagnose", log, "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.standardOutputText == lenient.standardOutputText)
+    }
+
+    @Test func aMissingFileExitsTwoWithTheReason() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).jsonl").path
+        let run = try LifelineExecutable.run(["diagnose", path])
+        #expect(run.status == 2)
+        #expect(run.standardOutputText.isEmpty)
+        #expect(run.standardError.hasPrefix("error: \(path): cannot read \(path)"), "\(run.standardError)")
+    }
+
+    @Test func aFileThatIsNotALogExitsTwo() throws {
+        let path = try TraceLogFile.write(Data("PNG\u{0}\u{1}garbage\n".utf8), named: "corrupt.jsonl")
+        let run = try LifelineExecutable.run(["diagnose", path])
+        #expect(run.status == 2)
+        #expect(run.standardOutputText.isEmpty)
+        #expect(run.standardError.contains("line 1: not a Lifeline log"), "\(run.standardError)")
+    }
+
+    @Test func aLogCutInsideItsHeaderExitsTwo() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try goodLog()))
+        let header = try #require(whole.firstIndex(of: UInt8(ascii: "\n")))
+        let path = try TraceLogFile.write(whole.prefix(header / 2), named: "cut.jsonl")
+        let run = try LifelineExecutable.run(["diagnose", path])
+        #expect(run.status == 2)
+        #expect(run.standardOutputText.isEmpty)
+        #expect(run.standardError.hasPrefix("error: \(path): line 1: "), "\(run.standardError)")
+    }
+
+    @Test func aLogCutInItsLastLineIsStillDiagnosedWithNotes() throws {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try forgottenSubscriptionLog()))
+        let path = try TraceLogFile.write(whole.prefix(whole.count - 20), named: "truncated.jsonl")
+        let run = try LifelineExecutable.run(["diagnose", path])
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("warning: \(path): the log has no end record"), "\(run.standardError)")
+        let lines = run.standardOutputText.split(separator: "\n").map(String.init)
+        #expect(lines.contains("note: the log has no end record: the recorded process stopped without stopping the recording."))
+        #expect(lines.contains("2 errors in 1 subscription."), "\(run.standardOutputText)")
+    }
+
+    /// A log in which a sink subscribed between the marks "screen shown" and "screen closed"
+    /// is still subscribed, and alive, when recording stops.
+    func leakLog() throws -> String {
+        let subject = PassthroughSubject<Int, Never>()
+        var kept: AnyCancellable?
+        let trace = try Lifeline.record {
+            Lifeline.mark("screen shown")
+            kept = subject.sink { _ in }
+            subject.send(1)
+            Lifeline.mark("screen closed")
+        }
+        kept?.cancel()
+        return try TraceLogFile.write(trace, named: "leak.jsonl")
+    }
+
+    @Test func aScopeBetweenTwoMarksFindsTheLeak() throws {
+        let log = try leakLog()
+        let unscoped = try LifelineExecutable.run(["diagnose", log])
+        #expect(unscoped.status == 0)
+        #expect(unscoped.standardOutputText.hasPrefix("No lifecycle problems found"), "\(unscoped.standardOutputText)")
+        let scoped = try LifelineExecutable.run(["diagnose", log, "--scope", "screen shown", "screen closed"])
+        #expect(scoped.status == 1)
+        #expect(scoped.standardOutputText.hasPrefix("1 error in 1 subscription."), "\(scoped.standardOutputText)")
+        #expect(scoped.standardOutputText.contains("  error leaked-subscription: Sink #"))
+        #expect(scoped.standardOutputText.contains("mark \"screen closed\""))
+    }
+
+    @Test func aScopeWhoseMarksAreMissingExitsTwo() throws {
+        let run = try LifelineExecutable.run(["diagnose", try leakLog(), "--scope", "screen shown", "screen hidden"])
+        #expect(run.status == 2)
+        #expect(run.standardOutputText.isEmpty)
+        #expect(run.standardError.contains("no mark \"screen shown\" followed by a mark \"screen hidden\""), "\(run.standardError)")
+    }
+
+    @Test func aScopeNeedsTwoMarks() throws {
+        let run = try LifelineExecutable.run(["diagnose", try goodLog(), "--scope", "screen shown"])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("--scope takes two mark labels"), "\(run.standardError)")
+    }
+
+    @Test func anUnknownFormatIsAUsageError() throws {
+        let run = try LifelineExecutable.run(["diagnose", try goodLog(), "--format", "yaml"])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("yaml"))
+    }
+}

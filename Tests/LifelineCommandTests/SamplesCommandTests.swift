@@ -1,0 +1,79 @@
+import Foundation
+import LifelineSamples
+import Testing
+
+/// `lifeline samples`: the gallery holds every file for every story, and a second run gives
+/// the same bytes for everything but the files that carry real timestamps.
+@Suite struct SamplesCommandTests {
+    static let filesPerStory = [
+        "console.txt", "diagnoses.json", "diagnoses.txt", "marbles.svg", "sequence.mmd", "sequence.puml",
+        "sequence.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
+    ]
+    /// The files whose bytes change from run to run: the log and the Perfetto trace carry
+    /// event times and the process id.
+    static let timestamped: Set<String> = ["trace.jsonl", "trace.perfetto.json"]
+
+    /// Every file under `folder`, by path relative to it.
+    private func files(under folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+        while let path = enumerator.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            let url = folder.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                result[path] = try Data(contentsOf: url)
+            }
+        }
+        return result
+    }
+
+    @Test func twoRunsWriteTheSameGallery() throws {
+        let first = try LifelineExecutable.temporaryFolder(), second = try LifelineExecutable.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: first)
+            try? FileManager.default.removeItem(at: second)
+        }
+        for folder in [first, second] {
+            let run = try LifelineExecutable.run(["samples", "--output", folder.path])
+            #expect(run.status == 0, "lifeline samples failed: \(run.standardError)")
+        }
+        let firstFiles = try files(under: first), secondFiles = try files(under: second)
+        var expected: Set<String> = ["README.md"]
+        for story in SampleScenario.all {
+            for file in Self.filesPerStory { expected.insert("\(story.name)/\(file)") }
+        }
+        #expect(Set(firstFiles.keys) == expected)
+        #expect(Set(secondFiles.keys) == expected)
+        for (path, bytes) in firstFiles.sorted(by: { $0.key < $1.key }) {
+            guard !Self.timestamped.contains(URL(fileURLWithPath: path).lastPathComponent) else { continue }
+            #expect(secondFiles[path] == bytes, "\(path) differs between two runs of lifeline samples")
+        }
+    }
+
+    @Test func theGalleryPageShowsAStoryWithEveryFile() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try LifelineExecutable.run(["samples", "--output", folder.path, "--only", "forgotten-subscription"])
+        #expect(run.status == 0, "lifeline samples failed: \(run.standardError)")
+        let page = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        let report = try String(contentsOf: folder.appendingPathComponent("forgotten-subscription/diagnoses.txt"), encoding: .utf8)
+        let mermaid = try String(contentsOf: folder.appendingPathComponent("forgotten-subscription/sequence.mmd"), encoding: .utf8)
+        #expect(page.contains("## \(SampleScenario.forgottenSubscription.title)"))
+        #expect(page.contains("```\n" + report + "```"), "the diagnosis report is not on the page as written")
+        #expect(page.contains("```mermaid\n" + mermaid + "```"), "the Mermaid diagram is not inline")
+        #expect(page.contains(#"<img src="forgotten-subscription/sequence.svg""#))
+        #expect(page.contains(#"<img src="forgotten-subscription/marbles.svg""#))
+        for file in Self.filesPerStory {
+            #expect(page.contains("](forgotten-subscription/\(file))"), "no link to \(file)")
+        }
+    }
+
+    @Test func everyStoryHasARecordedFixture() {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("LifelineRenderTests/Fixtures")
+        for story in SampleScenario.all {
+            #expect(FileManager.default.fileExists(atPath: fixtures.appendingPathComponent("\(story.name).jsonl").path),
+                    "no recorded trace of \(story.name) in Tests/LifelineRenderTests/Fixtures: the golden files do not cover it")
+        }
+    }
+}

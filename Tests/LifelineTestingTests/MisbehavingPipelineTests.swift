@@ -1,0 +1,163 @@
+import Dispatch
+import Lifeline
+import LifelineAnalysis
+import LifelineLog
+import LifelineSamples
+import LifelineTesting
+import OpenCombineShim
+import Testing
+
+/// Every code, triggered by a real recording of a hand-written misbehaving publisher or
+/// subscriber (or of a seed's story), naming the right objects and citing the right events.
+@Suite("Misbehaving pipelines, recorded", .serialized)
+struct MisbehavingPipelineTests {
+    /// What a diagnosis names and cites, in words a test can compare: the objects' short
+    /// type names, and each evidence event's kind and phase.
+    struct Citation: Equatable, CustomStringConvertible {
+        let code: String
+        let objects: [String]
+        let evidence: [String]
+
+        init(_ diagnosis: Diagnosis, in trace: Trace) {
+            code = diagnosis.code
+            objects = diagnosis.objects.map { trace.object($0)?.shortTypeName ?? "?" }
+            let events = Dictionary(uniqueKeysWithValues: trace.events.map { ($0.seq, $0) })
+            evidence = diagnosis.evidence.map { seq in events[seq].map { "\($0.kind.name) \($0.phase.rawValue)" } ?? "missing" }
+        }
+
+        init(_ code: String, objects: [String], evidence: [String]) {
+            self.code = code
+            self.objects = objects
+            self.evidence = evidence
+        }
+
+        var description: String { "\(code) \(objects) \(evidence)" }
+    }
+
+    /// Runs `body` in a lifecycle check and cites its problems.
+    func citations(_ body: () throws -> Void) throws -> [Citation] {
+        let findings = try LifecycleCheck().run(body)
+        return findings.problems.map { Citation($0, in: findings.trace) }
+    }
+
+    @Test func aPublisherThatIgnoresDemandExceedsIt() throws {
+        let subscriber = RecordingSubscriber(requesting: .max(1))
+        let cited = try citations { ContractBreakingPublisher(breach: .sendsBeyondDemand).subscribe(subscriber) }
+        #expect(cited == [Citation(
+            "demand-exceeded", objects: ["BreachingSubscription", "RecordingSubscriber", "ContractBreakingPublisher"],
+            evidence: ["request begin", "value begin"]
+        )])
+        #expect(subscriber.outcome.events == ["1", "2", "3", "finished"])
+    }
+
+    @Test func aPublisherThatSendsAfterFinishingSendsAValueAfterCompletion() throws {
+        let cited = try citations {
+            ContractBreakingPublisher(breach: .sendsAfterCompletion).subscribe(RecordingSubscriber(requesting: .unlimited))
+        }
+        #expect(cited == [Citation(
+            "value-after-completion", objects: ["RecordingSubscriber", "BreachingSubscription", "ContractBreakingPublisher"],
+            evidence: ["completion begin", "value begin"]
+        )])
+    }
+
+    @Test func aPublisherThatFinishesTwiceCompletesTwice() throws {
+        let cited = try citations {
+            ContractBreakingPublisher(breach: .completesTwice).subscribe(RecordingSubscriber(requesting: .unlimited))
+        }
+        #expect(cited == [Citation(
+            "duplicate-completion", objects: ["RecordingSubscriber", "BreachingSubscription", "ContractBreakingPublisher"],
+            evidence: ["completion begin", "completion begin"]
+        )])
+    }
+
+    @Test func aPublisherThatSubscribesTwiceHandsASecondSubscription() throws {
+        let cited = try citations {
+            ContractBreakingPublisher(breach: .subscribesTwice).subscribe(RecordingSubscriber(requesting: .unlimited))
+        }
+        #expect(cited == [Citation(
+            "duplicate-subscription",
+            objects: ["RecordingSubscriber", "BreachingSubscription", "BreachingSubscription", "ContractBreakingPublisher"],
+            evidence: ["receive_subscription begin", "receive_subscription begin"]
+        )])
+    }
+
+    @Test func aPublisherThatSendsFirstSendsAValueBeforeTheSubscription() throws {
+        let cited = try citations {
+            ContractBreakingPublisher(breach: .sendsBeforeSubscription).subscribe(RecordingSubscriber(requesting: .unlimited))
+        }
+        #expect(cited == [Citation(
+            "value-before-subscription", objects: ["RecordingSubscriber", "ContractBreakingPublisher"],
+            evidence: ["subscribe begin", "value begin"]
+        )])
+    }
+
+    @Test func aSubscriberThatRequestsNoneMakesAZeroDemandRequest() throws {
+        let subscriber = RecordingSubscriber(requesting: .none, .max(1))
+        let cited = try citations { ContractBreakingPublisher(breach: .none).subscribe(subscriber) }
+        #expect(cited == [Citation(
+            "zero-demand-request", objects: ["BreachingSubscription", "RecordingSubscriber"], evidence: ["request begin"]
+        )])
+        #expect(subscriber.outcome.events == ["1", "finished"])
+    }
+
+    @Test func aPublisherThatSendsFromTwoThreadsDeliversConcurrently() throws {
+        let cited = try citations {
+            let subscriber = RendezvousSubscriber()
+            ContractBreakingPublisher(breach: .sendsFromTwoThreadsAtOnce).subscribe(subscriber)
+            #expect(subscriber.finished.wait(timeout: DispatchTime.now() + DispatchTimeInterval.seconds(10)) == .success)
+        }
+        #expect(cited == [Citation(
+            "concurrent-delivery", objects: ["RendezvousSubscriber", "BreachingSubscription", "ContractBreakingPublisher"],
+            evidence: ["value begin", "value begin", "value end"]
+        )])
+    }
+
+    @Test func aSubscriberThatStopsAskingStalls() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = RecordingSubscriber(requesting: .max(1))
+        let trace = try Lifeline.record {
+            subject.subscribe(subscriber)
+            subject.send(1)
+            subject.send(2)
+        }
+        let cited = TraceAnalyzer().diagnose(trace).map { Citation($0, in: trace) }
+        #expect(cited == [Citation(
+            "demand-stalled", objects: ["RecordingSubscriber", "PassthroughSubject.Conduit", "PassthroughSubject"],
+            evidence: ["receive_subscription begin", "request begin", "value end"]
+        )])
+        #expect(subscriber.outcome.events == ["1"])
+    }
+
+    @Test func aDroppedAnyCancellableIsCancelledImmediately() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let cited = try citations {
+            _ = subject.sink { _ in }
+            subject.send(1)
+        }
+        #expect(cited == [Citation(
+            "cancelled-immediately", objects: ["PassthroughSubject.Conduit", "Sink", "PassthroughSubject"],
+            evidence: ["subscribe begin", "receive_subscription begin", "subscribe end", "cancel begin"]
+        )])
+    }
+
+    @Test func aCancelAfterAMarkIsADeliberateCancelNotADroppedCancellable() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let cited = try citations {
+            let search = subject.sink { _ in }
+            Lifeline.mark("the user typed again")
+            search.cancel()
+        }
+        #expect(cited.isEmpty, "\(cited)")
+    }
+
+    @Test func theForgottenSubscriptionNamesTheSubscriberAndTheSubscriptionThatDied() throws {
+        let cited = try citations { SampleScenario.forgottenSubscription.run(SampleConsole()) }
+        let objects = ["DecodableDataTaskSubscriber", "DecodedDataTaskPublisher.DecodedDataTaskSubscription", "DecodedDataTaskPublisher"]
+        #expect(cited == [
+            Citation("subscriber-deallocated-early", objects: objects,
+                     evidence: ["receive_subscription begin", "request begin", "deallocation instant"]),
+            Citation("subscription-not-retained", objects: [objects[1], objects[0], objects[2]],
+                     evidence: ["receive_subscription begin", "receive_subscription end", "deallocation instant"]),
+        ])
+    }
+}
