@@ -90,7 +90,7 @@ private struct HeapWalk {
     }
 
     func validateInstance(at address: UInt) -> ClassLayout? {
-        guard address % 8 == 0, address > 0xFFFF,
+        guard RuntimeLayout.isPlausibleAddress(address),
               let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
               case .instance(let layout)? = catalog.heapKind(metadata: metadata),
               let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)),
@@ -105,7 +105,7 @@ private struct HeapWalk {
     /// The object whose side table entry is at `address`: the entry names an object whose
     /// reference count word points back to the entry.
     mutating func objectOwningSideTable(_ address: UInt) -> UInt? {
-        guard address % 8 == 0, address > 0xFFFF,
+        guard RuntimeLayout.isPlausibleAddress(address),
               let object = memory.word(at: address + UInt(RuntimeLayout.sideTableObjectOffset)),
               instanceLayout(at: object) != nil,
               let refCount = memory.word(at: object + UInt(RuntimeLayout.objectRefCountOffset)),
@@ -204,7 +204,7 @@ private struct HeapWalk {
     /// reference's side table (a weak edge), or a closure context or box (whose contents
     /// become edges of `holder`).
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
-        guard word > 0xFFFF, word % 8 == 0 else { return }
+        guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
             if addInstance(word, layout) {
                 addReference(from: holder, to: word, path: path, ownership: ownership)
@@ -280,9 +280,12 @@ private struct HeapWalk {
 
         /// Whether `count` elements of `stride` bytes from `start` lie inside the allocation.
         func fits(_ start: UInt, _ count: Int, _ stride: Int) -> Bool {
-            guard start >= storage + UInt(RuntimeLayout.objectHeaderSize) else { return false }
-            guard let limit else { return true }
-            return start + UInt(count * stride) <= limit
+            guard RuntimeLayout.isInAddressRange(start), start >= storage + UInt(RuntimeLayout.objectHeaderSize)
+            else { return false }
+            let (length, overflow) = count.multipliedReportingOverflow(by: stride)
+            guard !overflow, length >= 0, length < 1 << 32 else { return false }
+            guard let limit else { return length < 1 << 24 }
+            return start + UInt(length) <= limit
         }
         switch shape {
         case .array(let element):

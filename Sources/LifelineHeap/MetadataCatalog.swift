@@ -40,7 +40,7 @@ final class MetadataCatalog {
     }
 
     private func classify(_ metadata: UInt) -> HeapKind? {
-        guard metadata % 8 == 0, metadata > 0xFFFF, let kind = memory.word(at: metadata) else { return nil }
+        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata) else { return nil }
         switch kind {
         case RuntimeLayout.classMetadataKind:
             return classLayout(metadata).map { .instance($0) }
@@ -67,7 +67,7 @@ final class MetadataCatalog {
         var chain: [UInt] = []
         var current = metadata
         while current != 0 {
-            guard chain.count < 64, current % 8 == 0, isClassMetadata(current) else { return nil }
+            guard chain.count < 64, RuntimeLayout.isPlausibleAddress(current), isClassMetadata(current) else { return nil }
             chain.append(current)
             guard let superclass = memory.word(at: current + UInt(RuntimeLayout.superclassOffset)) else { return nil }
             current = superclass
@@ -123,7 +123,7 @@ final class MetadataCatalog {
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
     /// enum, optional, tuple, function or existential.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
-        guard metadata % 8 == 0, let kind = memory.word(at: metadata) else { return false }
+        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata) else { return false }
         switch kind {
         case RuntimeLayout.classMetadataKind: return isClassMetadata(metadata)
         case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind,
@@ -137,7 +137,8 @@ final class MetadataCatalog {
         guard memory.word(at: metadata) == RuntimeLayout.classMetadataKind,
               let size = memory.uint32(at: metadata + UInt(RuntimeLayout.instanceSizeOffset)),
               size >= UInt32(RuntimeLayout.objectHeaderSize), size < 1 << 24,
-              let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)), descriptor != 0,
+              let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
+              RuntimeLayout.isInAddressRange(descriptor), descriptor % 4 == 0,
               let flags = memory.uint32(at: descriptor)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.classDescriptorKind
@@ -146,7 +147,9 @@ final class MetadataCatalog {
     /// The names and declared ownerships of the stored properties one class declares itself,
     /// from its field descriptor.
     private func declaredFields(_ metadata: UInt) -> [(name: String, ownership: ReferenceOwnership)]? {
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)) else { return nil }
+        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
+              RuntimeLayout.isInAddressRange(descriptor)
+        else { return nil }
         guard let fieldDescriptor = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.fieldDescriptorOffset)) else {
             return []
         }
