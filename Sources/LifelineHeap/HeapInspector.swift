@@ -217,12 +217,14 @@ private struct HeapWalk {
             }
             return
         }
-        guard let metadata = memory.word(at: word), let size = memory.allocationSize(at: word),
-              depth < 8, openContainers.insert(word).inserted
-        else { return }
+        // Only a word whose metadata checks out as a closure context's or a box's is sized
+        // with malloc, and only then are its contents read.
+        guard depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) else { return }
+        if case .instance = kind { return }
+        guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
         defer { openContainers.remove(word) }
-        switch catalog.heapKind(metadata: metadata) {
-        case .closureContext(let firstCapture, let captures)?:
+        switch kind {
+        case .closureContext(let firstCapture, let captures):
             // Captures follow one another, each at its alignment. One whose type needs the
             // context's generic arguments is read as one word (a class instance's size), and
             // its followers are read only when it was the last. (The compiler lays out the
@@ -246,10 +248,10 @@ private struct HeapWalk {
                           holder: holder, depth: depth + 1)
                 offset += self.size(of: type)
             }
-        case .box(let offset, let boxed)?:
+        case .box(let offset, let boxed):
             guard offset + self.size(of: boxed) <= size else { return }
             scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
-        default:
+        case .instance:
             return
         }
     }

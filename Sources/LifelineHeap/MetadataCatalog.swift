@@ -53,8 +53,7 @@ final class MetadataCatalog {
         case RuntimeLayout.genericBoxMetadataKind:
             guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.boxValueOffsetOffset)),
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
-                  let boxed = memory.word(at: metadata + UInt(RuntimeLayout.boxedTypeOffset)),
-                  MangledName.isInImage(boxed, memory) || isTypeMetadata(boxed)
+                  let boxed = memory.word(at: metadata + UInt(RuntimeLayout.boxedTypeOffset)), isTypeMetadata(boxed)
             else { return nil }
             return .box(offset: Int(offset), boxed: unsafeBitCast(boxed, to: Any.Type.self))
         default:
@@ -121,15 +120,24 @@ final class MetadataCatalog {
     }
 
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
-    /// enum, optional, tuple, function or existential.
+    /// enum, optional, tuple, function or existential, whose value witness table (and, for a
+    /// nominal type, descriptor) lies in a loaded image. The inspector asks the runtime for
+    /// such a type's size, which goes through the value witness table.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
-        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata) else { return false }
+        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+              let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
+              MangledName.isInImage(witnesses, memory)
+        else { return false }
         switch kind {
-        case RuntimeLayout.classMetadataKind: return isClassMetadata(metadata)
-        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind,
-             RuntimeLayout.tupleMetadataKind, RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind:
+        case RuntimeLayout.classMetadataKind:
+            return isClassMetadata(metadata)
+        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
+            guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)) else { return false }
+            return MangledName.isInImage(descriptor, memory)
+        case RuntimeLayout.tupleMetadataKind, RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind:
             return true
-        default: return false
+        default:
+            return false
         }
     }
 

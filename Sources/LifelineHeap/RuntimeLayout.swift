@@ -44,6 +44,10 @@ enum RuntimeLayout {
     static let genericBoxMetadataKind: UInt = 0x500
     /// Kinds at or below this are metadata kinds; larger values are pointers.
     static let lastMetadataKind: UInt = 0x7FF
+    /// The value witness table pointer sits just before every type metadata's address point.
+    static let valueWitnessTableOffsetBack = 8
+    /// Offset of the nominal type descriptor in struct, enum and optional metadata.
+    static let valueDescriptorOffset = 8
     /// Offset of the superclass pointer in class metadata.
     static let superclassOffset = 8
     /// Offset of the 32-bit instance size in class metadata.

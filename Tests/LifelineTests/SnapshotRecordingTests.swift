@@ -71,6 +71,10 @@ extension RecordingTests {
             #expect(kinds["AnyCancellable"] == .cancellable)
             #expect(kinds["Sink"] == .subscriber)
             #expect(kinds["PassthroughSubject"] == .subject)
+            // Under the hook the sink holds its subscription through OpenCombine's tap.
+            let sink = try #require(bound.nodes.first { $0.kind == .subscriber })
+            let held = bound.edges.filter { $0.from == sink.id && $0.field == "status.subscription" }
+            #expect(held.map { bound.node($0.to)?.kind } == [.subscription])
 
             let released = try #require(trace.snapshot(at: "released"))
             let releasedRoot = try #require(released.nodes.first { $0.name == "ViewModel" })
