@@ -90,7 +90,7 @@ private struct HeapWalk {
     }
 
     func validateInstance(at address: UInt) -> ClassLayout? {
-        guard address % 8 == 0, address > 0xFFFF,
+        guard RuntimeLayout.isPlausibleAddress(address),
               let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
               case .instance(let layout)? = catalog.heapKind(metadata: metadata),
               let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)),
@@ -105,7 +105,7 @@ private struct HeapWalk {
     /// The object whose side table entry is at `address`: the entry names an object whose
     /// reference count word points back to the entry.
     mutating func objectOwningSideTable(_ address: UInt) -> UInt? {
-        guard address % 8 == 0, address > 0xFFFF,
+        guard RuntimeLayout.isPlausibleAddress(address),
               let object = memory.word(at: address + UInt(RuntimeLayout.sideTableObjectOffset)),
               instanceLayout(at: object) != nil,
               let refCount = memory.word(at: object + UInt(RuntimeLayout.objectRefCountOffset)),
@@ -204,7 +204,7 @@ private struct HeapWalk {
     /// reference's side table (a weak edge), or a closure context or box (whose contents
     /// become edges of `holder`).
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
-        guard word > 0xFFFF, word % 8 == 0 else { return }
+        guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
             if addInstance(word, layout) {
                 addReference(from: holder, to: word, path: path, ownership: ownership)
@@ -217,12 +217,14 @@ private struct HeapWalk {
             }
             return
         }
-        guard let metadata = memory.word(at: word), let size = memory.allocationSize(at: word),
-              depth < 8, openContainers.insert(word).inserted
-        else { return }
+        // Only a word whose metadata checks out as a closure context's or a box's is sized
+        // with malloc, and only then are its contents read.
+        guard depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) else { return }
+        if case .instance = kind { return }
+        guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
         defer { openContainers.remove(word) }
-        switch catalog.heapKind(metadata: metadata) {
-        case .closureContext(let firstCapture, let captures)?:
+        switch kind {
+        case .closureContext(let firstCapture, let captures):
             // Captures follow one another, each at its alignment. One whose type needs the
             // context's generic arguments is read as one word (a class instance's size), and
             // its followers are read only when it was the last. (The compiler lays out the
@@ -246,10 +248,10 @@ private struct HeapWalk {
                           holder: holder, depth: depth + 1)
                 offset += self.size(of: type)
             }
-        case .box(let offset, let boxed)?:
+        case .box(let offset, let boxed):
             guard offset + self.size(of: boxed) <= size else { return }
             scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
-        default:
+        case .instance:
             return
         }
     }
@@ -280,9 +282,12 @@ private struct HeapWalk {
 
         /// Whether `count` elements of `stride` bytes from `start` lie inside the allocation.
         func fits(_ start: UInt, _ count: Int, _ stride: Int) -> Bool {
-            guard start >= storage + UInt(RuntimeLayout.objectHeaderSize) else { return false }
-            guard let limit else { return true }
-            return start + UInt(count * stride) <= limit
+            guard RuntimeLayout.isInAddressRange(start), start >= storage + UInt(RuntimeLayout.objectHeaderSize)
+            else { return false }
+            let (length, overflow) = count.multipliedReportingOverflow(by: stride)
+            guard !overflow, length >= 0, length < 1 << 32 else { return false }
+            guard let limit else { return length < 1 << 24 }
+            return start + UInt(length) <= limit
         }
         switch shape {
         case .array(let element):

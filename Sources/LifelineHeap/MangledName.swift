@@ -61,7 +61,7 @@ enum MangledName {
     /// Whether `address` lies in a file-backed, read-only mapping: a loaded image's
     /// constant data, where the compiler puts mangled names and descriptors.
     static func isInImage(_ address: UInt, _ memory: ProcessMemory) -> Bool {
-        guard let mapping = memory.mapping(containing: address) else { return false }
+        guard RuntimeLayout.isInAddressRange(address), let mapping = memory.mapping(containing: address) else { return false }
         return mapping.readable && !mapping.isHeap
     }
 }

@@ -40,7 +40,7 @@ final class MetadataCatalog {
     }
 
     private func classify(_ metadata: UInt) -> HeapKind? {
-        guard metadata % 8 == 0, metadata > 0xFFFF, let kind = memory.word(at: metadata) else { return nil }
+        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata) else { return nil }
         switch kind {
         case RuntimeLayout.classMetadataKind:
             return classLayout(metadata).map { .instance($0) }
@@ -53,8 +53,7 @@ final class MetadataCatalog {
         case RuntimeLayout.genericBoxMetadataKind:
             guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.boxValueOffsetOffset)),
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
-                  let boxed = memory.word(at: metadata + UInt(RuntimeLayout.boxedTypeOffset)),
-                  MangledName.isInImage(boxed, memory) || isTypeMetadata(boxed)
+                  let boxed = memory.word(at: metadata + UInt(RuntimeLayout.boxedTypeOffset)), isTypeMetadata(boxed)
             else { return nil }
             return .box(offset: Int(offset), boxed: unsafeBitCast(boxed, to: Any.Type.self))
         default:
@@ -67,7 +66,7 @@ final class MetadataCatalog {
         var chain: [UInt] = []
         var current = metadata
         while current != 0 {
-            guard chain.count < 64, current % 8 == 0, isClassMetadata(current) else { return nil }
+            guard chain.count < 64, RuntimeLayout.isPlausibleAddress(current), isClassMetadata(current) else { return nil }
             chain.append(current)
             guard let superclass = memory.word(at: current + UInt(RuntimeLayout.superclassOffset)) else { return nil }
             current = superclass
@@ -121,15 +120,24 @@ final class MetadataCatalog {
     }
 
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
-    /// enum, optional, tuple, function or existential.
+    /// enum, optional, tuple, function or existential, whose value witness table (and, for a
+    /// nominal type, descriptor) lies in a loaded image. The inspector asks the runtime for
+    /// such a type's size, which goes through the value witness table.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
-        guard metadata % 8 == 0, let kind = memory.word(at: metadata) else { return false }
+        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+              let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
+              MangledName.isInImage(witnesses, memory)
+        else { return false }
         switch kind {
-        case RuntimeLayout.classMetadataKind: return isClassMetadata(metadata)
-        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind,
-             RuntimeLayout.tupleMetadataKind, RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind:
+        case RuntimeLayout.classMetadataKind:
+            return isClassMetadata(metadata)
+        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
+            guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)) else { return false }
+            return MangledName.isInImage(descriptor, memory)
+        case RuntimeLayout.tupleMetadataKind, RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind:
             return true
-        default: return false
+        default:
+            return false
         }
     }
 
@@ -137,7 +145,8 @@ final class MetadataCatalog {
         guard memory.word(at: metadata) == RuntimeLayout.classMetadataKind,
               let size = memory.uint32(at: metadata + UInt(RuntimeLayout.instanceSizeOffset)),
               size >= UInt32(RuntimeLayout.objectHeaderSize), size < 1 << 24,
-              let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)), descriptor != 0,
+              let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
+              RuntimeLayout.isInAddressRange(descriptor), descriptor % 4 == 0,
               let flags = memory.uint32(at: descriptor)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.classDescriptorKind
@@ -146,7 +155,9 @@ final class MetadataCatalog {
     /// The names and declared ownerships of the stored properties one class declares itself,
     /// from its field descriptor.
     private func declaredFields(_ metadata: UInt) -> [(name: String, ownership: ReferenceOwnership)]? {
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)) else { return nil }
+        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
+              RuntimeLayout.isInAddressRange(descriptor)
+        else { return nil }
         guard let fieldDescriptor = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.fieldDescriptorOffset)) else {
             return []
         }

@@ -80,13 +80,15 @@ struct ProcessMemory {
     /// the next chunk's header. Both are checked to lie in the same writable heap mapping
     /// before it is called, so a wrong guess costs a `nil`, never a fault.
     func allocationSize(at pointer: UInt) -> Int? {
-        guard pointer % 16 == 0, let mapping = mapping(containing: pointer), mapping.isHeap, mapping.writable,
+        guard RuntimeLayout.isPlausibleAddress(pointer), pointer % 16 == 0,
+              let mapping = mapping(containing: pointer), mapping.isHeap, mapping.writable,
               pointer >= mapping.range.lowerBound + 16, let header = word(at: pointer - 8)
         else { return nil }
         let chunkSize = header & ~0x7
         let isMmapped = header & 0x2 != 0
-        guard chunkSize >= 32, chunkSize % 16 == 0 else { return nil }
+        guard chunkSize >= 32, chunkSize % 16 == 0, chunkSize < RuntimeLayout.addressLimit else { return nil }
         if !isMmapped {
+            // The next chunk's header ends 16 bytes past this chunk's end.
             let chunk = pointer - 16
             let (next, overflow) = chunk.addingReportingOverflow(chunkSize + 16)
             guard !overflow, next <= mapping.range.upperBound else { return nil }

@@ -4,6 +4,25 @@
 /// WeakReference.h). `RuntimeLayoutTests` checks each against live objects, so a toolchain that
 /// changes one fails those tests loudly instead of giving wrong graphs.
 enum RuntimeLayout {
+    // MARK: Addresses
+
+    /// User-space addresses on 64-bit Linux lie below 2^47 (2^56 with five-level paging), and
+    /// the first 64 KiB are never mapped. A word outside that range is not a pointer, and
+    /// checking it first keeps offset arithmetic on it from overflowing.
+    static let lowestAddress: UInt = 0x1_0000
+    static let addressLimit: UInt = 1 << 56
+
+    /// Whether `word` can be an address at all.
+    static func isInAddressRange(_ word: UInt) -> Bool {
+        word >= lowestAddress && word < addressLimit
+    }
+
+    /// Whether `word` can be the address of a heap object or of metadata: in range and
+    /// pointer-aligned.
+    static func isPlausibleAddress(_ word: UInt) -> Bool {
+        isInAddressRange(word) && word % 8 == 0
+    }
+
     // MARK: Heap objects (HeapObject.h)
 
     /// Offset of the metadata pointer in every heap object.
@@ -25,6 +44,10 @@ enum RuntimeLayout {
     static let genericBoxMetadataKind: UInt = 0x500
     /// Kinds at or below this are metadata kinds; larger values are pointers.
     static let lastMetadataKind: UInt = 0x7FF
+    /// The value witness table pointer sits just before every type metadata's address point.
+    static let valueWitnessTableOffsetBack = 8
+    /// Offset of the nominal type descriptor in struct, enum and optional metadata.
+    static let valueDescriptorOffset = 8
     /// Offset of the superclass pointer in class metadata.
     static let superclassOffset = 8
     /// Offset of the 32-bit instance size in class metadata.

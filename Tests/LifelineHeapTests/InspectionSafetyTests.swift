@@ -28,6 +28,48 @@ import Testing
         withExtendedLifetime(leaf) {}
     }
 
+    /// An enum's payload words are followed when they look like pointers, so an `Int` payload
+    /// can hand the inspector any word at all.
+    enum Payload {
+        case number(Int)
+        case object(AnyObject)
+    }
+
+    final class PayloadHolder {
+        var payload: Payload
+        init(_ payload: Payload) { self.payload = payload }
+    }
+
+    /// What fills the memory the garbage words point at: zeros, all ones, a huge chunk size
+    /// that overflows when added to, or pointers back into the same memory.
+    enum Garbage: CaseIterable {
+        case zeros, ones, hugeChunkSize, selfPointers
+
+        func word(at address: UInt) -> UInt {
+            switch self {
+            case .zeros: return 0
+            case .ones: return .max
+            case .hugeChunkSize: return 0xFFFF_FFFF_FFFF_FFF0
+            case .selfPointers: return address
+            }
+        }
+    }
+
+    @Test(arguments: Garbage.allCases)
+    func aWordPointingAtGarbageIsNotFollowed(garbage: Garbage) {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)
+        let base = UInt(bitPattern: raw)
+        for offset in stride(from: 0, to: 256, by: 8) {
+            raw.storeBytes(of: garbage.word(at: base + UInt(offset)), toByteOffset: offset, as: UInt.self)
+        }
+        defer { raw.deallocate() }
+        let holders = [16, 48, 128, 240].map { PayloadHolder(.number(Int(bitPattern: base + UInt($0)))) }
+        let graph = HeapInspector().inspect(roots: holders.map { HeapInspector.address(of: $0) })
+        #expect(graph.nodes.count == holders.count)
+        #expect(graph.references.isEmpty)
+        withExtendedLifetime(holders) {}
+    }
+
     @Test func theAddressOfADeadObjectIsNotFollowedIntoFreedMemory() {
         var addresses: [UInt] = []
         for _ in 0..<1_000 {
@@ -85,7 +127,7 @@ import Testing
         }
         let root = HeapInspector.address(of: churn)
         var sawCancellables = 0
-        for _ in 0..<300 {
+        for _ in 0..<200 {
             let graph = HeapInspector().inspect(roots: [root])
             #expect(graph.nodes[root] != nil)
             for reference in graph.references {

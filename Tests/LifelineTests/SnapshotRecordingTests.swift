@@ -1,3 +1,4 @@
+import Dispatch
 import OpenCombineShim
 import Testing
 import Lifeline
@@ -70,6 +71,10 @@ extension RecordingTests {
             #expect(kinds["AnyCancellable"] == .cancellable)
             #expect(kinds["Sink"] == .subscriber)
             #expect(kinds["PassthroughSubject"] == .subject)
+            // Under the hook the sink holds its subscription through OpenCombine's tap.
+            let sink = try #require(bound.nodes.first { $0.kind == .subscriber })
+            let held = bound.edges.filter { $0.from == sink.id && $0.field == "status.subscription" }
+            #expect(held.map { bound.node($0.to)?.kind } == [.subscription])
 
             let released = try #require(trace.snapshot(at: "released"))
             let releasedRoot = try #require(released.nodes.first { $0.name == "ViewModel" })
@@ -125,6 +130,25 @@ extension RecordingTests {
                 let event = try #require(trace.events.first { $0.seq == snapshot.seq })
                 #expect(event.phase == .end, "an automatic snapshot follows the end of its call")
             }
+        }
+
+        @Test func automaticSnapshotsWhileThreadsRunPipelinesGiveAReadableLog() throws {
+            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+                DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                    let model = ViewModel()
+                    Lifeline.track(model, name: "model \(worker)")
+                    for round in 0..<25 {
+                        model.bind(weakly: round % 2 == 0)
+                        model.subject.send(round)
+                        if round % 5 == 4 { model.cancellables.removeAll() }
+                    }
+                    model.cancellables.removeAll()
+                }
+            }
+            #expect(trace.snapshots.count > 100)
+            #expect(Set(trace.snapshots.map(\.index)).count == trace.snapshots.count)
+            let names = Set(trace.snapshots.flatMap { $0.nodes.compactMap(\.name) })
+            #expect(names == ["model 0", "model 1", "model 2", "model 3"])
         }
 
         @Test func snapshotsAreOffByDefault() throws {
