@@ -5,20 +5,46 @@ import LifelineSamples
 import Testing
 
 /// The retain-cycle story recorded with automatic snapshots: the ownership graph finds the
-/// strong-self variant's loop and nothing in the [weak self] variant.
+/// strong-self variant's loop, and the [weak self] variant's view model is held weakly and
+/// is in no loop.
 @Suite("The retain-cycle story's ownership graph", .serialized)
 struct RetainCycleGraphTests {
-    func record() throws -> Trace {
+    static func record() throws -> Trace {
         try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
             SampleScenario.retainCycle.run(SampleConsole())
         }
     }
 
+    /// The view models of the story: the strong-self one is created first.
+    static func viewModels(_ trace: Trace) -> [TraceObjectID] {
+        trace.objects.values.filter { $0.shortTypeName == "ProfileViewModel" }.map(\.id).sorted()
+    }
+
     @Test func theStrongVariantReportsExactlyItsLoop() throws {
-        let trace = try record()
+        let trace = try Self.record()
         let cycles = TraceAnalyzer().diagnose(trace).filter { $0.code == "retain-cycle" }
-        for s in trace.snapshots { print(s.index, s.seq, s.label, s.nodes.map { "\($0.id):\($0.kind.rawValue):\(trace.object($0.id)!.shortTypeName):\($0.alive)" }, s.edges.map { "\($0.from)-\($0.field)/\($0.ownership.rawValue)->\($0.to)" }) }
-        print(TextDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render())
+        let viewModels = Self.viewModels(trace)
+        try #require(viewModels.count == 2)
+        let cycle = try #require(cycles.first)
         #expect(cycles.count == 1)
+        #expect(cycle.message.hasPrefix(
+            "Retain cycle: ProfileViewModel.cancellable → AnyCancellable → Sink.receiveValue (closure) → ProfileViewModel."))
+        #expect(cycle.objects.first == viewModels[0])
+        #expect(cycle.objects.map { trace.object($0)!.shortTypeName } == ["ProfileViewModel", "AnyCancellable", "Sink"])
+        #expect(cycle.severity == .error)
+        #expect(cycle.evidence.contains(trace.snapshots.last!.seq))
+        #expect(cycle.fix.contains("[weak self]"))
+    }
+
+    @Test func theWeakVariantHoldsItsViewModelWeaklyAndIsInNoLoop() throws {
+        let trace = try Self.record()
+        let weakViewModel = try #require(Self.viewModels(trace).last)
+        let holding = trace.snapshots.flatMap(\.edges).filter { $0.to == weakViewModel && $0.field == "receiveValue (closure)" }
+        #expect(!holding.isEmpty)
+        #expect(holding.allSatisfy { $0.ownership == .weak })
+        for snapshot in trace.snapshots {
+            let graph = OwnershipGraph(snapshot: snapshot, trace: trace)
+            #expect(!graph.strongCycles.contains { $0.objects.contains(weakViewModel) })
+        }
     }
 }
