@@ -167,4 +167,50 @@ import Testing
         #expect(components.map(\.count) == [100_000, 1, 1])
         #expect(components.map(\.first) == [ids.first, TraceObjectID(200_000), TraceObjectID(200_001)])
     }
+
+    @Test func aSubscriberThatDiedEarlyIsShownWithTheOwnerItLacked() throws {
+        var story = Story()
+        let before = story.snapshot(1, "subscribed", nodes: story.nodes(), edges: [
+            Edge(from: story.subject, to: story.conduit, field: "downstreams", ownership: .strong),
+            Edge(from: story.conduit, to: story.sink, field: "downstream.subscriber", ownership: .weak),
+        ])
+        story.script.died(story.sink)
+        story.script.snapshots = [before]
+        let early = try #require(TraceAnalyzer().diagnose(story.script.trace()).first { $0.code == "subscriber-deallocated-early" })
+        #expect(early.message.hasSuffix(
+            "nothing had completed or cancelled the subscription. In snapshot 1 \"subscribed\" (after event #\(before.seq)), "
+                + "nothing in the graph holds Sink #3: only the stack, a global or something the inspection could not see can."))
+
+        story.script.snapshots = []
+        let withoutSnapshots = try #require(TraceAnalyzer().diagnose(story.script.trace()).first { $0.code == "subscriber-deallocated-early" })
+        #expect(withoutSnapshots.message.hasSuffix("nothing had completed or cancelled the subscription."))
+    }
+
+    @Test func aLeakedSubscriptionNamesTheLoopThatKeepsIt() throws {
+        var script = TraceScript()
+        let begin = script.mark("begin")
+        let (subject, conduit, sink) = (
+            script.object("PassthroughSubject", .publisher), script.object("PassthroughSubject.Conduit", .subscription),
+            script.object("Sink", .subscriber)
+        )
+        let viewModel = script.object("ViewModel", .object)
+        script.subscribe(subject, sink) { script in
+            script.receiveSubscription(sink, conduit) { script in script.request(conduit, .unlimited) }
+        }
+        let end = script.mark("end")
+        script.snapshots = [TraceSnapshot(
+            index: 1, seq: end, label: "stop", reason: .stop,
+            nodes: [subject, conduit, sink, viewModel].map { Node(id: $0, kind: $0 == sink ? .subscriber : .object, retainCounts: nil, alive: true) },
+            edges: [
+                Edge(from: viewModel, to: sink, field: "sink", ownership: .strong),
+                Edge(from: sink, to: viewModel, field: "receiveValue (closure)", ownership: .strong),
+                Edge(from: sink, to: conduit, field: "status.subscription", ownership: .strong),
+            ]
+        )]
+        let rule = LeakedSubscriptionRule(scope: ObservedScope(begin: begin, end: end))
+        let leak = try #require(rule.diagnose(TraceLifecycles(script.trace())).first)
+        #expect(leak.message.hasSuffix(
+            "In snapshot 1 \"stop\" (after event #\(end)), Sink #3 is held only by a retain cycle: "
+                + "ViewModel.sink → Sink.receiveValue (closure) → ViewModel."))
+    }
 }

@@ -47,4 +47,16 @@ struct RetainCycleGraphTests {
             #expect(!graph.strongCycles.contains { $0.objects.contains(weakViewModel) })
         }
     }
+
+    @Test func theLeakedSubscriptionNamesTheLoopThatKeepsIt() throws {
+        let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+            Lifeline.mark("story begins")
+            SampleScenario.retainCycle.run(SampleConsole())
+            Lifeline.mark("story ends")
+        }
+        let scope = try #require(ObservedScope(trace: trace, beginMark: "story begins", endMark: "story ends"))
+        let leak = try #require(LeakedSubscriptionRule(scope: scope).diagnose(TraceLifecycles(trace)).first)
+        #expect(leak.message.contains(
+            "Sink #1 is held only by a retain cycle: ProfileViewModel.cancellable → AnyCancellable → Sink.receiveValue (closure) → ProfileViewModel."))
+    }
 }
