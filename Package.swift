@@ -52,6 +52,7 @@ let package = Package(
             name: "lifeline",
             dependencies: [
                 "Lifeline", "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineSamples",
+                "LifelineOwnershipDOT", "LifelineGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +71,7 @@ let package = Package(
         ),
         .target(name: "LifelineDOT"),
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
+        .target(name: "LifelineOwnershipDOT", dependencies: ["LifelineLog", "LifelineAnalysis", "LifelineDOT"]),
         .executableTarget(
             name: "lifeline-benchmarks",
             dependencies: ["Lifeline", combine],
@@ -84,6 +86,11 @@ let package = Package(
         ),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
+        .testTarget(
+            name: "LifelineOwnershipDOTTests",
+            dependencies: ["LifelineOwnershipDOT", "LifelineLog", "LifelineGraphviz"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(
             name: "LifelineCommandTests",
             dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]

@@ -91,3 +91,13 @@ public struct RetainCycleRule: DiagnosisRule {
         (lhs.from, lhs.field, lhs.to) < (rhs.from, rhs.field, rhs.to)
     }
 }
+
+extension OwnershipGraph {
+    /// The loops of this snapshot that `retain-cycle` would report from it alone: those that
+    /// hold a subscriber, subscription or AnyCancellable and an object outside Combine's
+    /// machinery (see ``RetainCycleRule``). Whether a later snapshot shows them broken is the
+    /// rule's business, across snapshots.
+    public var retainCycles: [RetainCycle] {
+        strongCycles.filter { RetainCycleRule.isReported($0, in: self) }
+    }
+}
