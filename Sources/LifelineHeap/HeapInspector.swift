@@ -1,5 +1,3 @@
-@_spi(Reflection) import Swift
-
 /// Finds the references live objects store, from a set of roots, without ever touching an
 /// object it has not proven alive and well-formed.
 ///
@@ -171,12 +169,7 @@ private struct HeapWalk {
                 }
                 return
             }
-            var fields: [(name: String, offset: Int, type: Any.Type)] = []
-            _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 0b10)) { name, offset, fieldType, _ in
-                fields.append((String(cString: name), offset, fieldType))
-                return true
-            }
-            for field in fields {
+            for field in catalog.fields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership, holder: holder, depth: depth + 1)
             }

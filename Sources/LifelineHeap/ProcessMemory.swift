@@ -45,14 +45,6 @@ struct ProcessMemory {
         return lifeline_heap_read(address, &value, 1) == 1 ? value : nil
     }
 
-    /// `count` bytes at `address`, or `nil` if any of them is unmapped.
-    func bytes(at address: UInt, count: Int) -> [UInt8]? {
-        guard count >= 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let ok = buffer.withUnsafeMutableBytes { lifeline_heap_read(address, $0.baseAddress, count) }
-        return ok == 1 ? buffer : nil
-    }
-
     /// The address a 32-bit relative pointer stored at `address` points to.
     func relativePointer(at address: UInt) -> UInt? {
         guard let offset = int32(at: address), offset != 0 else { return nil }
