@@ -91,8 +91,7 @@ private struct HeapWalk {
         guard RuntimeLayout.isPlausibleAddress(address),
               let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
               case .instance(let layout)? = catalog.heapKind(metadata: metadata),
-              let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)),
-              UInt64(refCount) & RuntimeLayout.deinitingBit == 0 || RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) != nil
+              let bits = countBits(of: address), bits & RuntimeLayout.deinitingBit == 0
         else { return nil }
         if let mapping = memory.mapping(containing: address), mapping.isHeap {
             guard let size = memory.allocationSize(at: address), size >= layout.instanceSize else { return nil }
@@ -110,6 +109,14 @@ private struct HeapWalk {
               RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) == address
         else { return nil }
         return object
+    }
+
+    /// The inline count bits of the object at `address`: from its reference count word, or
+    /// from its side table when it has one.
+    func countBits(of address: UInt) -> UInt64? {
+        guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
+        guard let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) else { return UInt64(refCount) }
+        return memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)).map(UInt64.init)
     }
 
     func counts(of address: UInt) -> HeapGraph.Counts? {
