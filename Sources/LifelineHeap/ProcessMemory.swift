@@ -1,6 +1,8 @@
 import CLifelineHeap
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads this process's memory without ever faulting, and knows what is mapped.
