@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "lifeline_heap.h"
 
+#if defined(__linux__)
 #include <malloc.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -16,3 +17,17 @@ int lifeline_heap_read(uintptr_t address, void *buffer, size_t length) {
 size_t lifeline_heap_allocation_size(uintptr_t pointer) {
     return malloc_usable_size((void *)pointer);
 }
+#else
+// Heap inspection reads memory only on Linux. Elsewhere every read fails, so inspection finds
+// no objects rather than guessing at another platform's runtime layout.
+int lifeline_heap_read(uintptr_t address, void *buffer, size_t length) {
+    (void)address;
+    (void)buffer;
+    return length == 0;
+}
+
+size_t lifeline_heap_allocation_size(uintptr_t pointer) {
+    (void)pointer;
+    return 0;
+}
+#endif

@@ -1,5 +1,3 @@
-@_spi(Reflection) import Swift
-
 /// Finds the references live objects store, from a set of roots, without ever touching an
 /// object it has not proven alive and well-formed.
 ///
@@ -93,8 +91,7 @@ private struct HeapWalk {
         guard RuntimeLayout.isPlausibleAddress(address),
               let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
               case .instance(let layout)? = catalog.heapKind(metadata: metadata),
-              let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)),
-              UInt64(refCount) & RuntimeLayout.deinitingBit == 0 || RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) != nil
+              let bits = countBits(of: address), bits & RuntimeLayout.deinitingBit == 0
         else { return nil }
         if let mapping = memory.mapping(containing: address), mapping.isHeap {
             guard let size = memory.allocationSize(at: address), size >= layout.instanceSize else { return nil }
@@ -112,6 +109,14 @@ private struct HeapWalk {
               RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) == address
         else { return nil }
         return object
+    }
+
+    /// The inline count bits of the object at `address`: from its reference count word, or
+    /// from its side table when it has one.
+    func countBits(of address: UInt) -> UInt64? {
+        guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
+        guard let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) else { return UInt64(refCount) }
+        return memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)).map(UInt64.init)
     }
 
     func counts(of address: UInt) -> HeapGraph.Counts? {
@@ -171,12 +176,7 @@ private struct HeapWalk {
                 }
                 return
             }
-            var fields: [(name: String, offset: Int, type: Any.Type)] = []
-            _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 0b10)) { name, offset, fieldType, _ in
-                fields.append((String(cString: name), offset, fieldType))
-                return true
-            }
-            for field in fields {
+            for field in catalog.fields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership, holder: holder, depth: depth + 1)
             }

@@ -23,11 +23,33 @@ final class MetadataCatalog {
         let ownership: ReferenceOwnership
     }
 
+    /// One stored property of a struct.
+    struct StructField {
+        let name: String
+        let offset: Int
+        let type: Any.Type
+    }
+
     private let memory: ProcessMemory
     private var cache: [UInt: HeapKind?] = [:]
+    private var structs: [UInt: [StructField]] = [:]
 
     init(memory: ProcessMemory) {
         self.memory = memory
+    }
+
+    /// The stored properties of a struct type (metadata the runtime handed out, never a word
+    /// read from memory).
+    func fields(ofStruct type: Any.Type) -> [StructField] {
+        let key = unsafeBitCast(type, to: UInt.self)
+        if let known = structs[key] { return known }
+        var fields: [StructField] = []
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 0b10)) { name, offset, fieldType, _ in  // ignoreUnknown
+            fields.append(StructField(name: String(cString: name), offset: offset, type: fieldType))
+            return true
+        }
+        structs[key] = fields
+        return fields
     }
 
     /// What the heap object whose metadata pointer is `metadata` is, or `nil` when `metadata`

@@ -1,6 +1,8 @@
 import CLifelineHeap
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reads this process's memory without ever faulting, and knows what is mapped.
@@ -43,14 +45,6 @@ struct ProcessMemory {
     func byte(at address: UInt) -> UInt8? {
         var value: UInt8 = 0
         return lifeline_heap_read(address, &value, 1) == 1 ? value : nil
-    }
-
-    /// `count` bytes at `address`, or `nil` if any of them is unmapped.
-    func bytes(at address: UInt, count: Int) -> [UInt8]? {
-        guard count >= 0 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let ok = buffer.withUnsafeMutableBytes { lifeline_heap_read(address, $0.baseAddress, count) }
-        return ok == 1 ? buffer : nil
     }
 
     /// The address a 32-bit relative pointer stored at `address` points to.

@@ -42,8 +42,6 @@ enum RuntimeLayout {
     /// `MetadataKind::HeapGenericLocalVariable`: a box, such as a captured `var` or an
     /// existential's out-of-line value.
     static let genericBoxMetadataKind: UInt = 0x500
-    /// Kinds at or below this are metadata kinds; larger values are pointers.
-    static let lastMetadataKind: UInt = 0x7FF
     /// The value witness table pointer sits just before every type metadata's address point.
     static let valueWitnessTableOffsetBack = 8
     /// Offset of the nominal type descriptor in struct, enum and optional metadata.

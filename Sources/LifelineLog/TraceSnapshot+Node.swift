@@ -54,10 +54,9 @@ extension TraceSnapshot {
     public struct RetainCounts: Hashable, Sendable {
         /// Strong references (`swift_retainCount`).
         public let strong: Int
-        /// Weak references (`swift_weakRetainCount`).
+        /// `swift_weakRetainCount`: weak references plus one while the object lives.
         public let weak: Int
-        /// Unowned references (`swift_unownedRetainCount`), without the one every live object
-        /// holds on itself.
+        /// `swift_unownedRetainCount`: unowned references plus one while the object lives.
         public let unowned: Int
 
         /// Creates counts.

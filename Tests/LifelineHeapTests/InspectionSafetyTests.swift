@@ -70,6 +70,37 @@ import Testing
         withExtendedLifetime(holders) {}
     }
 
+    final class Dying {
+        var onDeinit: (UInt) -> Void = { _ in }
+        deinit { onDeinit(HeapInspector.address(of: self)) }
+    }
+
+    final class Watcher {
+        unowned(unsafe) var target: Dying
+        init(_ target: Dying) { self.target = target }
+    }
+
+    @Test(arguments: [false, true])
+    func anObjectBeingDeinitializedIsNotAnObject(hasSideTable: Bool) {
+        var watcher: Watcher?
+        var graph: HeapGraph?
+        var dyingAddress: UInt = 0
+        weak var weakReference: Dying?
+        do {
+            let dying = Dying()
+            if hasSideTable { weakReference = dying }
+            watcher = Watcher(dying)
+            dying.onDeinit = { address in
+                dyingAddress = address
+                graph = HeapInspector().inspect(roots: [HeapInspector.address(of: watcher!), address])
+            }
+        }
+        #expect(dyingAddress != 0 && weakReference == nil)
+        #expect(graph?.nodes.count == 1, "only the watcher: the dying object is neither a root nor a target")
+        #expect(graph?.nodes[dyingAddress] == nil)
+        #expect(graph?.references.isEmpty == true)
+    }
+
     @Test func theAddressOfADeadObjectIsNotFollowedIntoFreedMemory() {
         var addresses: [UInt] = []
         for _ in 0..<1_000 {

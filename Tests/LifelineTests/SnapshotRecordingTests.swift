@@ -115,6 +115,22 @@ extension RecordingTests {
             #expect(!dead.alive && dead.retainCounts == nil && dead.id == alive.id)
         }
 
+        @Test func aRootTrackedBeforeRecordingIsARootOfItsSnapshotsAndTrackingAgainRenamesIt() throws {
+            let model = ViewModel()
+            Lifeline.track(model, name: "early")
+            let trace = try Lifeline.record {
+                Lifeline.snapshot("first")
+                Lifeline.track(model, name: "renamed")
+                Lifeline.snapshot("second")
+            }
+            #expect(trace.snapshot(at: "first")?.nodes.compactMap(\.name) == ["early"])
+            #expect(trace.snapshot(at: "second")?.nodes.compactMap(\.name) == ["renamed"])
+            let first = try #require(trace.snapshot(at: "first")?.nodes.first { $0.kind == .root })
+            #expect(trace.objects[first.id]?.role == .object)
+            #expect(trace.objects[first.id]?.lifetimeTracked == true)
+            withExtendedLifetime(model) {}
+        }
+
         @Test func automaticSnapshotsFollowSubscribeCancelAndStop() throws {
             let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
                 let subject = PassthroughSubject<Int, Never>()

@@ -6,7 +6,7 @@
 
 /// Copies `length` bytes at `address` of this process into `buffer` with process_vm_readv,
 /// which reports unmapped memory as an error instead of faulting. Returns 1 when every byte
-/// was read, 0 otherwise.
+/// was read, 0 otherwise (always 0 on platforms other than Linux).
 int lifeline_heap_read(uintptr_t address, void *buffer, size_t length);
 
 /// malloc_usable_size of `pointer`. Only call it for a pointer whose chunk header and
