@@ -152,8 +152,24 @@ import Testing
         let cycle = try #require(graph.strongCycles.first)
         #expect(graph.whyAlive(story.sink) == .heldByCycle(cycle, path: []))
         #expect(graph.sentence(explaining: graph.whyAlive(story.sink), subject: "Sink #3")
-            == "Sink #3 is held only by a retain cycle: ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → "
+            == "Sink #3 is held by a retain cycle that nothing else in the graph holds: ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → "
                 + "Sink.receiveValue (closure) → ViewModel")
+    }
+
+    @Test func anObjectOfTheLoopOffItsChainGetsThePathFromTheChain() throws {
+        let story = Story()
+        var script = story.script
+        let nodes = story.nodes().map { Node(id: $0.id, kind: $0.kind == .root ? .object : $0.kind, retainCounts: nil, alive: true) }
+        let snapshot = story.snapshot(1, "stop", nodes: nodes, edges: story.conduitEdges + story.storeEdges(capture: .strong))
+        script.snapshots = [snapshot]
+        let graph = OwnershipGraph(snapshot: snapshot, trace: script.trace())
+        let cycle = try #require(graph.strongCycles.first)
+        #expect(graph.strongCycles.count == 1)
+        #expect(cycle.objects.contains(story.conduit) && !cycle.chainObjects.contains(story.conduit))
+        #expect(graph.sentence(explaining: graph.whyAlive(story.subject), subject: "PassthroughSubject #1")
+            == "Sink.status.subscription → PassthroughSubject.Conduit.parent → PassthroughSubject keeps PassthroughSubject #1 "
+                + "alive, and Sink is held by a retain cycle that nothing else in the graph holds: ViewModel.cancellables → "
+                + "Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel")
     }
 
     @Test func componentsAreFoundWithoutRecursionInADeterministicOrder() {
@@ -210,7 +226,7 @@ import Testing
         let rule = LeakedSubscriptionRule(scope: ObservedScope(begin: begin, end: end))
         let leak = try #require(rule.diagnose(TraceLifecycles(script.trace())).first)
         #expect(leak.message.hasSuffix(
-            "In snapshot 1 \"stop\" (after event #\(end)), Sink #3 is held only by a retain cycle: "
+            "In snapshot 1 \"stop\" (after event #\(end)), Sink #3 is held by a retain cycle that nothing else in the graph holds: "
                 + "ViewModel.sink → Sink.receiveValue (closure) → ViewModel."))
     }
 }

@@ -84,7 +84,7 @@ struct OwnershipCommandTests {
         let held = try LifelineExecutable.run(["why", path, "\(sink)"])
         #expect(held.status == 0, "\(held.standardError)")
         #expect(held.standardOutputText.hasSuffix(
-            "Sink \(sink) is held only by a retain cycle: ProfileViewModel.cancellable → AnyCancellable → "
+            "Sink \(sink) is held by a retain cycle that nothing else in the graph holds: ProfileViewModel.cancellable → AnyCancellable → "
                 + "Sink.receiveValue (closure) → ProfileViewModel.\n"))
         let first = try LifelineExecutable.run(["why", path, "\(viewModel.rawValue)", "--at", trace.snapshots[0].label])
         #expect(first.status == 0, "\(first.standardError)")

@@ -57,6 +57,6 @@ struct RetainCycleGraphTests {
         let scope = try #require(ObservedScope(trace: trace, beginMark: "story begins", endMark: "story ends"))
         let leak = try #require(LeakedSubscriptionRule(scope: scope).diagnose(TraceLifecycles(trace)).first)
         #expect(leak.message.contains(
-            "Sink #1 is held only by a retain cycle: ProfileViewModel.cancellable → AnyCancellable → Sink.receiveValue (closure) → ProfileViewModel."))
+            "Sink #1 is held by a retain cycle that nothing else in the graph holds: ProfileViewModel.cancellable → AnyCancellable → Sink.receiveValue (closure) → ProfileViewModel."))
     }
 }

@@ -13,8 +13,9 @@ public enum AliveExplanation: Hashable, Sendable {
     /// object to the one asked about; it is empty when nothing in the graph holds the object
     /// asked about.
     case unheld(TraceObjectID, path: [TraceSnapshot.Edge])
-    /// A retain cycle that nothing outside it holds keeps the object alive, through `path`
-    /// from one of the cycle's objects (empty when the object is in the cycle).
+    /// A retain cycle that nothing else in the graph holds keeps the object alive, through
+    /// `path` from one of the objects on the cycle's chain (empty when the object is on it).
+    /// Something the graph cannot see, such as the stack, may hold the cycle too.
     case heldByCycle(RetainCycle, path: [TraceSnapshot.Edge])
 }
 
@@ -40,10 +41,10 @@ extension OwnershipGraph {
         case .unheld(let origin, let path):
             return "\(words(path)) keeps \(subject) alive, and nothing in the graph holds \(name(of: origin))"
         case .heldByCycle(let cycle, let path) where path.isEmpty:
-            return "\(subject) is held only by a retain cycle: \(words(cycle.chain))"
+            return "\(subject) is held by a retain cycle that nothing else in the graph holds: \(words(cycle.chain))"
         case .heldByCycle(let cycle, let path):
-            return "\(words(path)) keeps \(subject) alive, and \(name(of: path[0].from)) is held only by a retain cycle: "
-                + words(cycle.chain)
+            return "\(words(path)) keeps \(subject) alive, and \(name(of: path[0].from)) is held by a retain cycle that "
+                + "nothing else in the graph holds: \(words(cycle.chain))"
         }
     }
 }

@@ -122,7 +122,8 @@ public struct OwnershipGraph: Sendable {
     }
 
     /// Registered roots, then objects no strong reference in the graph reaches, then the
-    /// objects of cycles no strong reference from outside the cycle reaches.
+    /// objects on the chain of each cycle no strong reference from outside the cycle reaches
+    /// (the cycle's other objects are reached from its chain, with a path).
     private func originsInSearchOrder() -> [TraceObjectID] {
         let live = snapshot.nodes.filter(\.alive)
         let roots = live.filter { $0.kind == .root }.map(\.id)
@@ -131,7 +132,7 @@ public struct OwnershipGraph: Sendable {
             let members = Set(cycle.objects)
             return !strongEdges.values.joined().contains { !members.contains($0.from) && members.contains($0.to) }
         }
-        return roots + unheld + freeCycles.flatMap(\.objects).filter { nodes[$0]?.kind != .root }
+        return roots + unheld + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
     }
 
     /// Which object a cycle's chain starts from: a registered root, then another user object,

@@ -5,7 +5,8 @@ extension TraceLifecycles {
     /// `seq` is `nil`) in which the object is alive, as a sentence that starts with a space,
     /// or `nil` when no such snapshot exists.
     ///
-    /// For example ` In snapshot 4 "stop", Sink #1 is held only by a retain cycle: …`.
+    /// For example ` In snapshot 4 "stop" (after event #23), Sink #1 is held by a retain cycle
+    /// that nothing else in the graph holds: …`.
     func retainSentence(for object: TraceObjectID, before seq: UInt64? = nil) -> String? {
         guard let snapshot = trace.snapshots.last(where: { snapshot in
             snapshot.seq < (seq ?? .max) && snapshot.node(object)?.alive == true
