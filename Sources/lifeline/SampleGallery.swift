@@ -97,6 +97,7 @@ struct SampleGallery {
 
             ```sh
             lifeline render trace.jsonl --format svg -o sequence.svg     # or mermaid, plantuml, marbles, perfetto
+            lifeline render trace.jsonl --format graph-svg -o graph.svg  # a log with ownership snapshots: or dot, graph-png
             ```
 
             Regenerate this page and every folder with `swift run lifeline samples`. Everything \
