@@ -178,7 +178,7 @@ private struct HeapWalk {
             }
             for field in catalog.fields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
-                          ownership: ownership, holder: holder, depth: depth + 1)
+                          ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
         case RuntimeLayout.optionalMetadataKind:
             guard let optional = type as? any InspectableOptional.Type else { return }
