@@ -213,6 +213,10 @@ struct HeapWalk {
         }
     }
 
+    /// Whether the walk reached its object limit: a huge collection's remaining elements are
+    /// not read then.
+    var isFull: Bool { graph.nodes.count >= objectLimit }
+
     func closurePath(_ path: String) -> String {
         path.hasSuffix(" (closure)") ? path : "\(path) (closure)"
     }
@@ -251,13 +255,13 @@ struct HeapWalk {
             let stride = self.stride(of: element)
             let first = storage + UInt(RuntimeLayout.arrayElementsOffset)
             guard stride > 0, fits(first, Int(count), stride) else { return }
-            for index in 0..<Int(count) {
+            for index in 0..<Int(count) where !isFull {
                 scanValue(at: first + UInt(index * stride), type: element, path: "[\(index)]", ownership: .strong,
                           holder: storage, depth: depth + 1)
             }
         case .set(let element):
             guard let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
-            for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() {
+            for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() where !isFull {
                 let stride = self.stride(of: element)
                 guard stride > 0, fits(elements, bucket + 1, stride) else { return }
                 scanValue(at: elements + UInt(bucket * stride), type: element, path: "[\(ordinal)]", ownership: .strong,
@@ -268,7 +272,7 @@ struct HeapWalk {
                   let values = memory.word(at: storage + UInt(RuntimeLayout.dictionaryValuesPointerOffset))
             else { return }
             let keyStride = stride(of: key), valueStride = stride(of: value)
-            for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() {
+            for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() where !isFull {
                 if keyStride > 0, fits(keys, bucket + 1, keyStride) {
                     scanValue(at: keys + UInt(bucket * keyStride), type: key, path: "key [\(ordinal)]", ownership: .strong,
                               holder: storage, depth: depth + 1)
