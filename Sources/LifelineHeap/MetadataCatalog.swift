@@ -28,6 +28,9 @@ final class MetadataCatalog {
         let name: String
         let offset: Int
         let type: Any.Type
+        /// The declared ownership, from the struct's field descriptor (strong when it could
+        /// not be read).
+        let ownership: ReferenceOwnership
     }
 
     private let memory: ProcessMemory
@@ -43,9 +46,15 @@ final class MetadataCatalog {
     func fields(ofStruct type: Any.Type) -> [StructField] {
         let key = unsafeBitCast(type, to: UInt.self)
         if let known = structs[key] { return known }
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        let declared = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset))
+            .flatMap { declaredFields(descriptor: $0) } ?? []
         var fields: [StructField] = []
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 0b10)) { name, offset, fieldType, _ in  // ignoreUnknown
-            fields.append(StructField(name: String(cString: name), offset: offset, type: fieldType))
+            let fieldName = String(cString: name)
+            let index = fields.count
+            let ownership = index < declared.count && declared[index].name == fieldName ? declared[index].ownership : .strong
+            fields.append(StructField(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             return true
         }
         structs[key] = fields
@@ -98,7 +107,9 @@ final class MetadataCatalog {
 
         var ownerships: [(name: String, ownership: ReferenceOwnership)] = []
         for link in chain.reversed() {
-            guard let fields = declaredFields(link) else { return nil }
+            guard let descriptor = memory.word(at: link + UInt(RuntimeLayout.classDescriptorOffset)),
+                  let fields = declaredFields(descriptor: descriptor)
+            else { return nil }
             ownerships += fields
         }
         var fields: [ClassLayout.Field] = []
@@ -176,10 +187,8 @@ final class MetadataCatalog {
 
     /// The names and declared ownerships of the stored properties one class declares itself,
     /// from its field descriptor.
-    private func declaredFields(_ metadata: UInt) -> [(name: String, ownership: ReferenceOwnership)]? {
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
-              RuntimeLayout.isInAddressRange(descriptor)
-        else { return nil }
+    private func declaredFields(descriptor: UInt) -> [(name: String, ownership: ReferenceOwnership)]? {
+        guard RuntimeLayout.isInAddressRange(descriptor) else { return nil }
         guard let fieldDescriptor = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.fieldDescriptorOffset)) else {
             return []
         }

@@ -73,7 +73,8 @@ enum RuntimeLayout {
     static let classDescriptorKind: UInt32 = 16
     /// Mask of the kind bits in a context descriptor's flags.
     static let descriptorKindMask: UInt32 = 0x1F
-    /// Offset of the relative pointer to the field descriptor in a class's type descriptor.
+    /// Offset of the relative pointer to the field descriptor in a class's or struct's type
+    /// descriptor.
     static let fieldDescriptorOffset = 16
     /// Size of a field descriptor's header: mangled type name, superclass (relative
     /// pointers), kind (16 bits), record size (16 bits), field count (32 bits).

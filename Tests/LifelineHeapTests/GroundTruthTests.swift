@@ -19,6 +19,11 @@ import Testing
         var second: Int
     }
 
+    struct Borrowed {
+        unowned var unownedLeaf: Leaf
+        weak var weakLeaf: Leaf?
+    }
+
     final class Fixture: Base {
         var strong: Leaf
         weak var weakRef: Leaf?
@@ -38,6 +43,7 @@ import Testing
         var dictionary: [Int: Leaf]
         var existential: AnyObject
         var pair: Pair
+        var borrowed: Borrowed
         var number = 42
         var text = "a string long enough to live on the heap, not inline in the field"
 
@@ -52,6 +58,7 @@ import Testing
             dictionary = [7: leaves["dictionary"]!]
             existential = leaves["existential"]!
             pair = Pair(first: leaves["pair"]!, second: 3)
+            borrowed = Borrowed(unownedLeaf: leaves["borrowedUnowned"]!, weakLeaf: leaves["borrowedWeak"]!)
             super.init(inherited: leaves["inherited"]!)
             let first = leaves["capture0"]!, second = leaves["capture1"]!, weakCapture = leaves["weakCapture"]!
             let single = leaves["single"]!
@@ -73,7 +80,7 @@ import Testing
     static let leafNames = [
         "inherited", "strong", "weak", "unowned", "unsafe", "optional", "capture0", "capture1", "weakCapture", "single",
         "array0", "array1", "set", "dictionary", "existential", "pair", "unownedCapture", "unsafeCapture",
-        "optionalCapture", "variable",
+        "optionalCapture", "variable", "borrowedUnowned", "borrowedWeak",
     ]
 
     @Test func everyStoredReferenceIsFoundWithItsFieldAndOwnershipAndNothingElse() throws {
@@ -115,6 +122,8 @@ import Testing
             NamedEdge("dictionary storage", "[0]", "dictionary"),
             NamedEdge("fixture", "existential", "existential"),
             NamedEdge("fixture", "pair.first", "pair"),
+            NamedEdge("fixture", "borrowed.unownedLeaf", "borrowedUnowned", .unowned),
+            NamedEdge("fixture", "borrowed.weakLeaf", "borrowedWeak", .weak),
         ]
         let found = graph.namedEdges(names)
         #expect(found.subtracting(expected).isEmpty, "extra edges: \(found.subtracting(expected))")

@@ -101,6 +101,19 @@ import Testing
         #expect(graph?.references.isEmpty == true)
     }
 
+    @Test func theWalkStopsAtItsObjectLimit() {
+        final class Crowd {
+            var members = (0..<1_000).map { _ in Leaf() }
+        }
+        let crowd = Crowd()
+        let graph = HeapInspector(objectLimit: 50).inspect(roots: [HeapInspector.address(of: crowd)])
+        #expect(graph.nodes.count == 50)
+        for reference in graph.references {
+            #expect(graph.nodes[reference.from] != nil && graph.nodes[reference.to] != nil)
+        }
+        withExtendedLifetime(crowd) {}
+    }
+
     @Test func theAddressOfADeadObjectIsNotFollowedIntoFreedMemory() {
         var addresses: [UInt] = []
         for _ in 0..<1_000 {
