@@ -53,41 +53,41 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
+    /// A log without ownership snapshots has no ownership graph to draw.
+    struct NoSnapshot: Error, CustomStringConvertible {
+        var description: String { "the log has no ownership snapshot" }
+    }
+
     /// Draws `trace` in this format, as the bytes of the file.
     ///
     /// - Parameters:
     ///   - trace: The recorded trace.
-    ///   - snapshot: The snapshot the ownership-graph formats draw; the others ignore it.
+    ///   - snapshot: The snapshot the ownership-graph formats draw, or `nil` for the trace's
+    ///     last; the other formats ignore it.
     ///   - diagnoses: Findings the sequence diagrams show as notes; the marble diagram and the
     ///     Perfetto trace do not show them.
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
-    /// - Throws: ``GraphvizError`` when Graphviz fails to lay out the ownership graph.
+    /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
+    ///   `GraphvizError` when Graphviz fails to lay it out.
     func render(
-        _ trace: Trace, snapshot: TraceSnapshot?, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis
-    ) throws(GraphvizError) -> [UInt8] {
-        if let snapshot {
-            switch self {
-            case .dot: return Array(OwnershipDOTRenderer.render(snapshot, in: trace).utf8)
-            case .graphSVG: return Array(try GraphvizRenderer().svg(fromDOT: OwnershipDOTRenderer.render(snapshot, in: trace)).utf8)
-            case .graphPNG: return try GraphvizRenderer().png(fromDOT: OwnershipDOTRenderer.render(snapshot, in: trace))
-            default: break
-            }
-        }
-        return Array(render(trace, diagnoses: diagnoses, folding: folding, axis: axis).utf8)
-    }
-
-    /// Draws `trace` as text in one of the formats that draw events; the ownership-graph
-    /// formats draw nothing without a snapshot.
-    func render(_ trace: Trace, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis) -> String {
+        _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis
+    ) throws -> [UInt8] {
         let sequence = SequenceDiagramOptions(folding: folding)
         switch self {
-        case .svg: return SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence)
-        case .mermaid: return MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence)
-        case .plantuml: return PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence)
-        case .marbles: return MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding))
-        case .perfetto: return PerfettoTraceRenderer.render(trace)
-        case .dot, .graphSVG, .graphPNG: return ""
+        case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
+        case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
+        case .plantuml: return Array(PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
+        case .marbles: return Array(MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding)).utf8)
+        case .perfetto: return Array(PerfettoTraceRenderer.render(trace).utf8)
+        case .dot, .graphSVG, .graphPNG:
+            guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
+            let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
+            switch self {
+            case .graphSVG: return Array(try GraphvizRenderer().svg(fromDOT: dot).utf8)
+            case .graphPNG: return try GraphvizRenderer().png(fromDOT: dot)
+            default: return Array(dot.utf8)
+            }
         }
     }
 }

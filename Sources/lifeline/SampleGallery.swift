@@ -23,7 +23,8 @@ struct SampleGallery {
     /// The pictures each story's folder holds, in the order the index links them.
     static let pictures: [RenderFormat] = [.svg, .mermaid, .plantuml, .marbles, .perfetto]
 
-    /// The pictures of the last ownership snapshot, for a story recorded with snapshots.
+    /// The pictures of the last ownership snapshot, for a story recorded with snapshots (all
+    /// text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
 
     /// The stories recorded with automatic ownership snapshots. Every story should be, but
@@ -59,18 +60,14 @@ struct SampleGallery {
             "diagnoses.txt": report,
             "diagnoses.json": JSONDiagnosisReport(trace: trace, diagnoses: diagnoses).render(),
         ]
-        for format in Self.pictures {
-            files[format.galleryFileName] = format.render(trace, diagnoses: diagnoses, folding: true, axis: .sequence)
-        }
-        if let snapshot = trace.snapshots.last {
-            for format in Self.ownershipPictures {
-                do {
-                    let picture = try format.render(trace, snapshot: snapshot, diagnoses: [], folding: true, axis: .sequence)
-                    files[format.galleryFileName] = String(decoding: picture, as: UTF8.self)
-                } catch {
-                    StandardError.write("error: \(scenario.name): Graphviz could not draw the ownership graph: \(error)")
-                    throw ExitCode(2)
-                }
+        let pictures = Self.pictures + (trace.snapshots.isEmpty ? [] : Self.ownershipPictures)
+        for format in pictures {
+            do {
+                let picture = try format.render(trace, diagnoses: diagnoses, folding: true, axis: .sequence)
+                files[format.galleryFileName] = String(decoding: picture, as: UTF8.self)
+            } catch {
+                StandardError.write("error: \(scenario.name): could not draw the \(format.pictureName): \(error)")
+                throw ExitCode(2)
             }
         }
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {

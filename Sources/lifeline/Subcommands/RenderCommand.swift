@@ -62,7 +62,7 @@ struct RenderCommand: ParsableCommand {
             do {
                 return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence)
             } catch {
-                StandardError.write("error: Graphviz could not draw the ownership graph: \(error)")
+                StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
             }
         }
