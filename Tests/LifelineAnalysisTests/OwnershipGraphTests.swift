@@ -172,6 +172,20 @@ import Testing
                 + "Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel")
     }
 
+    @Test func aRootInALoopIsHeldByTheLoopLikeTheRestOfItsChain() throws {
+        let story = Story()
+        let edges = story.conduitEdges + story.storeEdges(capture: .strong)
+        let graph = story.graph(edges)
+        let cycle = try #require(graph.strongCycles.first)
+        #expect(cycle.chainObjects.first == story.viewModel)
+        #expect(graph.whyAlive(story.viewModel) == .heldByCycle(cycle, path: []))
+        #expect(graph.whyAlive(story.sink) == .heldByCycle(cycle, path: []))
+        #expect(graph.whyAlive(story.conduit) == .heldByCycle(cycle, path: [story.conduitEdges[3]]))
+        #expect(graph.sentence(explaining: graph.whyAlive(story.viewModel), subject: "ViewModel #4")
+            == "ViewModel #4 is held by a retain cycle that nothing else in the graph holds: ViewModel.cancellables → "
+                + "Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel")
+    }
+
     @Test func componentsAreFoundWithoutRecursionInADeterministicOrder() {
         let ids = (1...100_000).map { TraceObjectID(UInt64($0)) }
         var successors = Dictionary(uniqueKeysWithValues: zip(ids, ids.dropFirst()).map { ($0, [$1]) })

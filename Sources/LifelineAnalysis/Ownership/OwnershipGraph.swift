@@ -83,17 +83,30 @@ public struct OwnershipGraph: Sendable {
         return (hops + [name(of: last.to)]).joined(separator: " → ")
     }
 
-    /// What keeps `id` alive in this snapshot: the shortest chain of strong references from a
-    /// registered root or from an object nothing in the graph holds, or the retain cycle it
-    /// hangs from.
+    /// What keeps `id` alive in this snapshot: the retain cycle it is on, or the shortest
+    /// chain of strong references to it from a registered root, from an object nothing in the
+    /// graph holds, or from a retain cycle nothing else in the graph holds.
     ///
-    /// The search is breadth-first from every origin at once, roots first, then objects
-    /// nothing holds, then the objects of cycles nothing outside holds, each in id order, so
-    /// the answer is the same for the same snapshot.
+    /// An object on the chain of a loop that nothing outside it holds is explained by that
+    /// loop. Otherwise the search is breadth-first from every origin at once: roots first
+    /// (a root that something in the graph holds is explained by its holder instead), then
+    /// objects nothing holds, then the chains of loops nothing outside holds, each in id or
+    /// chain order, following references by field, so the answer is the same for the same
+    /// snapshot.
     public func whyAlive(_ id: TraceObjectID) -> AliveExplanation {
         guard let target = nodes[id] else { return .unknown }
         guard target.alive else { return .deallocated }
-        let origins = originsInSearchOrder()
+        let freeCycles = strongCycles.filter { cycle in
+            let members = Set(cycle.objects)
+            return !strongEdges.values.joined().contains { !members.contains($0.from) && members.contains($0.to) }
+        }
+        if let cycle = freeCycles.first(where: { $0.chainObjects.contains(id) }) { return .heldByCycle(cycle, path: []) }
+        // Registered roots, then objects nothing in the graph holds, then the chains of the
+        // loops nothing outside holds (their other objects are reached from the chain). A root
+        // that something in the graph holds is explained by that holder.
+        let roots = snapshot.nodes.filter { $0.alive && $0.kind == .root && ($0.id != id || strongHolders[id] == nil) }
+        let unheld = snapshot.nodes.filter { $0.alive && $0.kind != .root && strongHolders[$0.id] == nil }
+        let origins = roots.map(\.id) + unheld.map(\.id) + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
         var parent: [TraceObjectID: TraceSnapshot.Edge] = [:]
         var visited = Set(origins)
         var queue = origins
@@ -115,24 +128,8 @@ public struct OwnershipGraph: Sendable {
         }
         let origin = current
         if nodes[origin]?.kind == .root { return .heldByRoot(origin, path: path) }
-        if let cycle = strongCycles.first(where: { $0.objects.contains(origin) }) {
-            return .heldByCycle(cycle, path: path)
-        }
+        if let cycle = freeCycles.first(where: { $0.chainObjects.contains(origin) }) { return .heldByCycle(cycle, path: path) }
         return .unheld(origin, path: path)
-    }
-
-    /// Registered roots, then objects no strong reference in the graph reaches, then the
-    /// objects on the chain of each cycle no strong reference from outside the cycle reaches
-    /// (the cycle's other objects are reached from its chain, with a path).
-    private func originsInSearchOrder() -> [TraceObjectID] {
-        let live = snapshot.nodes.filter(\.alive)
-        let roots = live.filter { $0.kind == .root }.map(\.id)
-        let unheld = live.filter { $0.kind != .root && strongHolders[$0.id] == nil }.map(\.id)
-        let freeCycles = strongCycles.filter { cycle in
-            let members = Set(cycle.objects)
-            return !strongEdges.values.joined().contains { !members.contains($0.from) && members.contains($0.to) }
-        }
-        return roots + unheld + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
     }
 
     /// Which object a cycle's chain starts from: a registered root, then another user object,
