@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
         .executable(name: "lifeline", targets: ["lifeline"]),
         .library(name: "LifelineGraphviz", targets: ["LifelineDOT", "LifelineGraphviz"]),
+        .library(name: "LifelineOwnershipDOT", targets: ["LifelineOwnershipDOT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
