@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
         .executable(name: "lifeline", targets: ["lifeline"]),
         .library(name: "LifelineGraphviz", targets: ["LifelineDOT", "LifelineGraphviz"]),
+        .library(name: "LifelineOwnershipDOT", targets: ["LifelineOwnershipDOT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -42,7 +43,9 @@ let package = Package(
     targets: [
         .target(name: "CLifelineRuntime"),
         .target(name: "LifelineLog"),
-        .target(name: "Lifeline", dependencies: ["LifelineLog", "CLifelineRuntime", combine]),
+        .target(name: "CLifelineHeap"),
+        .target(name: "LifelineHeap", dependencies: ["CLifelineHeap"]),
+        .target(name: "Lifeline", dependencies: ["LifelineLog", "LifelineHeap", "CLifelineRuntime", combine]),
         .target(name: "LifelineAnalysis", dependencies: ["LifelineLog"]),
         .target(name: "LifelineRender", dependencies: ["LifelineLog", "LifelineAnalysis"]),
         .target(name: "LifelineTesting", dependencies: ["Lifeline", "LifelineAnalysis", "LifelineLog"]),
@@ -50,6 +53,7 @@ let package = Package(
             name: "lifeline",
             dependencies: [
                 "Lifeline", "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineSamples",
+                "LifelineOwnershipDOT", "LifelineGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,12 +72,14 @@ let package = Package(
         ),
         .target(name: "LifelineDOT"),
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
+        .target(name: "LifelineOwnershipDOT", dependencies: ["LifelineLog", "LifelineAnalysis", "LifelineDOT"]),
         .executableTarget(
             name: "lifeline-benchmarks",
             dependencies: ["Lifeline", combine],
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
+        .testTarget(name: "LifelineHeapTests", dependencies: ["LifelineHeap", combine]),
         .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
         .testTarget(
             name: "LifelineSamplesTests",
@@ -81,6 +87,11 @@ let package = Package(
         ),
         .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
+        .testTarget(
+            name: "LifelineOwnershipDOTTests",
+            dependencies: ["LifelineOwnershipDOT", "LifelineLog", "LifelineGraphviz"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(
             name: "LifelineCommandTests",
             dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]

@@ -29,7 +29,9 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
         let subscriberID = id(of: subscriber, role: .subscriber)
         let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
-        session.sweep(after: session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID)))
+        let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
+        session.sweep(after: seq)
+        session.takeAutomaticSnapshot(after: seq, reason: .subscribe)
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
@@ -69,6 +71,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
             subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)
         ))
         session.sweep(after: seq)
+        session.takeAutomaticSnapshot(after: seq, reason: .completion)
     }
 
     func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
@@ -84,7 +87,9 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func didCancel(subscription: Subscription) {
-        session.sweep(after: session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription))))
+        let seq = session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription)))
+        session.sweep(after: seq)
+        session.takeAutomaticSnapshot(after: seq, reason: .cancel)
     }
 
     /// A struct publisher has no identity of its own: it gets a fresh id for each subscribe,

@@ -136,6 +136,44 @@ public enum Lifeline {
         current?.record(.instant, .mark(label: label))
     }
 
+    /// Registers `object` as a root of the reference graph, under `name`.
+    ///
+    /// Snapshots start their inspection from the roots and from every object the recorder
+    /// has seen, and show each root with its name, so that a retain path reads
+    /// `ViewModel.cancellables → Set<AnyCancellable> → …`:
+    ///
+    /// ```swift
+    /// Lifeline.track(viewModel, name: "ViewModel")
+    /// viewModel.bind()
+    /// Lifeline.snapshot("after bind")
+    /// ```
+    ///
+    /// Lifeline holds the object weakly: tracking never keeps it alive. Roots can be tracked
+    /// before recording starts; tracking an object again renames it.
+    ///
+    /// - Parameters:
+    ///   - object: The object, typically a view model or controller.
+    ///   - name: The name snapshots show for it.
+    public static func track(_ object: AnyObject, name: String) {
+        trackedRoots.track(object, name: name)
+        _ = current?.identify(object, role: .object)
+    }
+
+    /// Records a snapshot of the reference graph: who holds whom, through which field or
+    /// closure, strongly, weakly or unowned.
+    ///
+    /// The snapshot inspects every live object the recording has seen and every tracked root
+    /// (``track(_:name:)``), reading memory in a way that cannot fault, and writes the graph
+    /// to the log under `label`. It does nothing when no recording is running.
+    ///
+    /// - Parameter label: The name to find the snapshot by (`lifeline graph --at LABEL`).
+    public static func snapshot(_ label: String) {
+        current?.takeSnapshot(label: label, reason: .requested)
+    }
+
+    /// The roots registered with ``track(_:name:)``.
+    static let trackedRoots = TrackedRoots()
+
     /// The running session, for `.lifeline(_:)` hops subscribed while it runs.
     static var current: RecordingSession? {
         active.withLock { $0?.session }

@@ -53,6 +53,8 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
         let event = TraceEvent.Kind.completion(subscriber: id, completion: TraceEvent.Completion(completion))
         hop.session.record(.begin, event)
         downstream?.receive(completion: completion)
-        hop.session.sweep(after: hop.session.record(.end, event))
+        let seq = hop.session.record(.end, event)
+        hop.session.sweep(after: seq)
+        hop.session.takeAutomaticSnapshot(after: seq, reason: .completion)
     }
 }

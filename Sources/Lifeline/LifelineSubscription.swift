@@ -41,6 +41,8 @@ final class LifelineSubscription: Subscription {
     func cancel() {
         hop.session.record(.begin, .cancel(subscription: id))
         upstream?.cancel()
-        hop.session.sweep(after: hop.session.record(.end, .cancel(subscription: id)))
+        let seq = hop.session.record(.end, .cancel(subscription: id))
+        hop.session.sweep(after: seq)
+        hop.session.takeAutomaticSnapshot(after: seq, reason: .cancel)
     }
 }

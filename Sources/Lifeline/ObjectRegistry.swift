@@ -102,6 +102,18 @@ final class ObjectRegistry: Sendable {
         }
     }
 
+    /// The address and id of every tracked object still alive, for heap inspection. An
+    /// address is only good until its object dies.
+    func liveAddresses() -> [UInt: TraceObjectID] {
+        state.withLock { state in
+            var addresses: [UInt: TraceObjectID] = [:]
+            for (key, entry) in state.live where entry.object != nil {
+                addresses[UInt(bitPattern: key)] = entry.id
+            }
+            return addresses
+        }
+    }
+
     /// Checks every tracked object: the dead are retired and returned, the living are marked
     /// alive at `seq`.
     func sweep(aliveAt seq: UInt64) -> [Death] {

@@ -54,7 +54,9 @@ extension Publishers {
             let subscriberID = hop.identify(subscriber, role: .subscriber, key: subscriber.combineIdentifier)
             session.record(.begin, .subscribe(publisher: publisherID, subscriber: subscriberID))
             upstream.subscribe(LifelineSubscriber(downstream: subscriber, id: subscriberID, hop: hop))
-            session.sweep(after: session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID)))
+            let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
+            session.sweep(after: seq)
+            session.takeAutomaticSnapshot(after: seq, reason: .subscribe)
         }
     }
 }

@@ -8,6 +8,11 @@ public struct RecordingOptions: Sendable {
     public var valueDescriptionLimit: Int?
     /// The largest the log file may grow, in bytes. Events past it are dropped and counted.
     public var logCapacity: Int
+    /// Whether to take a reference-graph snapshot automatically after every subscribe, after
+    /// every completion and cancel, and when recording stops. Off by default: each snapshot
+    /// inspects every live object the recorder knows, on the thread that made the call.
+    /// `Lifeline.snapshot(_:)` works either way.
+    public var automaticSnapshots: Bool
 
     /// Creates options.
     ///
@@ -15,9 +20,15 @@ public struct RecordingOptions: Sendable {
     ///   - automatic: Record every pipeline (the default), or only `.lifeline(_:)` hops.
     ///   - valueDescriptionLimit: Record value descriptions cut to this many characters.
     ///   - logCapacity: The log's size limit in bytes.
-    public init(automatic: Bool = true, valueDescriptionLimit: Int? = nil, logCapacity: Int = 64 << 30) {
+    ///   - automaticSnapshots: Take reference-graph snapshots at subscribe, completion,
+    ///     cancel and stop.
+    public init(
+        automatic: Bool = true, valueDescriptionLimit: Int? = nil, logCapacity: Int = 64 << 30,
+        automaticSnapshots: Bool = false
+    ) {
         self.automatic = automatic
         self.valueDescriptionLimit = valueDescriptionLimit
         self.logCapacity = logCapacity
+        self.automaticSnapshots = automaticSnapshots
     }
 }

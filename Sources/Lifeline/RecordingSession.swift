@@ -18,6 +18,7 @@ import Synchronization
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry = ObjectRegistry()
+    let snapshots = SnapshotRecorder()
     let path: String
 
     private let writer: TraceFileWriter
@@ -99,7 +100,33 @@ final class RecordingSession: Sendable {
 
     private func note(_ identity: ObjectRegistry.Identity) {
         if let death = identity.death { recordDeath(death) }
-        if let declaration = identity.declaration { declare(declaration) }
+        if let declaration = identity.declaration {
+            snapshots.noteDeclaration(declaration)
+            declare(declaration)
+        }
+    }
+
+    /// The sequence number of the last event recorded, or 0 before the first.
+    var lastSeq: UInt64 {
+        nextSeq.load(ordering: .relaxed) - 1
+    }
+
+    /// Writes a snapshot line.
+    func write(_ snapshot: TraceSnapshot) {
+        TraceLineEncoder.withLine(for: snapshot) { writer.append($0) }
+    }
+
+    /// Takes a reference-graph snapshot of every object the recording knows and every
+    /// tracked root, and writes it.
+    func takeSnapshot(label: String, reason: TraceSnapshot.Reason) {
+        snapshots.take(label: label, reason: reason, in: self, roots: Lifeline.trackedRoots)
+    }
+
+    /// Takes an automatic snapshot after the call that recorded `seq`, when the options ask
+    /// for them.
+    func takeAutomaticSnapshot(after seq: UInt64, reason: TraceSnapshot.Reason) {
+        guard options.automaticSnapshots else { return }
+        takeSnapshot(label: "after \(reason.rawValue) #\(seq)", reason: reason)
     }
 
     /// Checks which tracked objects died since the last check, and records their deaths.
@@ -126,7 +153,8 @@ final class RecordingSession: Sendable {
 
     /// Records the deaths a final check finds, and closes the log.
     func finish() {
-        sweep(after: nextSeq.load(ordering: .relaxed) - 1)
+        sweep(after: lastSeq)
+        if options.automaticSnapshots { takeSnapshot(label: "stop", reason: .stop) }
         writer.close(events: nextSeq.load(ordering: .relaxed) - 1)
     }
 

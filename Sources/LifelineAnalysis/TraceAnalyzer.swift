@@ -11,8 +11,9 @@ import LifelineLog
 /// The same trace always gives the same diagnoses in the same order: by their first evidence
 /// event, then by code, then by the objects involved.
 public struct TraceAnalyzer: Sendable {
-    /// Every rule that needs nothing but the log. `leaked-subscription` needs a scope and
-    /// `retain-cycle` an ownership graph, so they are added by those who have them.
+    /// Every rule that needs nothing but the log. `leaked-subscription` needs a scope, so it
+    /// is added by those who have one. `retain-cycle` reads the log's ownership snapshots and
+    /// finds nothing in a log without them.
     public static let standardRules: [any DiagnosisRule] = [
         SubscriberDeallocatedEarlyRule(),
         SubscriptionNotRetainedRule(),
@@ -25,6 +26,7 @@ public struct TraceAnalyzer: Sendable {
         ValueBeforeSubscriptionRule(),
         ZeroDemandRequestRule(),
         ConcurrentDeliveryRule(),
+        RetainCycleRule(),
     ]
 
     /// The rules this analyzer runs.

@@ -4,9 +4,13 @@ import Foundation
 struct LineFields {
     let number: Int
     private let fields: [String: Any]
+    /// Where these fields sit in the line, for error messages: empty at the top level,
+    /// `nodes[2].` inside an array element.
+    private let path: String
 
     init(_ bytes: [UInt8], number: Int) throws(TraceReadError) {
         self.number = number
+        self.path = ""
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
@@ -19,9 +23,25 @@ struct LineFields {
         self.fields = fields
     }
 
-    private init(fields: [String: Any], number: Int) {
+    private init(fields: [String: Any], number: Int, path: String) {
         self.fields = fields
         self.number = number
+        self.path = path
+    }
+
+    /// `key` as error messages name it, with the path to these fields.
+    func name(_ key: String) -> String {
+        path + key
+    }
+
+    /// The value at `key`, which must be one of `Value`'s raw values.
+    func choice<Value: RawRepresentable & CaseIterable>(_ key: String, of type: Value.Type) throws(TraceReadError) -> Value
+    where Value.RawValue == String {
+        let text = try string(key)
+        guard let value = Value(rawValue: text) else {
+            throw .badField(line: number, field: name(key), reason: "has the unknown value \"\(text)\"")
+        }
+        return value
     }
 
     func has(_ key: String) -> Bool {
@@ -71,11 +91,23 @@ struct LineFields {
     func object(_ key: String) throws(TraceReadError) -> LineFields {
         guard let value = fields[key] else { throw missing(key) }
         guard let nested = value as? [String: Any] else { throw wrongType(key, "an object") }
-        return LineFields(fields: nested, number: number)
+        return LineFields(fields: nested, number: number, path: "\(path)\(key).")
     }
 
     func optionalObject(_ key: String) throws(TraceReadError) -> LineFields? {
         has(key) ? try object(key) : nil
+    }
+
+    /// The JSON objects in the array at `key`.
+    func objects(_ key: String) throws(TraceReadError) -> [LineFields] {
+        guard let value = fields[key] else { throw missing(key) }
+        guard let array = value as? [Any] else { throw wrongType(key, "an array") }
+        var result: [LineFields] = []
+        for (index, element) in array.enumerated() {
+            guard let nested = element as? [String: Any] else { throw wrongType(key, "an array of objects") }
+            result.append(LineFields(fields: nested, number: number, path: "\(path)\(key)[\(index)]."))
+        }
+        return result
     }
 
     func id(_ key: String) throws(TraceReadError) -> TraceObjectID {
@@ -89,10 +121,10 @@ struct LineFields {
     }
 
     private func missing(_ key: String) -> TraceReadError {
-        .badField(line: number, field: key, reason: "is missing")
+        .badField(line: number, field: path + key, reason: "is missing")
     }
 
     private func wrongType(_ key: String, _ expected: String) -> TraceReadError {
-        .badField(line: number, field: key, reason: "must be \(expected)")
+        .badField(line: number, field: path + key, reason: "must be \(expected)")
     }
 }

@@ -11,19 +11,24 @@ public struct Trace: Sendable {
     public let queues: [UInt32: TraceQueue]
     /// The events, ordered by ``TraceEvent/seq``.
     public let events: [TraceEvent]
+    /// The reference-graph snapshots, ordered by the event they follow
+    /// (``TraceSnapshot/seq``), then by ``TraceSnapshot/index``.
+    public let snapshots: [TraceSnapshot]
     /// What the reader tolerated: damage that loses no recorded event but the last.
     public let damage: [TraceDamage]
 
-    /// Creates a trace. `events` are sorted by sequence number.
+    /// Creates a trace. `events` are sorted by sequence number, `snapshots` by the event they
+    /// follow and their number.
     public init(
         header: TraceHeader, objects: [TraceObjectID: TraceObject], threads: [UInt64: TraceThread],
-        queues: [UInt32: TraceQueue], events: [TraceEvent], damage: [TraceDamage]
+        queues: [UInt32: TraceQueue], events: [TraceEvent], snapshots: [TraceSnapshot] = [], damage: [TraceDamage]
     ) {
         self.header = header
         self.objects = objects
         self.threads = threads
         self.queues = queues
         self.events = events.sorted { $0.seq < $1.seq }
+        self.snapshots = snapshots.sorted { ($0.seq, $0.index) < ($1.seq, $1.index) }
         self.damage = damage
     }
 
@@ -31,6 +36,14 @@ public struct Trace: Sendable {
     /// guarantees a result for those.
     public func object(_ id: TraceObjectID) -> TraceObject? {
         objects[id]
+    }
+
+    /// The snapshot a user or tool names: the last one with this label, or, when `reference`
+    /// is a number, the last one taken at or before that sequence number.
+    public func snapshot(at reference: String) -> TraceSnapshot? {
+        if let labelled = snapshots.last(where: { $0.label == reference }) { return labelled }
+        guard let seq = UInt64(reference) else { return nil }
+        return snapshots.last { $0.seq <= seq }
     }
 
     /// The name of the thread and queue an event ran on: the queue label when there is one,

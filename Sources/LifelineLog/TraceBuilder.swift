@@ -4,6 +4,7 @@ struct TraceBuilder {
     private var threads: [UInt64: TraceThread] = [:]
     private var queues: [UInt32: TraceQueue] = [:]
     private var events: [(event: TraceEvent, line: Int)] = []
+    private var snapshots: [(snapshot: TraceSnapshot, line: Int)] = []
     private var end: (events: UInt64, dropped: UInt64)?
 
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
@@ -14,10 +15,7 @@ struct TraceBuilder {
         switch try fields.string("kind") {
         case "object":
             let id = try fields.id("id")
-            let roleName = try fields.string("role")
-            guard let role = TraceObjectRole(rawValue: roleName) else {
-                throw .badField(line: fields.number, field: "role", reason: "has the unknown value \"\(roleName)\"")
-            }
+            let role = try fields.choice("role", of: TraceObjectRole.self)
             objects[id] = TraceObject(
                 id: id, role: role, typeName: try fields.string("type"),
                 shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
@@ -32,6 +30,8 @@ struct TraceBuilder {
                 throw .badField(line: fields.number, field: "id", reason: "is too large for a queue id")
             }
             queues[queueID] = TraceQueue(id: queueID, label: try fields.string("label"))
+        case "snapshot":
+            snapshots.append((try Self.snapshot(fields), fields.number))
         case "end":
             end = (try fields.unsigned("events"), try fields.unsigned("dropped"))
         case let other:
@@ -59,9 +59,58 @@ struct TraceBuilder {
             if threads[event.thread] == nil { throw .undeclared(line: line, what: "thread \(event.thread)") }
             if let queue = event.queue, queues[queue] == nil { throw .undeclared(line: line, what: "queue \(queue)") }
         }
+        var snapshotIndexes = Set<Int>()
+        for (snapshot, line) in snapshots {
+            guard snapshotIndexes.insert(snapshot.index).inserted else {
+                throw .badField(line: line, field: "snapshot", reason: "repeats snapshot number \(snapshot.index)")
+            }
+            for node in snapshot.nodes where objects[node.id] == nil {
+                throw .undeclared(line: line, what: "object \(node.id.rawValue)")
+            }
+        }
         return Trace(
             header: header, objects: objects, threads: threads, queues: queues,
-            events: events.map(\.event), damage: damage
+            events: events.map(\.event), snapshots: snapshots.map(\.snapshot), damage: damage
+        )
+    }
+
+    private static func snapshot(_ fields: LineFields) throws(TraceReadError) -> TraceSnapshot {
+        var nodes: [TraceSnapshot.Node] = []
+        var nodeIDs = Set<TraceObjectID>()
+        for node in try fields.objects("nodes") {
+            let id = try node.id("id")
+            guard nodeIDs.insert(id).inserted else {
+                throw .badField(line: fields.number, field: node.name("id"), reason: "repeats object \(id.rawValue)")
+            }
+            var counts: TraceSnapshot.RetainCounts?
+            if node.has("strong") || node.has("weak") || node.has("unowned") {
+                counts = TraceSnapshot.RetainCounts(
+                    strong: try node.integer("strong"), weak: try node.integer("weak"), unowned: try node.integer("unowned")
+                )
+            }
+            nodes.append(TraceSnapshot.Node(
+                id: id, kind: try node.choice("kind", of: TraceSnapshot.Node.Kind.self), name: try node.optionalString("name"),
+                retainCounts: counts, alive: try node.boolean("alive")
+            ))
+        }
+        var edges: [TraceSnapshot.Edge] = []
+        for edge in try fields.objects("edges") {
+            let from = try edge.id("from"), to = try edge.id("to")
+            for (key, id) in [("from", from), ("to", to)] where !nodeIDs.contains(id) {
+                throw .badField(line: fields.number, field: edge.name(key), reason: "names object \(id.rawValue), which is not a node of the snapshot")
+            }
+            edges.append(TraceSnapshot.Edge(
+                from: from, to: to, field: try edge.string("field"),
+                ownership: try edge.choice("ownership", of: TraceSnapshot.Ownership.self)
+            ))
+        }
+        let index = try fields.integer("snapshot")
+        guard index > 0 else {
+            throw .badField(line: fields.number, field: "snapshot", reason: "must be a positive integer")
+        }
+        return TraceSnapshot(
+            index: index, seq: try fields.unsigned("at"), label: try fields.string("label"),
+            reason: try fields.choice("reason", of: TraceSnapshot.Reason.self), nodes: nodes, edges: edges
         )
     }
 

@@ -2,8 +2,11 @@
 public struct TraceHeader: Hashable, Sendable {
     /// The value of the header's `format` field.
     public static let formatName = "lifeline-trace"
-    /// The log format version this build writes and reads.
-    public static let currentVersion = 1
+    /// The log format version this build writes. Version 2 added snapshot lines.
+    public static let currentVersion = 2
+    /// The log format versions this build reads. A version 1 log is a version 2 log without
+    /// snapshots.
+    public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.
     public let version: Int

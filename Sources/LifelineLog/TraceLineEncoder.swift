@@ -24,6 +24,7 @@ public enum TraceLineEncoder {
             case .publisher: line.raw("publisher")
             case .subscription: line.raw("subscription")
             case .subscriber: line.raw("subscriber")
+            case .object: line.raw("object")
             }
             line.raw("\",\"type\":")
             line.string(object.typeName)
@@ -38,6 +39,63 @@ public enum TraceLineEncoder {
                 line.string(source)
             }
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded line for `snapshot`. Its nodes must be declared by object lines
+    /// of their own.
+    public static func withLine<Result>(
+        for snapshot: TraceSnapshot, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        var capacity = 160 + TraceLineBuilder.capacity(forString: snapshot.label)
+        for node in snapshot.nodes {
+            capacity += 200 + TraceLineBuilder.capacity(forString: node.name ?? "")
+        }
+        for edge in snapshot.edges {
+            capacity += 128 + TraceLineBuilder.capacity(forString: edge.field)
+        }
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"kind\":\"snapshot\",\"snapshot\":")
+            line.number(snapshot.index)
+            line.raw(",\"at\":")
+            line.number(snapshot.seq)
+            line.raw(",\"label\":")
+            line.string(snapshot.label)
+            line.raw(",\"reason\":")
+            line.string(snapshot.reason.rawValue)
+            line.raw(",\"nodes\":[")
+            for (position, node) in snapshot.nodes.enumerated() {
+                line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
+                line.number(node.id.rawValue)
+                line.raw(",\"kind\":")
+                line.string(node.kind.rawValue)
+                if let name = node.name {
+                    line.raw(",\"name\":")
+                    line.string(name)
+                }
+                if let counts = node.retainCounts {
+                    line.raw(",\"strong\":")
+                    line.number(counts.strong)
+                    line.raw(",\"weak\":")
+                    line.number(counts.weak)
+                    line.raw(",\"unowned\":")
+                    line.number(counts.unowned)
+                }
+                line.raw(node.alive ? ",\"alive\":true}" : ",\"alive\":false}")
+            }
+            line.raw("],\"edges\":[")
+            for (position, edge) in snapshot.edges.enumerated() {
+                line.raw(position == 0 ? "{\"from\":" : ",{\"from\":")
+                line.number(edge.from.rawValue)
+                line.raw(",\"to\":")
+                line.number(edge.to.rawValue)
+                line.raw(",\"field\":")
+                line.string(edge.field)
+                line.raw(",\"ownership\":")
+                line.string(edge.ownership.rawValue)
+                line.raw("}")
+            }
+            line.raw("]}\n")
         }, body)
     }
 

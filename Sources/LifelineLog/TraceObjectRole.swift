@@ -6,4 +6,7 @@ public enum TraceObjectRole: String, Hashable, Sendable, CaseIterable {
     case subscription
     /// Something that was subscribed to a publisher.
     case subscriber
+    /// An object with no Combine role that heap inspection reached: a user's object, a closure
+    /// context, a collection's storage. Declared by a ``TraceSnapshot``.
+    case object
 }

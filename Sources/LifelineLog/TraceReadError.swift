@@ -6,7 +6,8 @@ public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case empty
     /// The first line is not a Lifeline header.
     case notALifelineLog(reason: String)
-    /// The log was written in a format version this build does not read.
+    /// The log was written in a format version this build does not read. `supported` is the
+    /// newest version it reads; it reads every version from 1 up to that.
     case unsupportedVersion(found: Int, supported: Int)
     /// A line is not valid JSON, or not a JSON object.
     case malformedLine(line: Int, reason: String)
@@ -26,7 +27,7 @@ public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notALifelineLog(let reason):
             return "line 1: not a Lifeline log (\(reason))"
         case .unsupportedVersion(let found, let supported):
-            return "line 1: log format version \(found) is not supported (this build reads version \(supported))"
+            return "line 1: log format version \(found) is not supported (this build reads versions 1 to \(supported))"
         case .malformedLine(let line, let reason):
             return "line \(line): not a JSON object (\(reason))"
         case .badField(let line, let field, let reason):

@@ -67,7 +67,7 @@ public enum TraceReader {
             throw .notALifelineLog(reason: "its 'format' is not \"\(TraceHeader.formatName)\"")
         }
         let version = try fields.integer("version")
-        guard version == TraceHeader.currentVersion else {
+        guard TraceHeader.readableVersions.contains(version) else {
             throw .unsupportedVersion(found: version, supported: TraceHeader.currentVersion)
         }
         let process = try fields.object("process")

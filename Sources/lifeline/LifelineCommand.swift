@@ -6,6 +6,9 @@ struct LifelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifeline",
         abstract: "See what really happens inside Combine pipelines.",
-        subcommands: [SamplesCommand.self, TimelineCommand.self, DiagnoseCommand.self, RenderCommand.self]
+        subcommands: [
+            SamplesCommand.self, TimelineCommand.self, DiagnoseCommand.self, RenderCommand.self, GraphCommand.self,
+            WhyCommand.self,
+        ]
     )
 }

@@ -21,8 +21,13 @@ enum OutputFile {
 
     /// Writes `text` to `path` as UTF-8, replacing the file at once (never half-written).
     static func write(_ text: String, to path: String) throws {
+        try write(Data(text.utf8), to: path)
+    }
+
+    /// Writes `bytes` to `path`, replacing the file at once (never half-written).
+    static func write(_ bytes: Data, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             StandardError.write("error: cannot write \(path): \(error.localizedDescription)")
             throw ExitCode(2)

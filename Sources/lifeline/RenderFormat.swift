@@ -1,12 +1,11 @@
 import ArgumentParser
 import LifelineAnalysis
+import LifelineGraphviz
 import LifelineLog
+import LifelineOwnershipDOT
 import LifelineRender
 
 /// A picture `lifeline render` can draw from a log, and the file name the gallery gives it.
-///
-/// The ownership-graph formats (dot, graph-svg, graph-png) are not here yet: they need the
-/// ownership snapshots the recorder does not write so far.
 enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     /// The sequence diagram as SVG, with diagnoses as notes.
     case svg
@@ -18,6 +17,17 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     case marbles
     /// Chrome / Perfetto trace JSON.
     case perfetto
+    /// The ownership graph of one snapshot as Graphviz DOT source.
+    case dot
+    /// The ownership graph of one snapshot laid out by Graphviz, as SVG.
+    case graphSVG = "graph-svg"
+    /// The ownership graph of one snapshot laid out by Graphviz, as PNG (binary: needs a file).
+    case graphPNG = "graph-png"
+
+    /// Whether the format draws an ownership snapshot rather than the events.
+    var drawsOwnershipGraph: Bool {
+        self == .dot || self == .graphSVG || self == .graphPNG
+    }
 
     /// The name of this format's file in a sample's gallery folder.
     var galleryFileName: String {
@@ -27,6 +37,9 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         case .plantuml: return "sequence.puml"
         case .marbles: return "marbles.svg"
         case .perfetto: return "trace.perfetto.json"
+        case .dot: return "graph.dot"
+        case .graphSVG: return "graph.svg"
+        case .graphPNG: return "graph.png"
         }
     }
 
@@ -36,25 +49,45 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         case .svg, .mermaid, .plantuml: return "sequence diagram"
         case .marbles: return "marble diagram"
         case .perfetto: return "Perfetto trace"
+        case .dot, .graphSVG, .graphPNG: return "ownership graph"
         }
     }
 
-    /// Draws `trace` in this format.
+    /// A log without ownership snapshots has no ownership graph to draw.
+    struct NoSnapshot: Error, CustomStringConvertible {
+        var description: String { "the log has no ownership snapshot" }
+    }
+
+    /// Draws `trace` in this format, as the bytes of the file.
     ///
     /// - Parameters:
     ///   - trace: The recorded trace.
+    ///   - snapshot: The snapshot the ownership-graph formats draw, or `nil` for the trace's
+    ///     last; the other formats ignore it.
     ///   - diagnoses: Findings the sequence diagrams show as notes; the marble diagram and the
     ///     Perfetto trace do not show them.
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
-    func render(_ trace: Trace, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis) -> String {
+    /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
+    ///   `GraphvizError` when Graphviz fails to lay it out.
+    func render(
+        _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis
+    ) throws -> [UInt8] {
         let sequence = SequenceDiagramOptions(folding: folding)
         switch self {
-        case .svg: return SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence)
-        case .mermaid: return MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence)
-        case .plantuml: return PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence)
-        case .marbles: return MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding))
-        case .perfetto: return PerfettoTraceRenderer.render(trace)
+        case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
+        case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
+        case .plantuml: return Array(PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
+        case .marbles: return Array(MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding)).utf8)
+        case .perfetto: return Array(PerfettoTraceRenderer.render(trace).utf8)
+        case .dot, .graphSVG, .graphPNG:
+            guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
+            let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
+            switch self {
+            case .graphSVG: return Array(try GraphvizRenderer().svg(fromDOT: dot).utf8)
+            case .graphPNG: return try GraphvizRenderer().png(fromDOT: dot)
+            default: return Array(dot.utf8)
+            }
         }
     }
 }

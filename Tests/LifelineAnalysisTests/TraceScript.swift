@@ -6,6 +6,8 @@ import LifelineAnalysis
 struct TraceScript {
     private(set) var objects: [TraceObject] = []
     private(set) var events: [TraceEvent] = []
+    /// Ownership snapshots to put in the trace.
+    var snapshots: [TraceSnapshot] = []
     /// The thread the next events run on: 1 is "main", 2 is "worker".
     var thread: UInt64 = 1
 
@@ -107,7 +109,7 @@ struct TraceScript {
             ),
             objects: Dictionary(uniqueKeysWithValues: objects.map { ($0.id, $0) }),
             threads: [1: TraceThread(tid: 1, name: "main"), 2: TraceThread(tid: 2, name: "worker")],
-            queues: [:], events: events, damage: closed ? [] : [.notClosed]
+            queues: [:], events: events, snapshots: snapshots, damage: closed ? [] : [.notClosed]
         )
     }
 

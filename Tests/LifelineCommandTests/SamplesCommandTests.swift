@@ -9,6 +9,10 @@ import Testing
         "console.txt", "diagnoses.json", "diagnoses.txt", "marbles.svg", "sequence.mmd", "sequence.puml",
         "sequence.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
     ]
+    /// The files of a story recorded with ownership snapshots (the gallery records the
+    /// retain-cycle story with them), besides ``filesPerStory``.
+    static let ownershipFiles = ["graph.dot", "graph.svg"]
+    static let storiesWithSnapshots: Set<String> = ["retain-cycle"]
     /// The files whose bytes change from run to run: the log and the Perfetto trace carry
     /// event times and the process id.
     static let timestamped: Set<String> = ["trace.jsonl", "trace.perfetto.json"]
@@ -41,6 +45,9 @@ import Testing
         var expected: Set<String> = ["README.md"]
         for story in SampleScenario.all {
             for file in Self.filesPerStory { expected.insert("\(story.name)/\(file)") }
+            if Self.storiesWithSnapshots.contains(story.name) {
+                for file in Self.ownershipFiles { expected.insert("\(story.name)/\(file)") }
+            }
         }
         #expect(Set(firstFiles.keys) == expected)
         #expect(Set(secondFiles.keys) == expected)
@@ -75,5 +82,20 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: fixtures.appendingPathComponent("\(story.name).jsonl").path),
                     "no recorded trace of \(story.name) in Tests/LifelineRenderTests/Fixtures: the golden files do not cover it")
         }
+    }
+
+    @Test func theRetainCycleStoryShowsItsOwnershipGraph() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try LifelineExecutable.run(["samples", "--output", folder.path, "--only", "retain-cycle"])
+        #expect(run.status == 0, "lifeline samples failed: \(run.standardError)")
+        let page = try String(contentsOf: folder.appendingPathComponent("README.md"), encoding: .utf8)
+        let dot = try String(contentsOf: folder.appendingPathComponent("retain-cycle/graph.dot"), encoding: .utf8)
+        let svg = try String(contentsOf: folder.appendingPathComponent("retain-cycle/graph.svg"), encoding: .utf8)
+        #expect(page.contains("### Ownership graph"))
+        #expect(page.contains(#"<img src="retain-cycle/graph.svg""#))
+        #expect(dot.contains("receiveValue (closure)"))
+        #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
+        #expect(svg.contains("ProfileViewModel"))
     }
 }

@@ -4,18 +4,25 @@ import LifelineLog
 import LifelineSamples
 import Testing
 
-/// Every sample story, recorded for real in automatic mode and diagnosed: a buggy story gets
-/// exactly its expected codes, a correct one gets nothing at warning or error.
+/// Every sample story, recorded for real in automatic mode (with automatic ownership snapshots
+/// where the story needs them) and diagnosed: a buggy story gets exactly its expected codes, a correct one gets nothing at
+/// warning or error.
 @Suite("Diagnosing the recorded sample stories", .serialized)
 struct SampleDiagnosisTests {
-    /// The codes that need more than the log: `retain-cycle` is issued from the ownership
-    /// graph (issue 3), which no rule receives yet.
-    static let codesNeedingTheOwnershipGraph: Set<String> = ["retain-cycle"]
+    /// The stories recorded with automatic ownership snapshots: those whose expected
+    /// diagnoses need the graph. Every story should be, but inspecting the heap of the
+    /// stored-subscription and returned-cancellable stories after a subscribe crashes the
+    /// process in LifelineHeap in most runs (`HeapWalk.size(of:)`, reached from `scanValue` on
+    /// a function-typed value: bad pointer dereference). Reported to the heap inspector's
+    /// owner; record every story with snapshots once that is fixed.
+    static let storiesRecordedWithSnapshots: Set<String> = ["retain-cycle"]
 
     /// Records `scenario` between two marks, so that the story's run is the observed scope
-    /// for `leaked-subscription`, and diagnoses it with every rule the log supports.
+    /// for `leaked-subscription`, with snapshots for `retain-cycle`, and diagnoses it with
+    /// every rule.
     func diagnose(_ scenario: SampleScenario) throws -> (trace: Trace, diagnoses: [Diagnosis]) {
-        let trace = try Lifeline.record {
+        let snapshots = Self.storiesRecordedWithSnapshots.contains(scenario.name)
+        let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: snapshots)) {
             Lifeline.mark("story begins")
             scenario.run(SampleConsole())
             Lifeline.mark("story ends")
@@ -30,12 +37,6 @@ struct SampleDiagnosisTests {
         let (trace, diagnoses) = try diagnose(scenario)
         let found = diagnoses.filter { $0.severity >= .warning }.map(\.code).sorted()
         let report = TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render()
-        let fromTheLog = scenario.expectedDiagnoses.filter { !Self.codesNeedingTheOwnershipGraph.contains($0) }
-        #expect(found == fromTheLog.sorted(), "\(report)")
-        withKnownIssue("retain-cycle is issued from the ownership graph (issue 3), which no rule receives yet") {
-            #expect(found == scenario.expectedDiagnoses.sorted())
-        } when: {
-            scenario.expectedDiagnoses.contains { Self.codesNeedingTheOwnershipGraph.contains($0) }
-        }
+        #expect(found == scenario.expectedDiagnoses.sorted(), "\(report)")
     }
 }

@@ -7,7 +7,7 @@ import LifelineLog
 extension RecordingTests {
     /// Recording never changes what the traced program does, or when its objects die.
     @Suite struct TransparencyTests {
-        enum Mode: String, CaseIterable { case untraced, automatic, operatorOnly }
+        enum Mode: String, CaseIterable { case untraced, automatic, operatorOnly, automaticWithSnapshots }
 
         /// What the program observably did: its journal, with the point at which the
         /// subscribe call returned.
@@ -20,6 +20,10 @@ extension RecordingTests {
                 do {
                     let subscriber = ForgetfulSubscriber(journal: journal, keepsSubscription: keepsSubscription)
                     let publisher = LaterPublisher(queue: queue, group: group, gate: gate)
+                    if mode == .automaticWithSnapshots {
+                        Lifeline.track(subscriber, name: "subscriber")
+                        Lifeline.snapshot("before subscribe")
+                    }
                     if mode == .operatorOnly {
                         publisher.lifeline("later").subscribe(subscriber)
                     } else {
@@ -37,6 +41,7 @@ extension RecordingTests {
             case .untraced: body()
             case .automatic: _ = try Lifeline.record(body)
             case .operatorOnly: _ = try Lifeline.record(options: RecordingOptions(automatic: false), body)
+            case .automaticWithSnapshots: _ = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true), body)
             }
             return journal.entries
         }

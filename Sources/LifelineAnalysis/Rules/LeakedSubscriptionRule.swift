@@ -12,7 +12,9 @@
 /// - Value-type subscribers and subscriptions have no lifetime and are never reported.
 ///
 /// One diagnosis is issued per pipeline, at its most downstream hop, naming every live object
-/// of that hop and the hops upstream of it.
+/// of that hop and the hops upstream of it. When the log has ownership snapshots, the message
+/// adds what held the hop's subscriber (or the first of them) in the last snapshot that shows it alive: the shortest
+/// strong path from a root, or the retain cycle it hangs from.
 public struct LeakedSubscriptionRule: DiagnosisRule {
     public let code = "leaked-subscription"
     /// The scope that must leave nothing behind.
@@ -39,7 +41,8 @@ public struct LeakedSubscriptionRule: DiagnosisRule {
                 evidence: (leaked.compactMap(lifecycles.firstSeen) + [scope.end]).sorted(),
                 message: "\(names) \(leaked.count == 1 ? "was" : "were") created inside the observed scope and "
                     + "\(leaked.count == 1 ? "was" : "were") still alive and subscribed when recording stopped after the "
-                    + "scope ended: the subscription outlived what owned it.",
+                    + "scope ended: the subscription outlived what owned it."
+                    + (lifecycles.retainSentence(for: leaked.contains(lifecycle.subscriber) ? lifecycle.subscriber : leaked[0]) ?? ""),
                 fix: "Cancel what the scope started before it ends (cancel or release its AnyCancellable), and break any "
                     + "strong reference cycle between a subscriber and its owner: capture self weakly in sink and assign "
                     + "closures.",

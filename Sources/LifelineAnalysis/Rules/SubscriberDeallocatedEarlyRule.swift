@@ -5,6 +5,10 @@
 /// that subscription. A completion or cancel anywhere before the deallocation event clears it,
 /// even when a death found by a liveness check might have come first: the rule only reports
 /// what the order of events proves.
+///
+/// When the log has ownership snapshots, the message adds what held the subscriber in the last
+/// snapshot before it died, which shows the owner that was missing: typically nothing in the
+/// graph held it, or only the subscription that was about to let it go.
 public struct SubscriberDeallocatedEarlyRule: DiagnosisRule {
     public let code = "subscriber-deallocated-early"
 
@@ -31,7 +35,8 @@ public struct SubscriberDeallocatedEarlyRule: DiagnosisRule {
                 evidence: ([lifecycle.subscriptionCall!] + grants.map(\.seq) + [death.seq]).sorted(),
                 message: "\(subscriber) was deallocated while its subscription \(lifecycles.name(subscription)) was still live: "
                     + "it had asked for \(lifecycle.demand(before: death.seq).valuesPhrase) and received \(valueCount), "
-                    + "and nothing had completed or cancelled the subscription.",
+                    + "and nothing had completed or cancelled the subscription."
+                    + (lifecycles.retainSentence(for: lifecycle.subscriber, before: death.seq) ?? ""),
                 fix: "Keep \(subscriber) alive for as long as it is subscribed: store it, or the AnyCancellable that wraps "
                     + "it, in an owner that outlives the work, and cancel the subscription before letting it go.",
                 hop: lifecycle.hop

@@ -1,18 +1,21 @@
 import ArgumentParser
+import Foundation
 import LifelineAnalysis
 import LifelineLog
 import LifelineRender
 
-/// `lifeline render TRACE --format FORMAT`: draws a log as a picture, with its diagnoses.
+/// `lifeline render TRACE --format FORMAT`: draws a log as a picture, with its diagnoses, or
+/// one of its ownership snapshots as a graph.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Draw a trace log as a sequence diagram, marble diagram or Perfetto trace.",
+        abstract: "Draw a trace log as a sequence diagram, marble diagram, Perfetto trace or ownership graph.",
         discussion: """
             The sequence diagrams (svg, mermaid, plantuml) show what `lifeline diagnose` finds \
-            as notes at the events that prove it. The output is deterministic: the same log \
-            gives the same bytes. Ownership graphs (dot, graph-svg, graph-png) are not available \
-            yet: logs do not carry ownership snapshots so far.
+            as notes at the events that prove it. The ownership graphs (dot, graph-svg, \
+            graph-png) draw one snapshot of who holds whom: the last one, or the one --at \
+            names; a log without snapshots is an error (exit 2). graph-png needs --output. The \
+            output is deterministic: the same log gives the same bytes.
             """
     )
 
@@ -25,6 +28,12 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The file to write. Default: standard output.")
     var output: String?
 
+    @Option(name: .customLong("at"), help: ArgumentHelp(
+        "Ownership graphs: the snapshot to draw, by label or by sequence number (the last taken at or before it). Default: the last snapshot.",
+        valueName: "label|seq"
+    ))
+    var snapshotReference: String?
+
     @Flag(help: "Draw every call: do not collapse long runs of identical calls into one row.")
     var noFold = false
 
@@ -35,19 +44,32 @@ struct RenderCommand: ParsableCommand {
         if time && format != .marbles {
             throw ValidationError("--time applies to the marble diagram only (--format marbles)")
         }
+        if snapshotReference != nil && !format.drawsOwnershipGraph {
+            throw ValidationError("--at applies to the ownership graphs only (--format dot, graph-svg or graph-png)")
+        }
+        if format == .graphPNG && output == nil {
+            throw ValidationError("--format graph-png writes a binary PNG: name the file with --output")
+        }
     }
 
     func run() throws {
         if let output { try OutputFile.checkWritable(output) }
         let trace = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
-        let picture = ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
+        let snapshot = format.drawsOwnershipGraph
+            ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
+        let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
             let diagnoses = format == .svg || format == .mermaid || format == .plantuml ? TraceAnalyzer().diagnose(trace) : []
-            return format.render(trace, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence)
+            do {
+                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence)
+            } catch {
+                StandardError.write("error: could not draw the \(format.pictureName): \(error)")
+                throw ExitCode(2)
+            }
         }
         if let output {
-            try OutputFile.write(picture, to: output)
+            try OutputFile.write(Data(picture), to: output)
         } else {
-            print(picture, terminator: "")
+            print(String(decoding: picture, as: UTF8.self), terminator: "")
         }
     }
 }

@@ -12,8 +12,10 @@ struct SamplesCommand: ParsableCommand {
             For each story, writes <output>/<story>/ with the recorded log (trace.jsonl), what \
             the story printed (console.txt), its timeline (timeline.txt), its diagnoses \
             (diagnoses.txt, diagnoses.json), its sequence diagram (sequence.svg, sequence.mmd, \
-            sequence.puml), its marble diagram (marbles.svg) and a Perfetto trace \
-            (trace.perfetto.json), and the gallery page that shows them all (<output>/README.md). \
+            sequence.puml), its marble diagram (marbles.svg), a Perfetto trace \
+            (trace.perfetto.json) and, for a story recorded with ownership snapshots, the \
+            ownership graph at stop (graph.dot, graph.svg), and the gallery page that shows them \
+            all (<output>/README.md). \
             Everything but trace.jsonl and trace.perfetto.json, which carry real timestamps, is \
             deterministic: running again leaves those files byte for byte the same.
             """

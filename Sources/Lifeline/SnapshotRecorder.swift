@@ -1,0 +1,146 @@
+import LifelineHeap
+import LifelineLog
+import Synchronization
+
+/// Takes reference-graph snapshots for one recording and turns them into log lines.
+///
+/// A snapshot inspects every live object the recorder knows and every tracked root
+/// (``TrackedRoots``), through ``HeapInspector``, and names what it finds with trace ids:
+/// objects the registry knows keep their ids; objects only inspection reached (a view model,
+/// a set's storage) get ids of their own, declared with the role `object`. Snapshots are
+/// taken one at a time.
+final class SnapshotRecorder: Sendable {
+    private struct State {
+        var taken = 0
+        /// Roots by id, with their names, including roots that have died since.
+        var rootNames: [TraceObjectID: String] = [:]
+        /// Ids of objects only inspection reached, by address and type: an address is reused
+        /// by later objects, so the type is part of the key.
+        var discovered: [DiscoveredKey: TraceObjectID] = [:]
+    }
+
+    private struct DiscoveredKey: Hashable {
+        let address: UInt
+        let typeName: String
+    }
+
+    private let state = Mutex(State())
+    /// The roles of the objects the registry declared, for node kinds. Apart from `state`, so
+    /// that declaring an object never waits for an inspection.
+    private let roles = Mutex<[TraceObjectID: TraceObjectRole]>([:])
+    private let inspector = HeapInspector()
+
+    /// Notes the role an object was declared with.
+    func noteDeclaration(_ object: TraceObject) {
+        roles.withLock { $0[object.id] = object.role }
+    }
+
+    /// Inspects the heap and writes a snapshot line (after the declarations it needs).
+    func take(label: String, reason: TraceSnapshot.Reason, in session: RecordingSession, roots: TrackedRoots) {
+        // Identifying a root may declare it, which notes its role: done before taking the lock.
+        var rootNames: [(id: TraceObjectID, name: String)] = []
+        var rootAddresses: [UInt] = []
+        roots.withLiving { living in
+            for root in living {
+                rootNames.append((session.identify(root.object, role: .object), root.name))
+                rootAddresses.append(HeapInspector.address(of: root.object))
+            }
+        }
+        state.withLock { state in
+            for root in rootNames { state.rootNames[root.id] = root.name }
+            let roles = self.roles.withLock { $0 }
+            let seq = session.lastSeq
+            let known = session.registry.liveAddresses()
+            // Lifeline's own objects (the hook bridge a subscription tap holds, the session
+            // behind it) are not the program's, unless the registry knows them (proxies).
+            let graph = inspector.inspect(roots: rootAddresses + known.keys.sorted()) { address, typeName in
+                known[address] == nil && Self.isTracerType(typeName)
+            }
+
+            var ids: [UInt: TraceObjectID] = [:]
+            var nodes: [TraceSnapshot.Node] = []
+            for node in graph.nodes.values.sorted(by: { $0.address < $1.address }) {
+                let id = known[node.address] ?? discoveredID(node, state: &state, session: session)
+                ids[node.address] = id
+                nodes.append(TraceSnapshot.Node(
+                    id: id, kind: kind(of: node, id: id, roots: state.rootNames, roles: roles), name: state.rootNames[id],
+                    retainCounts: node.counts.map { TraceSnapshot.RetainCounts(strong: $0.strong, weak: $0.weak, unowned: $0.unowned) },
+                    alive: true
+                ))
+            }
+            let liveIDs = Set(known.values)
+            for (id, name) in state.rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
+                nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
+            }
+            let edges = graph.references.compactMap { reference -> TraceSnapshot.Edge? in
+                guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
+                return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership(reference.ownership))
+            }
+            state.taken += 1
+            session.write(TraceSnapshot(index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes, edges: edges))
+        }
+    }
+
+    private func discoveredID(_ node: HeapGraph.Node, state: inout State, session: RecordingSession) -> TraceObjectID {
+        let key = DiscoveredKey(address: node.address, typeName: node.typeName)
+        if let id = state.discovered[key] { return id }
+        let id = session.registry.freshID()
+        state.discovered[key] = id
+        let full = TypeName.removingAddresses(from: node.typeName)
+        session.declare(TraceObject(
+            id: id, role: .object, typeName: full,
+            shortTypeName: node.isCollection ? Self.withoutModules(full) : TypeName.shortened(full),
+            lifetimeTracked: false
+        ))
+        return id
+    }
+
+    private func kind(
+        of node: HeapGraph.Node, id: TraceObjectID, roots: [TraceObjectID: String], roles: [TraceObjectID: TraceObjectRole]
+    ) -> TraceSnapshot.Node.Kind {
+        if roots[id] != nil { return .root }
+        if node.isCollection { return .collection }
+        let short = TypeName.shortened(node.typeName)
+        if short == "AnyCancellable" { return .cancellable }
+        if short == "PassthroughSubject" || short == "CurrentValueSubject" { return .subject }
+        switch roles[id] {
+        case .publisher?: return .publisher
+        case .subscription?: return .subscription
+        case .subscriber?: return .subscriber
+        case .object?, nil: return .object
+        }
+    }
+
+    private func ownership(_ ownership: ReferenceOwnership) -> TraceSnapshot.Ownership {
+        switch ownership {
+        case .strong: return .strong
+        case .weak: return .weak
+        case .unowned: return .unowned
+        case .unownedUnsafe: return .unownedUnsafe
+        }
+    }
+
+    /// Whether `typeName` is one of Lifeline's own types.
+    static func isTracerType(_ typeName: String) -> Bool {
+        ["Lifeline.", "LifelineLog.", "LifelineHeap."].contains { typeName.hasPrefix($0) }
+    }
+
+    /// `Swift.Set<OpenCombine.AnyCancellable>` becomes `Set<AnyCancellable>`: each qualified
+    /// name keeps its last component, generic arguments stay.
+    static func withoutModules(_ name: String) -> String {
+        var result = ""
+        var word = ""
+        for character in name {
+            if character == "." {
+                word = ""
+            } else if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+            } else {
+                result += word
+                result.append(character)
+                word = ""
+            }
+        }
+        return result + word
+    }
+}

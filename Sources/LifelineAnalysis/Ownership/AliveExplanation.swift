@@ -1,0 +1,50 @@
+import LifelineLog
+
+/// Why an object was alive in a snapshot, as ``OwnershipGraph/whyAlive(_:)`` finds it.
+public enum AliveExplanation: Hashable, Sendable {
+    /// The snapshot has no object with that id.
+    case unknown
+    /// The object had been deallocated when the snapshot was taken.
+    case deallocated
+    /// A registered root holds it through `path` (empty when the object is the root itself).
+    case heldByRoot(TraceObjectID, path: [TraceSnapshot.Edge])
+    /// Nothing in the graph holds the object the path starts from: it is held from the stack,
+    /// a global or a place the inspection could not see, if at all. `path` leads from that
+    /// object to the one asked about; it is empty when nothing in the graph holds the object
+    /// asked about.
+    case unheld(TraceObjectID, path: [TraceSnapshot.Edge])
+    /// A retain cycle that nothing else in the graph holds keeps the object alive, through
+    /// `path` from one of the objects on the cycle's chain (empty when the object is on it).
+    /// Something the graph cannot see, such as the stack, may hold the cycle too.
+    case heldByCycle(RetainCycle, path: [TraceSnapshot.Edge])
+}
+
+extension OwnershipGraph {
+    /// ``whyAlive(_:)`` in one sentence, naming the object as `subject`.
+    ///
+    /// For example `ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → Sink keeps
+    /// Sink #7 alive`, or `nothing in the graph holds Sink #7: only the stack, a global or
+    /// something the inspection could not see can`.
+    public func sentence(explaining explanation: AliveExplanation, subject: String) -> String {
+        switch explanation {
+        case .unknown:
+            return "snapshot \(snapshot.index) has no object \(subject)"
+        case .deallocated:
+            return "\(subject) was already deallocated"
+        case .heldByRoot(_, let path) where path.isEmpty:
+            return "\(subject) is a registered root: what holds it is outside the graph (the stack or a global)"
+        case .heldByRoot(_, let path):
+            return "\(words(path)) keeps \(subject) alive"
+        case .unheld(_, let path) where path.isEmpty:
+            return "nothing in the graph holds \(subject): only the stack, a global or something the inspection "
+                + "could not see can"
+        case .unheld(let origin, let path):
+            return "\(words(path)) keeps \(subject) alive, and nothing in the graph holds \(name(of: origin))"
+        case .heldByCycle(let cycle, let path) where path.isEmpty:
+            return "\(subject) is held by a retain cycle that nothing else in the graph holds: \(words(cycle.chain))"
+        case .heldByCycle(let cycle, let path):
+            return "\(words(path)) keeps \(subject) alive, and \(name(of: path[0].from)) is held by a retain cycle that "
+                + "nothing else in the graph holds: \(words(cycle.chain))"
+        }
+    }
+}

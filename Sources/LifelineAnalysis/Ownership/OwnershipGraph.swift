@@ -1,0 +1,182 @@
+import LifelineLog
+
+/// The reference graph of one snapshot, ready for questions: which objects hold each other in
+/// a loop, and what keeps an object alive.
+///
+/// Only strong references between live objects keep anything alive, so the cycles and paths
+/// follow strong edges only; weak and unowned edges are still in ``snapshot`` for drawing.
+/// Every answer is deterministic: objects are taken in id order and references in the order
+/// of their field name, then target.
+///
+/// ```swift
+/// let graph = OwnershipGraph(snapshot: trace.snapshots.last!, trace: trace)
+/// for cycle in graph.strongCycles { print(graph.words(cycle.chain)) }
+/// print(graph.whyAlive(TraceObjectID(7)))
+/// ```
+public struct OwnershipGraph: Sendable {
+    /// The snapshot the graph was built from.
+    public let snapshot: TraceSnapshot
+    /// Every strongly connected component over strong references that contains a loop: more
+    /// than one object, or one object that holds itself. Ordered by smallest id.
+    public let strongCycles: [RetainCycle]
+
+    private let trace: Trace
+    private let nodes: [TraceObjectID: TraceSnapshot.Node]
+    /// Strong references leaving each live object, ordered by field, then target.
+    private let strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
+    private let strongHolders: [TraceObjectID: Int]
+
+    /// Builds the graph of `snapshot`, naming its objects from the declarations in `trace`.
+    public init(snapshot: TraceSnapshot, trace: Trace) {
+        self.snapshot = snapshot
+        self.trace = trace
+        let nodes = Dictionary(snapshot.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.nodes = nodes
+        let live = { (id: TraceObjectID) in nodes[id]?.alive == true }
+        let strong = snapshot.edges.filter { $0.ownership.isStrong && live($0.from) && live($0.to) }
+        let strongEdges = Dictionary(grouping: strong, by: \.from).mapValues { edges in
+            edges.sorted { ($0.field, $0.to) < ($1.field, $1.to) }
+        }
+        self.strongEdges = strongEdges
+        strongHolders = strong.reduce(into: [:]) { counts, edge in counts[edge.to, default: 0] += 1 }
+
+        let liveNodes = snapshot.nodes.filter(\.alive).map(\.id)
+        let components = StronglyConnectedComponents(
+            nodes: liveNodes,
+            successors: strongEdges.mapValues { edges in edges.map(\.to) }
+        ).components
+        strongCycles = components.compactMap { component in
+            let members = Set(component)
+            guard component.count > 1 || strongEdges[component[0], default: []].contains(where: { $0.to == component[0] })
+            else { return nil }
+            let start = component.min { Self.precedesAsCycleStart(nodes[$0]!, nodes[$1]!) }!
+            guard let chain = Self.shortestLoop(through: start, within: members, strongEdges: strongEdges) else { return nil }
+            return RetainCycle(objects: component, chain: chain)
+        }
+    }
+
+    /// The node for `id`, if the snapshot saw that object.
+    public func node(_ id: TraceObjectID) -> TraceSnapshot.Node? {
+        nodes[id]
+    }
+
+    /// How chains name an object: the name its root was registered under, otherwise its short
+    /// type name (`ViewModel`, `Set<AnyCancellable>`, `Sink`).
+    public func name(of id: TraceObjectID) -> String {
+        nodes[id]?.name ?? trace.object(id)?.shortTypeName ?? "object \(id)"
+    }
+
+    /// A chain of references in words:
+    /// `ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel`.
+    ///
+    /// Each hop names the holder and the field that holds the next object. The field is left
+    /// out where it says nothing to the user: a collection's element position (`[0]`), and an
+    /// `AnyCancellable`'s cancel closure, which is the only thing an `AnyCancellable` holds.
+    public func words(_ chain: [TraceSnapshot.Edge]) -> String {
+        guard let last = chain.last else { return "" }
+        let hops = chain.map { edge in
+            switch nodes[edge.from]?.kind {
+            case .collection, .cancellable: return name(of: edge.from)
+            default: return "\(name(of: edge.from)).\(edge.field)"
+            }
+        }
+        return (hops + [name(of: last.to)]).joined(separator: " → ")
+    }
+
+    /// What keeps `id` alive in this snapshot: the retain cycle it is on, or the shortest
+    /// chain of strong references to it from a registered root, from an object nothing in the
+    /// graph holds, or from a retain cycle nothing else in the graph holds.
+    ///
+    /// An object on the chain of a loop that nothing outside it holds is explained by that
+    /// loop. Otherwise the search is breadth-first from every origin at once: roots first
+    /// (a root that something in the graph holds is explained by its holder instead), then
+    /// objects nothing holds, then the chains of loops nothing outside holds, each in id or
+    /// chain order, following references by field, so the answer is the same for the same
+    /// snapshot.
+    public func whyAlive(_ id: TraceObjectID) -> AliveExplanation {
+        guard let target = nodes[id] else { return .unknown }
+        guard target.alive else { return .deallocated }
+        let freeCycles = strongCycles.filter { cycle in
+            let members = Set(cycle.objects)
+            return !strongEdges.values.joined().contains { !members.contains($0.from) && members.contains($0.to) }
+        }
+        if let cycle = freeCycles.first(where: { $0.chainObjects.contains(id) }) { return .heldByCycle(cycle, path: []) }
+        // Registered roots, then objects nothing in the graph holds, then the chains of the
+        // loops nothing outside holds (their other objects are reached from the chain). A root
+        // that something in the graph holds is explained by that holder.
+        let roots = snapshot.nodes.filter { $0.alive && $0.kind == .root && ($0.id != id || strongHolders[id] == nil) }
+        let unheld = snapshot.nodes.filter { $0.alive && $0.kind != .root && strongHolders[$0.id] == nil }
+        let origins = roots.map(\.id) + unheld.map(\.id) + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
+        var parent: [TraceObjectID: TraceSnapshot.Edge] = [:]
+        var visited = Set(origins)
+        var queue = origins
+        var position = 0
+        while position < queue.count {
+            let current = queue[position]
+            position += 1
+            if current == id { break }
+            for edge in strongEdges[current, default: []] where visited.insert(edge.to).inserted {
+                parent[edge.to] = edge
+                queue.append(edge.to)
+            }
+        }
+        var path: [TraceSnapshot.Edge] = []
+        var current = id
+        while let edge = parent[current] {
+            path.insert(edge, at: 0)
+            current = edge.from
+        }
+        let origin = current
+        if nodes[origin]?.kind == .root { return .heldByRoot(origin, path: path) }
+        if let cycle = freeCycles.first(where: { $0.chainObjects.contains(origin) }) { return .heldByCycle(cycle, path: path) }
+        return .unheld(origin, path: path)
+    }
+
+    /// Which object a cycle's chain starts from: a registered root, then another user object,
+    /// then an AnyCancellable or a collection, then the rest; ties by id.
+    private static func precedesAsCycleStart(_ lhs: TraceSnapshot.Node, _ rhs: TraceSnapshot.Node) -> Bool {
+        func rank(_ kind: TraceSnapshot.Node.Kind) -> Int {
+            switch kind {
+            case .root: return 0
+            case .object, .closureContext: return 1
+            case .cancellable, .collection: return 2
+            case .subscriber: return 3
+            case .subscription: return 4
+            case .subject, .publisher: return 5
+            }
+        }
+        return (rank(lhs.kind), lhs.id) < (rank(rhs.kind), rhs.id)
+    }
+
+    /// The shortest loop of strong references from `start` back to it inside one component;
+    /// every object of a component with a loop has one.
+    private static func shortestLoop(
+        through start: TraceObjectID, within members: Set<TraceObjectID>,
+        strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
+    ) -> [TraceSnapshot.Edge]? {
+        var parent: [TraceObjectID: TraceSnapshot.Edge] = [:]
+        var visited: Set = [start]
+        var queue = [start]
+        var position = 0
+        while position < queue.count {
+            let current = queue[position]
+            position += 1
+            for edge in strongEdges[current, default: []] where members.contains(edge.to) {
+                if edge.to == start {
+                    var loop = [edge]
+                    var step = current
+                    while let previous = parent[step] {
+                        loop.insert(previous, at: 0)
+                        step = previous.from
+                    }
+                    return loop
+                }
+                if visited.insert(edge.to).inserted {
+                    parent[edge.to] = edge
+                    queue.append(edge.to)
+                }
+            }
+        }
+        return nil
+    }
+}

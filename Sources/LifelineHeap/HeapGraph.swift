@@ -1,0 +1,48 @@
+/// The reference graph heap inspection found: objects by address, and the references
+/// between them.
+///
+/// Addresses are only meaningful while inspection runs (an address is reused as soon as its
+/// object dies); the recorder turns them into trace ids at once.
+package struct HeapGraph: Sendable {
+    /// One object inspection reached.
+    package struct Node: Hashable, Sendable {
+        package let address: UInt
+        /// The fully qualified runtime type name. For a collection's storage, the collection's
+        /// type (`Swift.Set<OpenCombine.AnyCancellable>`).
+        package let typeName: String
+        /// Whether the node is the storage of an array, set or dictionary.
+        package let isCollection: Bool
+        /// The counts read from the object's reference count word (and side table), or `nil`
+        /// when they could not be read.
+        package let counts: Counts?
+    }
+
+    /// Reference counts, the numbers `_getRetainCount`, `_getWeakRetainCount` and
+    /// `_getUnownedRetainCount` give, read without adding a reference.
+    package struct Counts: Hashable, Sendable {
+        package let strong: Int
+        package let weak: Int
+        package let unowned: Int
+    }
+
+    /// One stored reference.
+    package struct Reference: Hashable, Sendable {
+        package let from: UInt
+        package let to: UInt
+        /// The field path from `from`: `cancellables`, `status`, `[2]`,
+        /// `receiveValue (closure)`.
+        package let path: String
+        package let ownership: ReferenceOwnership
+    }
+
+    package var nodes: [UInt: Node] = [:]
+    /// The references, in the order found, without repeats.
+    package var references: [Reference] = []
+
+    package init() {}
+
+    /// The references that leave `address`.
+    package func references(from address: UInt) -> [Reference] {
+        references.filter { $0.from == address }
+    }
+}

@@ -1,0 +1,317 @@
+/// One inspection's state: the walk from the roots, the graph so far, and what was validated.
+struct HeapWalk {
+    let memory = ProcessMemory()
+    let catalog: MetadataCatalog
+    let objectLimit: Int
+    let excluding: (UInt, String) -> Bool
+    var graph = HeapGraph()
+    var pending: [(address: UInt, layout: ClassLayout)] = []
+    var seenReferences = Set<HeapGraph.Reference>()
+    /// Closure contexts and boxes being walked, so a box that reaches itself ends.
+    var openContainers = Set<UInt>()
+    /// Instances validated during this walk, so an object many others refer to is checked
+    /// once.
+    var validated: [UInt: ClassLayout] = [:]
+
+    init(objectLimit: Int, excluding: @escaping (UInt, String) -> Bool) {
+        self.objectLimit = objectLimit
+        self.excluding = excluding
+        catalog = MetadataCatalog(memory: memory)
+    }
+
+    mutating func run(roots: [UInt]) {
+        for root in roots {
+            guard let layout = instanceLayout(at: root) else { continue }
+            addInstance(root, layout)
+        }
+        while let (address, layout) = pending.popLast() {
+            for field in layout.fields {
+                scanValue(at: address + UInt(field.offset), type: field.type, path: field.name,
+                          ownership: field.ownership, holder: address, depth: 0)
+            }
+        }
+    }
+
+    // MARK: Objects
+
+    /// The layout of the class instance at `address`, if it is one: aligned, with validated
+    /// class metadata, not being deinitialized, and, on the heap, inside a malloc allocation
+    /// at least as large as its instance size.
+    mutating func instanceLayout(at address: UInt) -> ClassLayout? {
+        if let layout = validated[address] { return layout }
+        guard let layout = validateInstance(at: address) else { return nil }
+        validated[address] = layout
+        return layout
+    }
+
+    func validateInstance(at address: UInt) -> ClassLayout? {
+        guard RuntimeLayout.isPlausibleAddress(address),
+              let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
+              case .instance(let layout)? = catalog.heapKind(metadata: metadata),
+              let bits = countBits(of: address), bits & RuntimeLayout.deinitingBit == 0
+        else { return nil }
+        if let mapping = memory.mapping(containing: address), mapping.isHeap {
+            guard let size = memory.allocationSize(at: address), size >= layout.instanceSize else { return nil }
+        }
+        return layout
+    }
+
+    /// The object whose side table entry is at `address`: the entry names an object whose
+    /// reference count word points back to the entry.
+    mutating func objectOwningSideTable(_ address: UInt) -> UInt? {
+        guard RuntimeLayout.isPlausibleAddress(address),
+              let object = memory.word(at: address + UInt(RuntimeLayout.sideTableObjectOffset)),
+              instanceLayout(at: object) != nil,
+              let refCount = memory.word(at: object + UInt(RuntimeLayout.objectRefCountOffset)),
+              RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) == address
+        else { return nil }
+        return object
+    }
+
+    /// The inline count bits of the object at `address`: from its reference count word, or
+    /// from its side table when it has one.
+    func countBits(of address: UInt) -> UInt64? {
+        guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
+        guard let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) else { return UInt64(refCount) }
+        return memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)).map(UInt64.init)
+    }
+
+    func counts(of address: UInt) -> HeapGraph.Counts? {
+        guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
+        if let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) {
+            guard let bits = memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)),
+                  let weak = memory.uint32(at: sideTable + UInt(RuntimeLayout.sideTableWeakCountOffset))
+            else { return nil }
+            let counts = RuntimeLayout.counts(inline: UInt64(bits), weak: weak)
+            return HeapGraph.Counts(strong: counts.strong, weak: counts.weak, unowned: counts.unowned)
+        }
+        let counts = RuntimeLayout.counts(inline: UInt64(refCount), weak: 1)
+        return HeapGraph.Counts(strong: counts.strong, weak: counts.weak, unowned: counts.unowned)
+    }
+
+    /// Records the instance and queues its fields. `false` when the object limit is reached.
+    @discardableResult
+    mutating func addInstance(_ address: UInt, _ layout: ClassLayout) -> Bool {
+        if graph.nodes[address] != nil { return true }
+        guard graph.nodes.count < objectLimit, !excluding(address, layout.typeName) else { return false }
+        graph.nodes[address] = HeapGraph.Node(
+            address: address, typeName: layout.typeName, isCollection: false, counts: counts(of: address)
+        )
+        pending.append((address, layout))
+        return true
+    }
+
+    mutating func addReference(from holder: UInt, to target: UInt, path: String, ownership: ReferenceOwnership) {
+        guard graph.nodes[target] != nil else { return }
+        let reference = HeapGraph.Reference(from: holder, to: target, path: path, ownership: ownership)
+        if seenReferences.insert(reference).inserted { graph.references.append(reference) }
+    }
+
+    // MARK: Values
+
+    /// Finds the references in a value of `type` stored at `address`.
+    mutating func scanValue(
+        at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int
+    ) {
+        guard depth < 8 else { return }
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        guard let kind = memory.word(at: metadata) else { return }
+        switch kind {
+        case RuntimeLayout.classMetadataKind:
+            if let word = memory.word(at: address) {
+                followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
+            }
+        case RuntimeLayout.functionMetadataKind:
+            guard size(of: type) == 2 * MemoryLayout<UInt>.size,
+                  let context = memory.word(at: address + UInt(RuntimeLayout.closureContextWordOffset)), context != 0
+            else { return }
+            followWord(context, path: closurePath(path), ownership: ownership, holder: holder, depth: depth)
+        case RuntimeLayout.structMetadataKind:
+            if let shape = CollectionShape(type) {
+                if let storage = memory.word(at: address + UInt(RuntimeLayout.collectionStorageWordOffset)) {
+                    scanCollection(storage, type: type, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
+                }
+                return
+            }
+            for field in catalog.fields(ofStruct: type) {
+                scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
+                          ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
+            }
+        case RuntimeLayout.optionalMetadataKind:
+            guard let optional = type as? any InspectableOptional.Type else { return }
+            let wrapped = optional.wrappedType
+            if optional.hasTagByte {
+                // A set tag byte after the payload means `nil`; the payload bytes are then stale.
+                guard memory.byte(at: address + UInt(size(of: wrapped))) == 0 else { return }
+            }
+            scanValue(at: address, type: wrapped, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+        default:
+            // Enums, existentials, tuples: any word can hold a reference, a closure
+            // context or a box; each is validated before it is followed.
+            let wordCount = size(of: type) / MemoryLayout<UInt>.size
+            for index in 0..<wordCount {
+                if let word = memory.word(at: address + UInt(index * MemoryLayout<UInt>.size)) {
+                    followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
+                }
+            }
+        }
+    }
+
+    /// Follows a word that may hold a reference: to a class instance (an edge), a weak
+    /// reference's side table (a weak edge), or a closure context or box (whose contents
+    /// become edges of `holder`).
+    mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
+        guard RuntimeLayout.isPlausibleAddress(word) else { return }
+        if let layout = instanceLayout(at: word) {
+            if addInstance(word, layout) {
+                addReference(from: holder, to: word, path: path, ownership: ownership)
+            }
+            return
+        }
+        if let object = objectOwningSideTable(word), let layout = instanceLayout(at: object) {
+            if addInstance(object, layout) {
+                addReference(from: holder, to: object, path: path, ownership: .weak)
+            }
+            return
+        }
+        // Only a word whose metadata checks out as a closure context's or a box's is sized
+        // with malloc, and only then are its contents read.
+        guard depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) else { return }
+        if case .instance = kind { return }
+        guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
+        defer { openContainers.remove(word) }
+        switch kind {
+        case .closureContext(let firstCapture, let captures):
+            // Captures follow one another, each at its alignment. One whose type needs the
+            // context's generic arguments is read as one word (a class instance's size), and
+            // its followers are read only when it was the last. (The compiler lays out the
+            // boxes of existentials' out-of-line values the same way, so the path says
+            // "closure" only when a function value led here.)
+            var offset = firstCapture
+            for (index, capture) in captures.enumerated() {
+                let captureOwnership = ownership.through(capture.ownership)
+                guard let type = capture.type else {
+                    let aligned = (offset + 7) & ~7
+                    if aligned + 8 <= size, let inner = memory.word(at: word + UInt(aligned)) {
+                        followWord(inner, path: path, ownership: captureOwnership, holder: holder, depth: depth + 1)
+                    }
+                    guard index == captures.count - 1 else { return }
+                    continue
+                }
+                let alignment = self.alignment(of: type)
+                offset = (offset + alignment - 1) & ~(alignment - 1)
+                guard offset + self.size(of: type) <= size else { return }
+                scanValue(at: word + UInt(offset), type: type, path: path, ownership: captureOwnership,
+                          holder: holder, depth: depth + 1)
+                offset += self.size(of: type)
+            }
+        case .box(let offset, let boxed):
+            guard offset + self.size(of: boxed) <= size else { return }
+            scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+        case .instance:
+            return
+        }
+    }
+
+    /// Whether the walk reached its object limit: a huge collection's remaining elements are
+    /// not read then.
+    var isFull: Bool { graph.nodes.count >= objectLimit }
+
+    func closurePath(_ path: String) -> String {
+        path.hasSuffix(" (closure)") ? path : "\(path) (closure)"
+    }
+
+    // MARK: Collections
+
+    mutating func scanCollection(
+        _ storage: UInt, type: Any.Type, shape: CollectionShape, path: String, ownership: ReferenceOwnership,
+        holder: UInt, depth: Int
+    ) {
+        guard instanceLayout(at: storage) != nil,
+              let count = memory.word(at: storage + UInt(RuntimeLayout.hashedCountOffset)), count > 0, count < 1 << 24
+        else { return }
+        let limit = memory.allocationSize(at: storage).map { storage + UInt($0) }
+        let isNew = graph.nodes[storage] == nil
+        if isNew {
+            guard graph.nodes.count < objectLimit else { return }
+            graph.nodes[storage] = HeapGraph.Node(
+                address: storage, typeName: _typeName(type, qualified: true), isCollection: true, counts: counts(of: storage)
+            )
+        }
+        addReference(from: holder, to: storage, path: path, ownership: ownership)
+        guard isNew else { return }
+
+        /// Whether `count` elements of `stride` bytes from `start` lie inside the allocation.
+        func fits(_ start: UInt, _ count: Int, _ stride: Int) -> Bool {
+            guard RuntimeLayout.isInAddressRange(start), start >= storage + UInt(RuntimeLayout.objectHeaderSize)
+            else { return false }
+            let (length, overflow) = count.multipliedReportingOverflow(by: stride)
+            guard !overflow, length >= 0, length < 1 << 32 else { return false }
+            guard let limit else { return length < 1 << 24 }
+            return start + UInt(length) <= limit
+        }
+        switch shape {
+        case .array(let element):
+            let stride = self.stride(of: element)
+            let first = storage + UInt(RuntimeLayout.arrayElementsOffset)
+            guard stride > 0, fits(first, Int(count), stride) else { return }
+            for index in 0..<Int(count) where !isFull {
+                scanValue(at: first + UInt(index * stride), type: element, path: "[\(index)]", ownership: .strong,
+                          holder: storage, depth: depth + 1)
+            }
+        case .set(let element):
+            guard let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
+            for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() where !isFull {
+                let stride = self.stride(of: element)
+                guard stride > 0, fits(elements, bucket + 1, stride) else { return }
+                scanValue(at: elements + UInt(bucket * stride), type: element, path: "[\(ordinal)]", ownership: .strong,
+                          holder: storage, depth: depth + 1)
+            }
+        case .dictionary(let key, let value):
+            guard let keys = memory.word(at: storage + UInt(RuntimeLayout.dictionaryKeysPointerOffset)),
+                  let values = memory.word(at: storage + UInt(RuntimeLayout.dictionaryValuesPointerOffset))
+            else { return }
+            let keyStride = stride(of: key), valueStride = stride(of: value)
+            for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() where !isFull {
+                if keyStride > 0, fits(keys, bucket + 1, keyStride) {
+                    scanValue(at: keys + UInt(bucket * keyStride), type: key, path: "key [\(ordinal)]", ownership: .strong,
+                              holder: storage, depth: depth + 1)
+                }
+                if valueStride > 0, fits(values, bucket + 1, valueStride) {
+                    scanValue(at: values + UInt(bucket * valueStride), type: value, path: "[\(ordinal)]", ownership: .strong,
+                              holder: storage, depth: depth + 1)
+                }
+            }
+        }
+    }
+
+    /// The occupied buckets of a set's or dictionary's storage, from its bitmap.
+    func occupiedBuckets(_ storage: UInt, bitmap offset: Int) -> [Int] {
+        guard let scale = memory.byte(at: storage + UInt(RuntimeLayout.hashedScaleOffset)), scale < 32 else { return [] }
+        let bucketCount = 1 << Int(scale)
+        var buckets: [Int] = []
+        for wordIndex in 0..<((bucketCount + 63) / 64) {
+            guard let word = memory.word(at: storage + UInt(offset + wordIndex * 8)) else { return [] }
+            for bit in 0..<64 where word & (1 << UInt(bit)) != 0 {
+                let bucket = wordIndex * 64 + bit
+                if bucket < bucketCount { buckets.append(bucket) }
+            }
+        }
+        return buckets
+    }
+
+    func size(of type: Any.Type) -> Int {
+        func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
+        return size(type)
+    }
+
+    func alignment(of type: Any.Type) -> Int {
+        func alignment<T>(_: T.Type) -> Int { MemoryLayout<T>.alignment }
+        return alignment(type)
+    }
+
+    func stride(of type: Any.Type) -> Int {
+        func stride<T>(_: T.Type) -> Int { MemoryLayout<T>.stride }
+        return stride(type)
+    }
+}

@@ -1,0 +1,67 @@
+/// The parts of a mangled type name the inspector reads: whether it names reference storage.
+///
+/// Mangled names in field descriptors can embed symbolic references (a marker byte followed
+/// by a 4- or 8-byte pointer), whose bytes can look like anything, so the name is walked token
+/// by token rather than searched.
+enum MangledName {
+    /// The ownership the mangled type name at `address` declares: weak for `…Xw`, unowned for
+    /// `…Xo`, unowned(unsafe) for `…Xu`, otherwise strong. `nil` when it cannot be read.
+    static func ownership(at address: UInt, in memory: ProcessMemory) -> ReferenceOwnership? {
+        scan(at: address, in: memory).map(\.ownership)
+    }
+
+    /// The type the mangled name at `address` names, resolved by the runtime, and its
+    /// declared ownership; `nil` when the name cannot be read, points outside the loaded
+    /// images, or names a type that needs generic arguments.
+    static func type(at address: UInt, in memory: ProcessMemory) -> (type: Any.Type, ownership: ReferenceOwnership)? {
+        guard let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
+              let name = UnsafePointer<UInt8>(bitPattern: address),
+              let type = _getTypeByMangledNameInContext(name, UInt(scanned.length), genericContext: nil, genericArguments: nil)
+        else { return nil }
+        return (type, scanned.ownership)
+    }
+
+    private static func scan(at address: UInt, in memory: ProcessMemory)
+        -> (length: Int, ownership: ReferenceOwnership, referencesStayInImages: Bool)? {
+        guard isInImage(address, memory) else { return nil }
+        var cursor = address
+        var lastTwo: [UInt8] = []
+        var inImages = true
+        for _ in 0..<4096 {
+            guard let byte = memory.byte(at: cursor) else { return nil }
+            switch byte {
+            case 0:
+                let length = Int(cursor - address)
+                guard length > 0 else { return nil }
+                var ownership = ReferenceOwnership.strong
+                if lastTwo == RuntimeLayout.weakSuffix { ownership = .weak }
+                if lastTwo == RuntimeLayout.unownedSuffix { ownership = .unowned }
+                if lastTwo == RuntimeLayout.unownedUnsafeSuffix { ownership = .unownedUnsafe }
+                return (length, ownership, inImages)
+            case RuntimeLayout.relativeSymbolicReferences:
+                if let target = memory.relativePointer(at: cursor + 1) {
+                    inImages = inImages && isInImage(target, memory)
+                } else {
+                    inImages = false
+                }
+                cursor += 5
+                lastTwo = []
+            case RuntimeLayout.absoluteSymbolicReferences:
+                inImages = false
+                cursor += 9
+                lastTwo = []
+            default:
+                lastTwo = Array((lastTwo + [byte]).suffix(2))
+                cursor += 1
+            }
+        }
+        return nil
+    }
+
+    /// Whether `address` lies in a file-backed, read-only mapping: a loaded image's
+    /// constant data, where the compiler puts mangled names and descriptors.
+    static func isInImage(_ address: UInt, _ memory: ProcessMemory) -> Bool {
+        guard RuntimeLayout.isInAddressRange(address), let mapping = memory.mapping(containing: address) else { return false }
+        return mapping.readable && !mapping.isHeap
+    }
+}

@@ -1,0 +1,176 @@
+/// Every assumption the heap inspector makes about the Swift runtime's memory layout, in one
+/// place. They hold for Swift 6 on 64-bit Linux without Objective-C interop (the stable
+/// Swift ABI; see swift/include/swift/ABI/Metadata.h, HeapObject.h, RefCount.h and
+/// WeakReference.h). `RuntimeLayoutTests` checks each against live objects, so a toolchain that
+/// changes one fails those tests loudly instead of giving wrong graphs.
+enum RuntimeLayout {
+    // MARK: Addresses
+
+    /// User-space addresses on 64-bit Linux lie below 2^47 (2^56 with five-level paging), and
+    /// the first 64 KiB are never mapped. A word outside that range is not a pointer, and
+    /// checking it first keeps offset arithmetic on it from overflowing.
+    static let lowestAddress: UInt = 0x1_0000
+    static let addressLimit: UInt = 1 << 56
+
+    /// Whether `word` can be an address at all.
+    static func isInAddressRange(_ word: UInt) -> Bool {
+        word >= lowestAddress && word < addressLimit
+    }
+
+    /// Whether `word` can be the address of a heap object or of metadata: in range and
+    /// pointer-aligned.
+    static func isPlausibleAddress(_ word: UInt) -> Bool {
+        isInAddressRange(word) && word % 8 == 0
+    }
+
+    // MARK: Heap objects (HeapObject.h)
+
+    /// Offset of the metadata pointer in every heap object.
+    static let objectMetadataOffset = 0
+    /// Offset of the 64-bit reference count word in every heap object.
+    static let objectRefCountOffset = 8
+    /// Size of the heap object header; stored properties start at or after it.
+    static let objectHeaderSize = 16
+
+    // MARK: Metadata (Metadata.h, MetadataValues.h)
+
+    /// Without Objective-C interop a class's metadata starts with the kind word, and it is 0
+    /// (`MetadataKind::Class`).
+    static let classMetadataKind: UInt = 0
+    /// `MetadataKind::HeapLocalVariable`: a closure context (its captures).
+    static let closureContextMetadataKind: UInt = 0x400
+    /// `MetadataKind::HeapGenericLocalVariable`: a box, such as a captured `var` or an
+    /// existential's out-of-line value.
+    static let genericBoxMetadataKind: UInt = 0x500
+    /// The value witness table pointer sits just before every type metadata's address point.
+    static let valueWitnessTableOffsetBack = 8
+    /// Offset of the nominal type descriptor in struct, enum and optional metadata.
+    static let valueDescriptorOffset = 8
+    /// Offset of the superclass pointer in class metadata.
+    static let superclassOffset = 8
+    /// Offset of the 32-bit instance size in class metadata.
+    static let instanceSizeOffset = 24
+    /// Offset of the nominal type descriptor pointer in class metadata.
+    static let classDescriptorOffset = 40
+    /// Offset of the 32-bit offset of the first capture in closure-context metadata.
+    static let firstCaptureOffsetOffset = 8
+    /// Offset of the capture descriptor pointer in closure-context metadata.
+    static let captureDescriptorOffset = 16
+    /// Capture descriptor: capture count (32 bits) at 0, metadata-source count at 4, binding
+    /// count at 8, then one 4-byte relative pointer to a mangled type name per capture.
+    /// The context holds the bindings (generic metadata and witness tables, one word each)
+    /// from the first-capture offset, and the captures after them.
+    static let captureCountOffset = 0
+    static let captureBindingCountOffset = 8
+    static let captureRecordsOffset = 12
+    /// Generic box metadata: the 32-bit offset of the value at 8, the boxed type's metadata at 16.
+    static let boxValueOffsetOffset = 8
+    static let boxedTypeOffset = 16
+
+    // MARK: Context and field descriptors (MetadataValues.h, Records.h)
+
+    /// `ContextDescriptorKind::Class`, the low five bits of a descriptor's flags.
+    static let classDescriptorKind: UInt32 = 16
+    /// Mask of the kind bits in a context descriptor's flags.
+    static let descriptorKindMask: UInt32 = 0x1F
+    /// Offset of the relative pointer to the field descriptor in a class's or struct's type
+    /// descriptor.
+    static let fieldDescriptorOffset = 16
+    /// Size of a field descriptor's header: mangled type name, superclass (relative
+    /// pointers), kind (16 bits), record size (16 bits), field count (32 bits).
+    static let fieldDescriptorHeaderSize = 16
+    /// Offset of the field count in a field descriptor.
+    static let fieldCountOffset = 12
+    /// Offset of the record size in a field descriptor.
+    static let fieldRecordSizeOffset = 10
+    /// Offset of the relative pointer to the mangled type name in a field record.
+    static let fieldRecordTypeNameOffset = 4
+    /// Mangled-name suffixes of reference storage (Mangling.rst): `Xw` weak, `Xo` unowned,
+    /// `Xu` unowned(unsafe).
+    static let weakSuffix: [UInt8] = Array("Xw".utf8)
+    static let unownedSuffix: [UInt8] = Array("Xo".utf8)
+    static let unownedUnsafeSuffix: [UInt8] = Array("Xu".utf8)
+    /// Bytes 0x01–0x17 in a mangled name start a 4-byte relative symbolic reference, bytes
+    /// 0x18–0x1F an 8-byte absolute one.
+    static let relativeSymbolicReferences: ClosedRange<UInt8> = 0x01...0x17
+    static let absoluteSymbolicReferences: ClosedRange<UInt8> = 0x18...0x1F
+
+    // MARK: Reference counts (RefCount.h)
+
+    /// Inline count bits: bit 0 pure-Swift deallocation, bits 1–31 unowned count, bit 32
+    /// deiniting, bits 33–62 extra strong count (strong count − 1), bit 63 "use slow RC".
+    static let unownedCountShift: UInt64 = 1
+    static let unownedCountMask: UInt64 = 0x7FFF_FFFF
+    static let deinitingBit: UInt64 = 1 << 32
+    static let strongExtraCountShift: UInt64 = 33
+    static let strongExtraCountMask: UInt64 = 0x3FFF_FFFF
+    /// When bits 63 and 62 are both set, the rest of the word is the side table's address
+    /// shifted right by 3.
+    static let sideTableMarkBits: UInt64 = 0b11 << 62
+    static let sideTableAddressShift: UInt64 = 3
+    /// Side table entry: the object's address at 0, the inline count bits at 16 (the counts
+    /// are 16-byte aligned), the 32-bit weak count at 24.
+    static let sideTableObjectOffset = 0
+    static let sideTableRefCountOffset = 16
+    static let sideTableWeakCountOffset = 24
+
+    // MARK: Weak references (WeakReference.h)
+
+    /// A native weak reference holds the side table entry's address, untagged.
+    static let weakReferenceTagMask: UInt = 0
+
+    // MARK: Closures
+
+    /// A thick closure value is two words: the function pointer, then the context (a heap
+    /// object, or 0 for a closure that captures nothing).
+    static let closureContextWordOffset = 8
+
+    // MARK: Collection storage (stdlib ContiguousArrayBuffer, SetStorage, DictionaryStorage)
+
+    /// `Array`, `Set` and `Dictionary` values are one word: their storage object.
+    static let collectionStorageWordOffset = 0
+    /// `__ContiguousArrayStorageBase`: count at 16, elements from 32.
+    static let arrayCountOffset = 16
+    static let arrayElementsOffset = 32
+    /// `__RawSetStorage` / `__RawDictionaryStorage`: count at 16, the bucket scale (log2 of
+    /// the bucket count) as the byte at 32, then the occupied-bucket bitmap.
+    static let hashedCountOffset = 16
+    static let hashedScaleOffset = 32
+    /// Set: the element pointer at 48 and the bitmap from 56.
+    static let setElementsPointerOffset = 48
+    static let setBitmapOffset = 56
+    /// Dictionary: the key pointer at 48, the value pointer at 56 and the bitmap from 64.
+    static let dictionaryKeysPointerOffset = 48
+    static let dictionaryValuesPointerOffset = 56
+    static let dictionaryBitmapOffset = 64
+
+    // MARK: Decoding
+
+    /// The strong, weak and unowned counts a reference count word, and the side table it may
+    /// point to, encode; the same numbers `_getRetainCount`, `_getWeakRetainCount` and
+    /// `_getUnownedRetainCount` report, without the temporaries their calls add.
+    static func counts(inline bits: UInt64, weak: UInt32) -> (strong: Int, weak: Int, unowned: Int) {
+        (
+            strong: Int((bits >> strongExtraCountShift) & strongExtraCountMask) + 1,
+            weak: Int(weak),
+            unowned: Int((bits >> unownedCountShift) & unownedCountMask)
+        )
+    }
+
+    /// The side table address a reference count word holds, or `nil` for inline counts.
+    static func sideTable(inRefCount bits: UInt64) -> UInt? {
+        guard bits & sideTableMarkBits == sideTableMarkBits else { return nil }
+        return UInt((bits & ~sideTableMarkBits) << sideTableAddressShift)
+    }
+}
+
+extension RuntimeLayout {
+    // MARK: Type metadata kinds (MetadataKind.def)
+
+    static let structMetadataKind: UInt = 0x200
+    static let enumMetadataKind: UInt = 0x201
+    static let optionalMetadataKind: UInt = 0x202
+    static let tupleMetadataKind: UInt = 0x301
+    static let functionMetadataKind: UInt = 0x302
+    static let existentialMetadataKind: UInt = 0x303
+}

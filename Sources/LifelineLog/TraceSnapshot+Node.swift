@@ -1,0 +1,69 @@
+extension TraceSnapshot {
+    /// One object in a snapshot. Its type name is in its declaration, ``Trace/objects``.
+    public struct Node: Hashable, Sendable {
+        /// The object, declared in ``Trace/objects``.
+        public let id: TraceObjectID
+        /// What the object is, for grouping and drawing.
+        public let kind: Kind
+        /// The name the user registered a root under (`Lifeline.track(viewModel, name:
+        /// "ViewModel")`), or `nil`.
+        public let name: String?
+        /// The runtime's reference counts when the snapshot was taken, or `nil` when the
+        /// object was deallocated or its counts could not be read.
+        public let retainCounts: RetainCounts?
+        /// Whether the object was alive when the snapshot was taken. A deallocated node is an
+        /// object the recorder knew that had died by then; it has no edges of its own.
+        public let alive: Bool
+
+        /// Creates a node.
+        public init(id: TraceObjectID, kind: Kind, name: String? = nil, retainCounts: RetainCounts?, alive: Bool) {
+            self.id = id
+            self.kind = kind
+            self.name = name
+            self.retainCounts = retainCounts
+            self.alive = alive
+        }
+
+        /// What kind of object a node is.
+        public enum Kind: String, Hashable, Sendable, CaseIterable {
+            /// A class publisher that is not a subject.
+            case publisher
+            /// A subscription.
+            case subscription
+            /// A subscriber (`Sink`, `Assign`, an operator's inner subscriber).
+            case subscriber
+            /// An `AnyCancellable`.
+            case cancellable
+            /// A `PassthroughSubject` or `CurrentValueSubject`.
+            case subject
+            /// An object the user registered with `Lifeline.track(_:name:)`.
+            case root
+            /// Any other class instance the inspection reached.
+            case object
+            /// The storage of an array, set or dictionary that holds references.
+            case collection
+            /// The context of a closure: the box that holds its captures.
+            case closureContext = "closure_context"
+        }
+    }
+
+    /// Reference counts as the Swift runtime reports them.
+    ///
+    /// They are counts the graph does or doesn't explain, not exact truth: the compiler's
+    /// temporaries and the inspection itself add to the strong count while it runs.
+    public struct RetainCounts: Hashable, Sendable {
+        /// Strong references (`swift_retainCount`).
+        public let strong: Int
+        /// `swift_weakRetainCount`: weak references plus one while the object lives.
+        public let weak: Int
+        /// `swift_unownedRetainCount`: unowned references plus one while the object lives.
+        public let unowned: Int
+
+        /// Creates counts.
+        public init(strong: Int, weak: Int, unowned: Int) {
+            self.strong = strong
+            self.weak = weak
+            self.unowned = unowned
+        }
+    }
+}

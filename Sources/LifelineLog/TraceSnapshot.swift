@@ -1,0 +1,60 @@
+/// The reference graph between live objects at one moment of a recording.
+///
+/// A snapshot is taken by heap inspection, on demand (`Lifeline.snapshot("label")`) or
+/// automatically after a subscribe, at a completion or cancel, and at stop. Its nodes are the
+/// objects it saw, each declared like any other object in ``Trace/objects``; its edges are the
+/// references one object stores to another, with the field or closure capture that holds the
+/// reference and its ownership.
+///
+/// A snapshot is not an event: it carries no sequence number of its own. ``seq`` is the last
+/// event recorded before it was taken, and ``index`` orders snapshots taken after the same
+/// event.
+public struct TraceSnapshot: Hashable, Sendable {
+    /// The snapshot's number in the log: 1 for the first taken, then 2, 3, ….
+    public let index: Int
+    /// The sequence number of the last event recorded before the snapshot was taken, or 0
+    /// when it was taken before any event.
+    public let seq: UInt64
+    /// The user's label for a requested snapshot, or a description of the automatic moment
+    /// (`after subscribe #12`).
+    public let label: String
+    /// Why the snapshot was taken.
+    public let reason: Reason
+    /// The objects the snapshot saw, ordered by id.
+    public let nodes: [Node]
+    /// The references between them, ordered by source, then field, then target.
+    public let edges: [Edge]
+
+    /// Creates a snapshot. `nodes` are sorted by id and `edges` by source, field and target,
+    /// so equal graphs compare and encode equal.
+    public init(index: Int, seq: UInt64, label: String, reason: Reason, nodes: [Node], edges: [Edge]) {
+        self.index = index
+        self.seq = seq
+        self.label = label
+        self.reason = reason
+        self.nodes = nodes.sorted { $0.id < $1.id }
+        self.edges = edges.sorted {
+            ($0.from.rawValue, $0.field, $0.to.rawValue, $0.ownership.rawValue)
+                < ($1.from.rawValue, $1.field, $1.to.rawValue, $1.ownership.rawValue)
+        }
+    }
+
+    /// The node for `id`, if the snapshot saw that object.
+    public func node(_ id: TraceObjectID) -> Node? {
+        nodes.first { $0.id == id }
+    }
+
+    /// What made the recorder take a snapshot.
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        /// `Lifeline.snapshot(_:)`.
+        case requested
+        /// Automatic, after a `subscribe` call returned.
+        case subscribe
+        /// Automatic, after a `receive(completion:)` call returned.
+        case completion
+        /// Automatic, after a `cancel()` call returned.
+        case cancel
+        /// Automatic, when recording stopped.
+        case stop
+    }
+}

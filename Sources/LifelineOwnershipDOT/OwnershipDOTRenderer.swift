@@ -1,0 +1,98 @@
+import LifelineAnalysis
+import LifelineDOT
+import LifelineLog
+
+/// Draws one ownership snapshot as a Graphviz DOT graph: who holds whom, through which field,
+/// and how strongly.
+///
+/// - Each object is a node styled by its kind (publisher or subject, subscription, subscriber,
+///   AnyCancellable, user object), labelled with its name and id and, on a second line, its
+///   reference counts, or "deallocated".
+/// - Each reference is an edge labelled with its field: solid when strong, dashed when weak,
+///   dotted when unowned.
+/// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles``) are drawn in the warning
+///   colour; deallocated objects are greyed.
+///
+/// The output is deterministic: nodes in id order, edges in the snapshot's order, and every
+/// label escaped by ``DotGraph``.
+///
+/// ```swift
+/// let snapshot = try #require(trace.snapshot(at: "stop"))
+/// let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
+/// let svg = try GraphvizRenderer().svg(fromDOT: dot)
+/// ```
+public enum OwnershipDOTRenderer {
+    /// The DOT text of `snapshot`.
+    ///
+    /// - Parameters:
+    ///   - snapshot: One of `trace`'s snapshots.
+    ///   - trace: The trace that declares the snapshot's objects.
+    public static func render(_ snapshot: TraceSnapshot, in trace: Trace) -> String {
+        graph(snapshot, in: trace).text
+    }
+
+    /// The DOT model of `snapshot`, to adjust before writing it out.
+    ///
+    /// - Parameters:
+    ///   - snapshot: One of `trace`'s snapshots.
+    ///   - trace: The trace that declares the snapshot's objects.
+    public static func graph(_ snapshot: TraceSnapshot, in trace: Trace) -> DotGraph {
+        let ownership = OwnershipGraph(snapshot: snapshot, trace: trace)
+        let cycles = ownership.retainCycles
+        let cycleObjects = Set(cycles.flatMap(\.chainObjects))
+        let cycleEdges = Set(cycles.flatMap(\.chain))
+        var graph = DotGraph.ownershipGraph(name: "ownership")
+        graph.graphAttributes.append(.label("snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)"))
+        graph.nodes = snapshot.nodes.map { node in
+            DotNode.ownershipObject(
+                id: dotID(node.id), label: label(node, in: trace), kind: kind(node.kind),
+                isDeallocated: !node.alive, isInCycle: cycleObjects.contains(node.id)
+            )
+        }
+        graph.edges = snapshot.edges.map { edge in
+            DotEdge.ownershipReference(
+                from: dotID(edge.from), to: dotID(edge.to), field: edge.field, reference: reference(edge.ownership),
+                isInCycle: cycleEdges.contains(edge)
+            )
+        }
+        return graph
+    }
+
+    private static func dotID(_ id: TraceObjectID) -> String {
+        "o\(id.rawValue)"
+    }
+
+    /// `ViewModel #5` or `Sink #7`, then `strong 2 · weak 1 · unowned 0`, `deallocated` or
+    /// `counts unknown`.
+    private static func label(_ node: TraceSnapshot.Node, in trace: Trace) -> String {
+        let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
+        let detail: String
+        if !node.alive {
+            detail = "deallocated"
+        } else if let counts = node.retainCounts {
+            detail = "strong \(counts.strong) · weak \(counts.weak) · unowned \(counts.unowned)"
+        } else {
+            detail = "counts unknown"
+        }
+        return "\(title)\n\(detail)"
+    }
+
+    private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {
+        switch kind {
+        case .publisher, .subject: return .publisher
+        case .subscription: return .subscription
+        case .subscriber: return .subscriber
+        case .cancellable: return .cancellable
+        case .root, .object, .collection, .closureContext: return .userObject
+        }
+    }
+
+    private static func reference(_ ownership: TraceSnapshot.Ownership) -> OwnershipReference {
+        switch ownership {
+        case .strong: return .strong
+        case .weak: return .weak
+        case .unowned: return .unowned
+        case .unownedUnsafe: return .unownedUnsafe
+        }
+    }
+}

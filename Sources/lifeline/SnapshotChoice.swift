@@ -1,0 +1,29 @@
+import ArgumentParser
+import LifelineLog
+
+/// Picks the ownership snapshot a command works on: the one `--at` names, or the log's last.
+/// A log without snapshots, or an `--at` that names none, is reported on standard error and
+/// ends the command with exit status 2.
+enum SnapshotChoice {
+    /// The snapshot `reference` names in `trace` (read from `path`): the last with that label,
+    /// or the last taken at or before that sequence number; the last snapshot when
+    /// `reference` is `nil`.
+    static func snapshot(in trace: Trace, from path: String, at reference: String?) throws -> TraceSnapshot {
+        guard let last = trace.snapshots.last else {
+            StandardError.write(
+                "error: \(path) has no ownership snapshot: record with RecordingOptions(automaticSnapshots: true), "
+                    + "or take one with Lifeline.snapshot(\"label\")"
+            )
+            throw ExitCode(2)
+        }
+        guard let reference else { return last }
+        if let snapshot = trace.snapshot(at: reference) { return snapshot }
+        let labels = trace.snapshots.map { "\"\($0.label)\"" }
+        let shown = labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
+        StandardError.write(
+            "error: \(path): no snapshot matches --at \(reference): give a label (\(shown)) or a sequence number "
+                + "at or after #\(trace.snapshots[0].seq), the event the first snapshot follows"
+        )
+        throw ExitCode(2)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Lifeline
+import LifelineLog
+import LifelineSamples
+import Testing
+
+/// `lifeline graph`, `lifeline why` and the ownership-graph formats of `lifeline render`, on a
+/// log of the retain-cycle story recorded with automatic snapshots.
+@Suite("Ownership graph commands", .serialized)
+struct OwnershipCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("LifelineRenderTests/Fixtures")
+    /// A log without snapshots.
+    static let plainTrace = fixtures.appendingPathComponent("forgotten-subscription.jsonl").path
+
+    /// Records the retain-cycle story to a log file in `folder`, and returns its path and the
+    /// trace read back.
+    func record(in folder: URL) throws -> (path: String, trace: Trace) {
+        let path = folder.appendingPathComponent("trace.jsonl").path
+        try Lifeline.start(writingTo: path, options: RecordingOptions(automaticSnapshots: true))
+        SampleScenario.retainCycle.run(SampleConsole())
+        Lifeline.stop()
+        return (path, try TraceReader.read(contentsOf: path))
+    }
+
+    @Test func graphWritesTheLastSnapshotWithTheLoopInRed() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, trace) = try record(in: folder)
+        let printed = try LifelineExecutable.run(["graph", path])
+        #expect(printed.status == 0, "\(printed.standardError)")
+        let dot = printed.standardOutputText
+        #expect(dot.hasPrefix("digraph \"ownership\" {"))
+        #expect(dot.contains("label=\"snapshot \(trace.snapshots.last!.index) \\\"stop\\\""))
+        #expect(dot.contains("[label=\"receiveValue (closure)\", style=\"solid\", color=\"#cf222e\""))
+
+        let file = folder.appendingPathComponent("graph.dot")
+        let written = try LifelineExecutable.run(["graph", path, "--at", trace.snapshots[0].label, "-o", file.path])
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("label=\"snapshot 1 "))
+    }
+
+    @Test func aLogWithoutSnapshotsOrAnAtThatNamesNoneIsExitTwo() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let none = try LifelineExecutable.run(["graph", Self.plainTrace])
+        #expect(none.status == 2)
+        #expect(none.standardError.contains("has no ownership snapshot"))
+        #expect(none.standardOutput.isEmpty)
+        let (path, _) = try record(in: folder)
+        let unmatched = try LifelineExecutable.run(["render", path, "--format", "dot", "--at", "no such label"])
+        #expect(unmatched.status == 2)
+        #expect(unmatched.standardError.contains("no snapshot matches --at no such label"))
+        #expect(unmatched.standardError.contains("\"stop\""))
+    }
+
+    @Test func renderDrawsTheGraphAsSVGAndPNG() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, _) = try record(in: folder)
+        let svg = try LifelineExecutable.run(["render", path, "--format", "graph-svg"])
+        #expect(svg.status == 0, "\(svg.standardError)")
+        #expect(XMLParser(data: svg.standardOutput).parse())
+        #expect(svg.standardOutputText.contains("ProfileViewModel"))
+
+        let refused = try LifelineExecutable.run(["render", path, "--format", "graph-png"])
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("--output"))
+        let file = folder.appendingPathComponent("graph.png")
+        let png = try LifelineExecutable.run(["render", path, "--format", "graph-png", "-o", file.path])
+        #expect(png.status == 0, "\(png.standardError)")
+        #expect(try Data(contentsOf: file).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func whySaysWhatHoldsAnObject() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, trace) = try record(in: folder)
+        let sink = try #require(trace.objects.values.filter { $0.shortTypeName == "Sink" }.map(\.id).min())
+        let viewModel = try #require(trace.objects.values.filter { $0.shortTypeName == "ProfileViewModel" }.map(\.id).min())
+        let held = try LifelineExecutable.run(["why", path, "\(sink)"])
+        #expect(held.status == 0, "\(held.standardError)")
+        #expect(held.standardOutputText.hasSuffix(
+            "Sink \(sink) is held by a retain cycle that nothing else in the graph holds: ProfileViewModel.cancellable → AnyCancellable → "
+                + "Sink.receiveValue (closure) → ProfileViewModel.\n"))
+        let first = try LifelineExecutable.run(["why", path, "\(viewModel.rawValue)", "--at", trace.snapshots[0].label])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutputText.contains("In snapshot 1 "))
+        let unknown = try LifelineExecutable.run(["why", path, "9999"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("has no object #9999"))
+    }
+}

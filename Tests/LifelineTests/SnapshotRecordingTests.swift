@@ -1,0 +1,178 @@
+import Dispatch
+import OpenCombineShim
+import Testing
+import Lifeline
+import LifelineLog
+
+extension RecordingTests {
+    /// Snapshots in recorded logs: tracked roots, the retain cycle a stored sink makes, and
+    /// automatic snapshots.
+    @Suite struct SnapshotRecordingTests {
+        final class ViewModel {
+            let subject = PassthroughSubject<Int, Never>()
+            var cancellables = Set<AnyCancellable>()
+            var value = 0
+
+            func bind(weakly: Bool) {
+                if weakly {
+                    subject.sink { [weak self] in self?.value = $0 }.store(in: &cancellables)
+                } else {
+                    subject.sink { self.value = $0 }.store(in: &cancellables)
+                }
+            }
+        }
+
+        /// The chain of strong edges from the node named `name` back to it, following the one
+        /// strong edge that leaves each node on the way, in words.
+        func strongCycle(from start: TraceSnapshot.Node, in snapshot: TraceSnapshot, trace: Trace) -> [String] {
+            var words: [String] = []
+            var current = start.id
+            var visited = Set<TraceObjectID>()
+            while visited.insert(current).inserted {
+                let next = snapshot.edges.filter { $0.from == current && $0.ownership == .strong }
+                    .first { edge in self.reaches(edge.to, start.id, snapshot) }
+                guard let next else { return [] }
+                let name = snapshot.node(current)?.name ?? trace.objects[current]?.shortTypeName ?? "?"
+                words.append("\(name).\(next.field)")
+                current = next.to
+                if current == start.id { return words }
+            }
+            return []
+        }
+
+        func reaches(_ from: TraceObjectID, _ target: TraceObjectID, _ snapshot: TraceSnapshot) -> Bool {
+            var frontier = [from], seen = Set<TraceObjectID>()
+            while let node = frontier.popLast() {
+                if node == target { return true }
+                guard seen.insert(node).inserted else { continue }
+                frontier += snapshot.edges.filter { $0.from == node && $0.ownership == .strong }.map(\.to)
+            }
+            return false
+        }
+
+        @Test func aStoredSinkThatCapturesSelfShowsTheCycleThroughTheSet() throws {
+            let trace = try Lifeline.record {
+                let model = ViewModel()
+                Lifeline.track(model, name: "ViewModel")
+                model.bind(weakly: false)
+                Lifeline.snapshot("bound")
+                model.cancellables.removeAll()
+                Lifeline.snapshot("released")
+            }
+            let bound = try #require(trace.snapshot(at: "bound"))
+            let root = try #require(bound.nodes.first { $0.name == "ViewModel" })
+            #expect(root.kind == .root && root.alive)
+            #expect(strongCycle(from: root, in: bound, trace: trace) == [
+                "ViewModel.cancellables", "Set<AnyCancellable>.[0]", "AnyCancellable._cancel (closure)",
+                "Sink.receiveValue (closure)",
+            ])
+            let kinds = Dictionary(bound.nodes.map { (trace.objects[$0.id]?.shortTypeName ?? "?", $0.kind) }, uniquingKeysWith: { a, _ in a })
+            #expect(kinds["Set<AnyCancellable>"] == .collection)
+            #expect(kinds["AnyCancellable"] == .cancellable)
+            #expect(kinds["Sink"] == .subscriber)
+            #expect(kinds["PassthroughSubject"] == .subject)
+            // Under the hook the sink holds its subscription through OpenCombine's tap.
+            let sink = try #require(bound.nodes.first { $0.kind == .subscriber })
+            let held = bound.edges.filter { $0.from == sink.id && $0.field == "status.subscription" }
+            #expect(held.map { bound.node($0.to)?.kind } == [.subscription])
+
+            let released = try #require(trace.snapshot(at: "released"))
+            let releasedRoot = try #require(released.nodes.first { $0.name == "ViewModel" })
+            #expect(strongCycle(from: releasedRoot, in: released, trace: trace).isEmpty)
+            #expect(released.index > bound.index && released.seq >= bound.seq)
+        }
+
+        @Test func aWeakSelfSinkShowsAWeakEdgeAndNoCycle() throws {
+            let trace = try Lifeline.record {
+                let model = ViewModel()
+                Lifeline.track(model, name: "ViewModel")
+                model.bind(weakly: true)
+                Lifeline.snapshot("bound")
+            }
+            let snapshot = try #require(trace.snapshot(at: "bound"))
+            let root = try #require(snapshot.nodes.first { $0.name == "ViewModel" })
+            #expect(strongCycle(from: root, in: snapshot, trace: trace).isEmpty)
+            let sink = try #require(snapshot.nodes.first { trace.objects[$0.id]?.shortTypeName == "Sink" })
+            #expect(snapshot.edges.contains(TraceSnapshot.Edge(from: sink.id, to: root.id, field: "receiveValue (closure)", ownership: .weak)))
+            #expect(!snapshot.edges.contains { $0.to == root.id && $0.ownership == .strong })
+        }
+
+        @Test func trackingKeepsNothingAliveAndADeadRootShowsAsDeallocated() throws {
+            weak var watched: ViewModel?
+            let trace = try Lifeline.record {
+                do {
+                    let model = ViewModel()
+                    watched = model
+                    Lifeline.track(model, name: "ViewModel")
+                    Lifeline.snapshot("alive")
+                }
+                #expect(watched == nil, "tracking and snapshots hold the root only weakly")
+                Lifeline.snapshot("dead")
+            }
+            let alive = try #require(trace.snapshot(at: "alive")?.nodes.first { $0.name == "ViewModel" })
+            let dead = try #require(trace.snapshot(at: "dead")?.nodes.first { $0.name == "ViewModel" })
+            #expect(alive.alive && alive.retainCounts != nil)
+            #expect(!dead.alive && dead.retainCounts == nil && dead.id == alive.id)
+        }
+
+        @Test func aRootTrackedBeforeRecordingIsARootOfItsSnapshotsAndTrackingAgainRenamesIt() throws {
+            let model = ViewModel()
+            Lifeline.track(model, name: "early")
+            let trace = try Lifeline.record {
+                Lifeline.snapshot("first")
+                Lifeline.track(model, name: "renamed")
+                Lifeline.snapshot("second")
+            }
+            #expect(trace.snapshot(at: "first")?.nodes.compactMap(\.name) == ["early"])
+            #expect(trace.snapshot(at: "second")?.nodes.compactMap(\.name) == ["renamed"])
+            let first = try #require(trace.snapshot(at: "first")?.nodes.first { $0.kind == .root })
+            #expect(trace.objects[first.id]?.role == .object)
+            #expect(trace.objects[first.id]?.lifetimeTracked == true)
+            withExtendedLifetime(model) {}
+        }
+
+        @Test func automaticSnapshotsFollowSubscribeCancelAndStop() throws {
+            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+                let subject = PassthroughSubject<Int, Never>()
+                let cancellable = subject.sink { _ in }
+                cancellable.cancel()
+            }
+            let reasons = trace.snapshots.map(\.reason)
+            #expect(reasons.first == .subscribe)
+            #expect(reasons.contains(.cancel))
+            #expect(reasons.last == .stop)
+            #expect(trace.snapshots.map(\.index) == Array(1...trace.snapshots.count))
+            for snapshot in trace.snapshots where snapshot.reason != .stop {
+                let event = try #require(trace.events.first { $0.seq == snapshot.seq })
+                #expect(event.phase == .end, "an automatic snapshot follows the end of its call")
+            }
+        }
+
+        @Test func automaticSnapshotsWhileThreadsRunPipelinesGiveAReadableLog() throws {
+            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+                DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                    let model = ViewModel()
+                    Lifeline.track(model, name: "model \(worker)")
+                    for round in 0..<25 {
+                        model.bind(weakly: round % 2 == 0)
+                        model.subject.send(round)
+                        if round % 5 == 4 { model.cancellables.removeAll() }
+                    }
+                    model.cancellables.removeAll()
+                }
+            }
+            #expect(trace.snapshots.count > 100)
+            #expect(Set(trace.snapshots.map(\.index)).count == trace.snapshots.count)
+            let names = Set(trace.snapshots.flatMap { $0.nodes.compactMap(\.name) })
+            #expect(names == ["model 0", "model 1", "model 2", "model 3"])
+        }
+
+        @Test func snapshotsAreOffByDefault() throws {
+            let trace = try Lifeline.record {
+                let subject = PassthroughSubject<Int, Never>()
+                subject.sink { _ in }.cancel()
+            }
+            #expect(trace.snapshots.isEmpty)
+        }
+    }
+}
