@@ -53,13 +53,15 @@ final class SnapshotRecorder: Sendable {
             let known = session.registry.liveAddresses()
             // Lifeline's own objects (the hook bridge a subscription tap holds, the session
             // behind it) are not the program's, unless the registry knows them (proxies).
-            let graph = inspector.inspect(roots: rootAddresses + known.keys.sorted()) { address, typeName in
+            let knownInIDOrder = known.sorted { $0.value < $1.value }.map(\.key)
+            let graph = inspector.inspect(roots: rootAddresses + knownInIDOrder) { address, typeName in
                 known[address] == nil && Self.isTracerType(typeName)
             }
 
             var ids: [UInt: TraceObjectID] = [:]
             var nodes: [TraceSnapshot.Node] = []
-            for node in graph.nodes.values.sorted(by: { $0.address < $1.address }) {
+            for address in Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder) {
+                let node = graph.nodes[address]!
                 let id = known[node.address] ?? discoveredID(node, state: &state, session: session)
                 ids[node.address] = id
                 nodes.append(TraceSnapshot.Node(
@@ -79,6 +81,30 @@ final class SnapshotRecorder: Sendable {
             state.taken += 1
             session.write(TraceSnapshot(index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes, edges: edges))
         }
+    }
+
+    /// The graph's objects in an order that does not depend on where they happen to be in
+    /// memory, so that the objects inspection discovers get the same ids in every run: breadth
+    /// first from `starts` (roots, then known objects by id), following each object's
+    /// references by field; anything left over by type name.
+    static func discoveryOrder(of graph: HeapGraph, from starts: [UInt]) -> [UInt] {
+        var referencesByHolder: [UInt: [HeapGraph.Reference]] = [:]
+        for reference in graph.references { referencesByHolder[reference.from, default: []].append(reference) }
+        var order: [UInt] = []
+        var seen = Set<UInt>()
+        var queue = starts.filter { graph.nodes[$0] != nil }
+        var next = 0
+        while next < queue.count {
+            let address = queue[next]
+            next += 1
+            guard seen.insert(address).inserted else { continue }
+            order.append(address)
+            let references = (referencesByHolder[address] ?? []).sorted { ($0.path, $0.to) < ($1.path, $1.to) }
+            queue.append(contentsOf: references.map(\.to).filter { !seen.contains($0) })
+        }
+        let rest = graph.nodes.values.filter { !seen.contains($0.address) }
+            .sorted { ($0.typeName, $0.address) < ($1.typeName, $1.address) }
+        return order + rest.map(\.address)
     }
 
     private func discoveredID(_ node: HeapGraph.Node, state: inout State, session: RecordingSession) -> TraceObjectID {
