@@ -49,10 +49,16 @@ struct SampleGallery {
             StandardError.write("error: \(error)")
             throw ExitCode(2)
         }
+        Lifeline.mark("story begins")
         scenario.run(console)
+        Lifeline.mark("story ends")
         Lifeline.stop()
         let trace = try TraceFile.read(tracePath)
-        let diagnoses = TraceAnalyzer().diagnose(trace)
+        // The story's run is the observed scope: a pipeline it started and left subscribed and
+        // alive is a leak.
+        let scope = ObservedScope(trace: trace, beginMark: "story begins", endMark: "story ends")
+        let diagnoses = TraceAnalyzer(rules: TraceAnalyzer.standardRules + (scope.map { [LeakedSubscriptionRule(scope: $0)] } ?? []))
+            .diagnose(trace)
         let report = TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render()
         var files: [String: String] = [
             "console.txt": console.lines.joined(separator: "\n") + "\n",
@@ -101,17 +107,18 @@ struct SampleGallery {
             but the logs (`trace.jsonl`, `trace.perfetto.json`, which carry real timestamps) comes \
             out byte for byte the same.
 
-            "Lifeline finds" is what `lifeline samples` diagnosed in this recording; "A complete \
-            analysis finds" is what each story was written to show. Where they differ, the check \
-            needs more than a plain recording: `leaked-subscription` needs an observed scope \
-            (`lifeline diagnose --scope`, or a test's `expectNoLifecycleProblems`).
+            "Lifeline finds" is what `lifeline samples` diagnosed in this recording, with the \
+            story's run, between the marks "story begins" and "story ends", as the observed scope \
+            for `leaked-subscription` (`lifeline diagnose trace.jsonl --scope "story begins" \
+            "story ends"` gives the same). "Written to show" is what each story was written to \
+            show; the tests check that the two agree.
 
             Stories recorded with ownership snapshots also show their ownership graph at the end \
             of the recording (`lifeline graph trace.jsonl`, or `lifeline render trace.jsonl \
             --format graph-svg`): who holds whom, strong references solid, weak ones dashed, \
             retain cycles in red.
 
-            | Story | Lifeline finds | A complete analysis finds |
+            | Story | Lifeline finds | Written to show |
             |---|---|---|
 
             """
