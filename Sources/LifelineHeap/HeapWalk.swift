@@ -122,7 +122,10 @@ struct HeapWalk {
                 followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
             }
         case RuntimeLayout.functionMetadataKind:
-            guard size(of: type) == 2 * MemoryLayout<UInt>.size,
+            guard let flags = memory.word(at: metadata + UInt(RuntimeLayout.functionFlagsOffset)),
+                  (flags >> RuntimeLayout.functionConventionShift) & RuntimeLayout.functionConventionMask
+                    == RuntimeLayout.swiftFunctionConvention,
+                  size(of: type) == 2 * MemoryLayout<UInt>.size,
                   let context = memory.word(at: address + UInt(RuntimeLayout.closureContextWordOffset)), context != 0
             else { return }
             followWord(context, path: closurePath(path), ownership: ownership, holder: holder, depth: depth)

@@ -125,6 +125,16 @@ enum RuntimeLayout {
     /// object, or 0 for a closure that captures nothing).
     static let closureContextWordOffset = 8
 
+    /// Function type metadata: after the kind word comes a flags word whose bits 16–23 are the
+    /// calling convention (FunctionTypeFlags in MetadataValues.h). Only the Swift convention
+    /// (0) is a thick (function, context) pair. A `@convention(block)` field (Foundation keeps
+    /// one in DispatchWorkItem) has function metadata with no value witness table on Linux, so
+    /// asking for its size would fault.
+    static let functionFlagsOffset = 8
+    static let functionConventionShift: UInt = 16
+    static let functionConventionMask: UInt = 0xFF
+    static let swiftFunctionConvention: UInt = 0
+
     // MARK: Collection storage (stdlib ContiguousArrayBuffer, SetStorage, DictionaryStorage)
 
     /// `Array`, `Set` and `Dictionary` values are one word: their storage object.

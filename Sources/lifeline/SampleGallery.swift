@@ -27,12 +27,6 @@ struct SampleGallery {
     /// text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
 
-    /// The stories recorded with automatic ownership snapshots. Every story should be, but
-    /// inspecting the heap of the stored-subscription story after a subscribe crashes the
-    /// process in LifelineHeap in most runs (`HeapWalk.size(of:)` from `scanValue`, a bad
-    /// pointer dereference), so for now only the story that needs the graph is.
-    static let storiesWithSnapshots: Set<String> = ["retain-cycle"]
-
     let folder: URL
 
     /// Runs `scenario` under recording and writes its folder.
@@ -43,7 +37,7 @@ struct SampleGallery {
         let console = SampleConsole()
         do {
             try Lifeline.start(writingTo: tracePath, options: RecordingOptions(
-                valueDescriptionLimit: 80, automaticSnapshots: Self.storiesWithSnapshots.contains(scenario.name)
+                valueDescriptionLimit: 80, automaticSnapshots: true
             ))
         } catch {
             StandardError.write("error: \(error)")
@@ -113,8 +107,8 @@ struct SampleGallery {
             "story ends"` gives the same). "Written to show" is what each story was written to \
             show; the tests check that the two agree.
 
-            Stories recorded with ownership snapshots also show their ownership graph at the end \
-            of the recording (`lifeline graph trace.jsonl`, or `lifeline render trace.jsonl \
+            Every story is recorded with ownership snapshots and shows its ownership graph at the \
+            end of the recording (`lifeline graph trace.jsonl`, or `lifeline render trace.jsonl \
             --format graph-svg`): who holds whom, strong references solid, weak ones dashed, \
             retain cycles in red.
 

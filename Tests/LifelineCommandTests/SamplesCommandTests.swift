@@ -6,13 +6,9 @@ import Testing
 /// the same bytes for everything but the files that carry real timestamps.
 @Suite struct SamplesCommandTests {
     static let filesPerStory = [
-        "console.txt", "diagnoses.json", "diagnoses.txt", "marbles.svg", "sequence.mmd", "sequence.puml",
-        "sequence.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
+        "console.txt", "diagnoses.json", "diagnoses.txt", "graph.dot", "graph.svg", "marbles.svg", "sequence.mmd",
+        "sequence.puml", "sequence.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
     ]
-    /// The files of a story recorded with ownership snapshots (the gallery records the
-    /// retain-cycle story with them), besides ``filesPerStory``.
-    static let ownershipFiles = ["graph.dot", "graph.svg"]
-    static let storiesWithSnapshots: Set<String> = ["retain-cycle"]
     /// The files whose bytes change from run to run: the log and the Perfetto trace carry
     /// event times and the process id.
     static let timestamped: Set<String> = ["trace.jsonl", "trace.perfetto.json"]
@@ -45,9 +41,6 @@ import Testing
         var expected: Set<String> = ["README.md"]
         for story in SampleScenario.all {
             for file in Self.filesPerStory { expected.insert("\(story.name)/\(file)") }
-            if Self.storiesWithSnapshots.contains(story.name) {
-                for file in Self.ownershipFiles { expected.insert("\(story.name)/\(file)") }
-            }
         }
         #expect(Set(firstFiles.keys) == expected)
         #expect(Set(secondFiles.keys) == expected)

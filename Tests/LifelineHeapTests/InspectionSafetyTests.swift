@@ -55,6 +55,16 @@ import Testing
         }
     }
 
+    /// Foundation's DispatchWorkItem stores a `@convention(block)` function, whose metadata
+    /// has no value witness table on Linux: the walk must not ask for its size.
+    @Test func aBlockFunctionFieldIsSkipped() throws {
+        let probe = Leaf()
+        let item = DispatchWorkItem { _ = probe }
+        let graph = HeapInspector().inspect(roots: [HeapInspector.address(of: item)])
+        #expect(graph.nodes[HeapInspector.address(of: item)] != nil)
+        withExtendedLifetime((probe, item)) {}
+    }
+
     @Test(arguments: Garbage.allCases)
     func aWordPointingAtGarbageIsNotFollowed(garbage: Garbage) {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)

@@ -92,6 +92,19 @@ import Testing
         withExtendedLifetime((first, second, holder)) {}
     }
 
+    @Test func functionMetadataNamesItsCallingConvention() throws {
+        func convention(_ type: Any.Type) throws -> UInt {
+            let metadata = unsafeBitCast(type, to: UInt.self)
+            #expect(memory.word(at: metadata) == RuntimeLayout.functionMetadataKind)
+            let flags = try #require(memory.word(at: metadata + UInt(RuntimeLayout.functionFlagsOffset)))
+            return (flags >> RuntimeLayout.functionConventionShift) & RuntimeLayout.functionConventionMask
+        }
+        #expect(try convention((() -> Void).self) == RuntimeLayout.swiftFunctionConvention)
+        #expect(try convention((@Sendable (Int) throws -> String).self) == RuntimeLayout.swiftFunctionConvention)
+        #expect(try convention((@convention(c) () -> Void).self) != RuntimeLayout.swiftFunctionConvention)
+        #expect(try convention((@convention(thin) () -> Void).self) != RuntimeLayout.swiftFunctionConvention)
+    }
+
     @Test func aSingleCapturedObjectIsItsClosuresContext() {
         let probe = Probe()
         let holder = ClosureHolder { _ = probe }

@@ -4,25 +4,16 @@ import LifelineLog
 import LifelineSamples
 import Testing
 
-/// Every sample story, recorded for real in automatic mode (with automatic ownership snapshots
-/// where the story needs them) and diagnosed: a buggy story gets exactly its expected codes, a correct one gets nothing at
+/// Every sample story, recorded for real in automatic mode (with automatic ownership snapshots)
+/// and diagnosed: a buggy story gets exactly its expected codes, a correct one gets nothing at
 /// warning or error.
 @Suite("Diagnosing the recorded sample stories", .serialized)
 struct SampleDiagnosisTests {
-    /// The stories recorded with automatic ownership snapshots: those whose expected
-    /// diagnoses need the graph. Every story should be, but inspecting the heap of the
-    /// stored-subscription and returned-cancellable stories after a subscribe crashes the
-    /// process in LifelineHeap in most runs (`HeapWalk.size(of:)`, reached from `scanValue` on
-    /// a function-typed value: bad pointer dereference). Reported to the heap inspector's
-    /// owner; record every story with snapshots once that is fixed.
-    static let storiesRecordedWithSnapshots: Set<String> = ["retain-cycle"]
-
     /// Records `scenario` between two marks, so that the story's run is the observed scope
-    /// for `leaked-subscription`, with snapshots for `retain-cycle`, and diagnoses it with
+    /// for `leaked-subscription`, with ownership snapshots, and diagnoses it with
     /// every rule.
     func diagnose(_ scenario: SampleScenario) throws -> (trace: Trace, diagnoses: [Diagnosis]) {
-        let snapshots = Self.storiesRecordedWithSnapshots.contains(scenario.name)
-        let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: snapshots)) {
+        let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
             Lifeline.mark("story begins")
             scenario.run(SampleConsole())
             Lifeline.mark("story ends")
