@@ -27,6 +27,12 @@ struct SampleGallery {
     /// text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
 
+    /// The snapshot the gallery draws: the one with the most objects alive (the latest of
+    /// equals), because the last snapshot, at stop, often shows a story's objects already gone.
+    static func fullestSnapshot(of trace: Trace) -> TraceSnapshot? {
+        trace.snapshots.max { ($0.nodes.count, $0.index) < ($1.nodes.count, $1.index) }
+    }
+
     let folder: URL
 
     /// Runs `scenario` under recording and writes its folder.
@@ -63,7 +69,9 @@ struct SampleGallery {
         let pictures = Self.pictures + (trace.snapshots.isEmpty ? [] : Self.ownershipPictures)
         for format in pictures {
             do {
-                let picture = try format.render(trace, diagnoses: diagnoses, folding: true, axis: .sequence)
+                let picture = try format.render(
+                    trace, snapshot: Self.fullestSnapshot(of: trace), diagnoses: diagnoses, folding: true, axis: .sequence
+                )
                 files[format.galleryFileName] = String(decoding: picture, as: UTF8.self)
             } catch {
                 StandardError.write("error: \(scenario.name): could not draw the \(format.pictureName): \(error)")
@@ -108,9 +116,9 @@ struct SampleGallery {
             show; the tests check that the two agree.
 
             Every story is recorded with ownership snapshots and shows its ownership graph at the \
-            end of the recording (`lifeline graph trace.jsonl`, or `lifeline render trace.jsonl \
-            --format graph-svg`): who holds whom, strong references solid, weak ones dashed, \
-            retain cycles in red.
+            moment the most objects were alive, named under the graph (draw any snapshot with \
+            `lifeline render trace.jsonl --format graph-svg --at LABEL`): who holds whom, strong \
+            references solid, weak ones dashed, retain cycles in red.
 
             | Story | Lifeline finds | Written to show |
             |---|---|---|
