@@ -50,6 +50,23 @@ import Testing
         }
     }
 
+    /// output/ is committed as the gallery users see first: regenerating it must leave every
+    /// file that does not carry timestamps unchanged. Regenerate it with `make demo`.
+    @Test func theCommittedGalleryIsUpToDate() throws {
+        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("output")
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try LifelineExecutable.run(["samples", "--output", folder.path])
+        #expect(run.status == 0, "lifeline samples failed: \(run.standardError)")
+        let fresh = try files(under: folder), kept = try files(under: committed)
+        #expect(Set(kept.keys) == Set(fresh.keys), "output/ does not hold the files lifeline samples writes: run make demo")
+        for (path, bytes) in fresh.sorted(by: { $0.key < $1.key }) {
+            guard !Self.timestamped.contains(URL(fileURLWithPath: path).lastPathComponent) else { continue }
+            #expect(kept[path] == bytes, "output/\(path) is not what lifeline samples writes now: run make demo")
+        }
+    }
+
     @Test func theGalleryPageShowsAStoryWithEveryFile() throws {
         let folder = try LifelineExecutable.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
