@@ -104,29 +104,45 @@ final class ObjectRegistry: Sendable {
 
     /// The address and id of every tracked object still alive, for heap inspection. An
     /// address is only good until its object dies.
+    ///
+    /// Checking a weak reference makes a strong one for a moment; if the program let go of
+    /// the object meanwhile, letting go of that reference runs the object's deinit, which can
+    /// re-enter the recorder. So the references are checked outside the lock, on a copy.
     func liveAddresses() -> [UInt: TraceObjectID] {
-        state.withLock { state in
-            var addresses: [UInt: TraceObjectID] = [:]
-            for (key, entry) in state.live where entry.object != nil {
-                addresses[UInt(bitPattern: key)] = entry.id
-            }
-            return addresses
+        let live = state.withLock { $0.live }
+        var addresses: [UInt: TraceObjectID] = [:]
+        for (key, entry) in live where entry.object != nil {
+            addresses[UInt(bitPattern: key)] = entry.id
         }
+        return addresses
     }
 
     /// Checks every tracked object: the dead are retired and returned, the living are marked
     /// alive at `seq`.
+    ///
+    /// The weak references are checked outside the lock, on a copy (see ``liveAddresses()``);
+    /// an entry is then changed only if it still holds the id that was checked.
     func sweep(aliveAt seq: UInt64) -> [Death] {
-        state.withLock { state in
+        let live = state.withLock { $0.live }
+        var dead: [(key: ObjectIdentifier, id: TraceObjectID)] = []
+        var alive: [(key: ObjectIdentifier, id: TraceObjectID)] = []
+        for (key, entry) in live {
+            if entry.object == nil {
+                dead.append((key, entry.id))
+            } else {
+                alive.append((key, entry.id))
+            }
+        }
+        return state.withLock { state in
             var deaths: [Death] = []
-            for (key, entry) in state.live {
-                if entry.object == nil {
-                    deaths.append(Death(id: entry.id, aliveAtSeq: entry.aliveAtSeq))
-                    state.live[key] = nil
-                    state.liveKeys[entry.id] = nil
-                } else {
-                    state.live[key]?.aliveAtSeq = seq
-                }
+            for (key, id) in dead {
+                guard let entry = state.live[key], entry.id == id else { continue }
+                deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq))
+                state.live[key] = nil
+                state.liveKeys[id] = nil
+            }
+            for (key, id) in alive where state.live[key]?.id == id {
+                state.live[key]?.aliveAtSeq = seq
             }
             return deaths.sorted { $0.id < $1.id }
         }

@@ -40,11 +40,9 @@ final class SnapshotRecorder: Sendable {
         // Identifying a root may declare it, which notes its role: done before taking the lock.
         var rootNames: [(id: TraceObjectID, name: String)] = []
         var rootAddresses: [UInt] = []
-        roots.withLiving { living in
-            for root in living {
-                rootNames.append((session.identify(root.object, role: .object), root.name))
-                rootAddresses.append(HeapInspector.address(of: root.object))
-            }
+        roots.forEachLiving { root in
+            rootNames.append((session.identify(root.object, role: .object), root.name))
+            rootAddresses.append(HeapInspector.address(of: root.object))
         }
         state.withLock { state in
             for root in rootNames { state.rootNames[root.id] = root.name }

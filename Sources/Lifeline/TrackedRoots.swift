@@ -5,6 +5,10 @@ import Synchronization
 /// Roots outlive recordings: an object tracked before `start` is a root of every snapshot
 /// taken while it lives. A weak reference never extends a lifetime, so tracking changes
 /// nothing about when the object dies.
+///
+/// Checking a weak reference makes a strong one for a moment, and if the program lets go of
+/// the object meanwhile, letting go of that moment's reference runs the object's deinit, which
+/// can re-enter Lifeline. So weak references are only ever checked outside the lock.
 final class TrackedRoots: Sendable {
     /// One registered root.
     struct Root {
@@ -13,27 +17,48 @@ final class TrackedRoots: Sendable {
     }
 
     private struct Entry: @unchecked Sendable {
-        // Only ever read as a weak reference under the lock.
+        let serial: UInt64
+        // Only ever read as a weak reference, outside the lock.
         weak var object: AnyObject?
         let name: String
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private struct State {
+        var entries: [Entry] = []
+        var nextSerial: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
 
     /// Registers `object` under `name`; registering it again renames it.
     func track(_ object: AnyObject, name: String) {
-        entries.withLock { entries in
-            entries.removeAll { $0.object == nil || $0.object === object }
-            entries.append(Entry(object: object, name: name))
+        state.withLock { state in
+            state.nextSerial += 1
+            state.entries.append(Entry(serial: state.nextSerial, object: object, name: name))
         }
     }
 
-    /// Calls `body` with the living roots, in registration order; forgets the dead.
-    func withLiving<Result>(_ body: ([Root]) -> Result) -> Result {
-        let living = entries.withLock { entries -> [Root] in
-            entries.removeAll { $0.object == nil }
-            return entries.compactMap { entry in entry.object.map { Root(object: $0, name: entry.name) } }
+    /// Calls `body` with each living root once, under the name it was last registered with,
+    /// in registration order; forgets the dead and the renamed.
+    func forEachLiving(_ body: (Root) -> Void) {
+        let entries = state.withLock { $0.entries }
+        var living: [(serial: UInt64, root: Root)] = []
+        var forgotten = Set<UInt64>()
+        for entry in entries {
+            guard let object = entry.object else {
+                forgotten.insert(entry.serial)
+                continue
+            }
+            if let earlier = living.firstIndex(where: { $0.root.object === object }) {
+                forgotten.insert(living[earlier].serial)
+                living[earlier] = (entry.serial, Root(object: object, name: entry.name))
+            } else {
+                living.append((entry.serial, Root(object: object, name: entry.name)))
+            }
         }
-        return body(living)
+        if !forgotten.isEmpty {
+            state.withLock { $0.entries.removeAll { forgotten.contains($0.serial) } }
+        }
+        for (_, root) in living { body(root) }
     }
 }
