@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineRenderTests",
-            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis"],
+            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineOwnershipDOT"],
             exclude: ["__Snapshots__", "Fixtures"]
         ),
     ] + sampleStories.map { story in

@@ -38,6 +38,13 @@ public struct Trace: Sendable {
         objects[id]
     }
 
+    /// The snapshot with the most objects in it (the latest of equals): the moment a recording
+    /// shows the most of who holds whom, where the last snapshot, at stop, often shows a
+    /// program's objects already gone.
+    public var fullestSnapshot: TraceSnapshot? {
+        snapshots.max { ($0.nodes.count, $0.index) < ($1.nodes.count, $1.index) }
+    }
+
     /// The snapshot a user or tool names: the last one with this label, or, when `reference`
     /// is a number, the last one taken at or before that sequence number.
     public func snapshot(at reference: String) -> TraceSnapshot? {

@@ -27,12 +27,6 @@ struct SampleGallery {
     /// text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
 
-    /// The snapshot the gallery draws: the one with the most objects alive (the latest of
-    /// equals), because the last snapshot, at stop, often shows a story's objects already gone.
-    static func fullestSnapshot(of trace: Trace) -> TraceSnapshot? {
-        trace.snapshots.max { ($0.nodes.count, $0.index) < ($1.nodes.count, $1.index) }
-    }
-
     let folder: URL
 
     /// Runs `scenario` under recording and writes its folder.
@@ -70,7 +64,7 @@ struct SampleGallery {
         for format in pictures {
             do {
                 let picture = try format.render(
-                    trace, snapshot: Self.fullestSnapshot(of: trace), diagnoses: diagnoses, folding: true, axis: .sequence
+                    trace, snapshot: trace.fullestSnapshot, diagnoses: diagnoses, folding: true, axis: .sequence
                 )
                 files[format.galleryFileName] = String(decoding: picture, as: UTF8.self)
             } catch {

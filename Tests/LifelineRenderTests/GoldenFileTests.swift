@@ -1,5 +1,6 @@
 import LifelineAnalysis
 import LifelineLog
+import LifelineOwnershipDOT
 import Testing
 @testable import LifelineRender
 
@@ -57,5 +58,13 @@ extension GoldenFileTests {
 extension GoldenFileTests {
     @Test(arguments: samples) func perfetto(_ sample: Sample) {
         Snapshot.assertMatches(PerfettoTraceRenderer.render(sample.trace), file: "\(sample.name).perfetto.json")
+    }
+}
+
+extension GoldenFileTests {
+    /// The ownership graph of each recorded story's fullest snapshot, the one the gallery draws.
+    @Test(arguments: SampleFixtures.samples) func ownershipDOT(_ sample: Sample) throws {
+        let snapshot = try #require(sample.trace.fullestSnapshot, "the fixture was recorded without ownership snapshots")
+        Snapshot.assertMatches(OwnershipDOTRenderer.render(snapshot, in: sample.trace), file: "\(sample.name).graph.dot")
     }
 }
