@@ -11,9 +11,10 @@ import LifelineLog
 /// The same trace always gives the same diagnoses in the same order: by their first evidence
 /// event, then by code, then by the objects involved.
 public struct TraceAnalyzer: Sendable {
-    /// Every rule that needs nothing but the log. `leaked-subscription` needs a scope, so it
-    /// is added by those who have one. `retain-cycle` reads the log's ownership snapshots and
-    /// finds nothing in a log without them.
+    /// Every rule that needs nothing but the log. `leaked-subscription` inside a scope needs
+    /// the scope, so ``LeakedSubscriptionRule`` is added by those who have one. `retain-cycle`
+    /// and `leaked-subscription` at stop (``LeakedAtStopRule``) read the log's ownership
+    /// snapshots and find nothing in a log without them.
     public static let standardRules: [any DiagnosisRule] = [
         SubscriberDeallocatedEarlyRule(),
         SubscriptionNotRetainedRule(),
@@ -27,6 +28,7 @@ public struct TraceAnalyzer: Sendable {
         ZeroDemandRequestRule(),
         ConcurrentDeliveryRule(),
         RetainCycleRule(),
+        LeakedAtStopRule(),
     ]
 
     /// The rules this analyzer runs.

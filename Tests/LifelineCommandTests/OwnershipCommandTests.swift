@@ -13,8 +13,14 @@ import Testing
 struct OwnershipCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("LifelineRenderTests/Fixtures")
-    /// A log without snapshots.
-    static let plainTrace = fixtures.appendingPathComponent("forgotten-subscription.jsonl").path
+
+    /// A recorded story's log written again without its snapshots (`TraceLogFile` writes
+    /// events only).
+    func plainTrace() throws -> String {
+        let recorded = try TraceReader.read(contentsOf: Self.fixtures.appendingPathComponent("forgotten-subscription.jsonl").path)
+        #expect(!recorded.snapshots.isEmpty)
+        return try TraceLogFile.write(recorded, named: "plain.jsonl")
+    }
 
     /// Records the retain-cycle story to a log file in `folder`, and returns its path and the
     /// trace read back.
@@ -46,7 +52,7 @@ struct OwnershipCommandTests {
     @Test func aLogWithoutSnapshotsOrAnAtThatNamesNoneIsExitTwo() throws {
         let folder = try LifelineExecutable.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let none = try LifelineExecutable.run(["graph", Self.plainTrace])
+        let none = try LifelineExecutable.run(["graph", try plainTrace()])
         #expect(none.status == 2)
         #expect(none.standardError.contains("has no ownership snapshot"))
         #expect(none.standardOutput.isEmpty)
