@@ -23,8 +23,8 @@ struct SampleGallery {
     /// The pictures each story's folder holds, in the order the index links them.
     static let pictures: [RenderFormat] = [.svg, .mermaid, .plantuml, .marbles, .perfetto]
 
-    /// The pictures of the last ownership snapshot, for a story recorded with snapshots (all
-    /// text formats, so that the gallery stays diffable).
+    /// The pictures of the fullest ownership snapshot (`Trace.fullestSnapshot`), for a story
+    /// recorded with snapshots (all text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
 
     let folder: URL
