@@ -7,7 +7,7 @@ import LifelineLog
 ///
 /// - Each object is a node styled by its kind (publisher or subject, subscription, subscriber,
 ///   AnyCancellable, user object), labelled with its name and id and, on a second line, its
-///   reference counts, or "deallocated".
+///   reference counts with how many of the strong ones the graph draws, or "deallocated".
 /// - Each reference is an edge labelled with its field: solid when strong, dashed when weak,
 ///   dotted when unowned.
 /// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles``) are drawn in the warning
@@ -42,10 +42,16 @@ public enum OwnershipDOTRenderer {
         let cycleObjects = Set(cycles.flatMap(\.chainObjects))
         let cycleEdges = Set(cycles.flatMap(\.chain))
         var graph = DotGraph.ownershipGraph(name: "ownership")
-        graph.graphAttributes.append(.label("snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)"))
+        graph.graphAttributes.append(.label(
+            "snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)\n"
+                + "strong n (k drawn): the runtime counts n strong references, k of them drawn here; "
+                + "the rest come from the stack, globals or objects not inspected"
+        ))
+        var drawnStrong: [TraceObjectID: Int] = [:]
+        for edge in snapshot.edges where edge.ownership.isStrong { drawnStrong[edge.to, default: 0] += 1 }
         graph.nodes = snapshot.nodes.map { node in
             DotNode.ownershipObject(
-                id: dotID(node.id), label: label(node, in: trace), kind: kind(node.kind),
+                id: dotID(node.id), label: label(node, drawnStrong: drawnStrong[node.id] ?? 0, in: trace), kind: kind(node.kind),
                 isDeallocated: !node.alive, isInCycle: cycleObjects.contains(node.id)
             )
         }
@@ -62,15 +68,17 @@ public enum OwnershipDOTRenderer {
         "o\(id.rawValue)"
     }
 
-    /// `ViewModel #5` or `Sink #7`, then `strong 2 · weak 1 · unowned 0`, `deallocated` or
-    /// `counts unknown`.
-    private static func label(_ node: TraceSnapshot.Node, in trace: Trace) -> String {
+    /// `ViewModel #5` or `Sink #7`, then `strong 2 (1 drawn) · weak 1 · unowned 0`,
+    /// `deallocated` or `counts unknown`. The runtime's counts include references the graph
+    /// cannot see (the stack, compiler temporaries, globals), so the label says how many of
+    /// the strong ones it draws rather than presenting the count as the graph's.
+    private static func label(_ node: TraceSnapshot.Node, drawnStrong: Int, in trace: Trace) -> String {
         let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
         let detail: String
         if !node.alive {
             detail = "deallocated"
         } else if let counts = node.retainCounts {
-            detail = "strong \(counts.strong) · weak \(counts.weak) · unowned \(counts.unowned)"
+            detail = "strong \(counts.strong) (\(drawnStrong) drawn) · weak \(counts.weak) · unowned \(counts.unowned)"
         } else {
             detail = "counts unknown"
         }
