@@ -33,7 +33,15 @@ final class ObjectRegistry: Sendable {
         // Only ever read as a weak reference under the registry's lock.
         weak var object: AnyObject?
         let id: TraceObjectID
+        /// The role the object was declared with, for snapshots' node kinds.
+        let role: TraceObjectRole
         var aliveAtSeq: UInt64
+    }
+
+    /// A live tracked object, as heap inspection needs it.
+    struct LiveEntry {
+        let id: TraceObjectID
+        let role: TraceObjectRole
     }
 
     /// A combine identifier is an immutable value; OpenCombine just doesn't mark it Sendable.
@@ -62,9 +70,9 @@ final class ObjectRegistry: Sendable {
     }
 
     /// The id of a class instance. `declare` builds the declaration the first time.
-    func identify(object: AnyObject, declare: (TraceObjectID) -> TraceObject) -> Identity {
+    func identify(object: AnyObject, role: TraceObjectRole, declare: (TraceObjectID) -> TraceObject) -> Identity {
         let key = ObjectIdentifier(object)
-        let entry = LiveObject(object: object, id: TraceObjectID(0), aliveAtSeq: 0)
+        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if let known = state.live[key] {
@@ -73,7 +81,7 @@ final class ObjectRegistry: Sendable {
                 state.liveKeys[known.id] = nil
             }
             let id = state.newID()
-            state.live[key] = LiveObject(object: entry.object, id: id, aliveAtSeq: 0)
+            state.live[key] = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0)
             state.liveKeys[id] = key
             return (id, true, death)
         }
@@ -108,11 +116,11 @@ final class ObjectRegistry: Sendable {
     /// Checking a weak reference makes a strong one for a moment; if the program let go of
     /// the object meanwhile, letting go of that reference runs the object's deinit, which can
     /// re-enter the recorder. So the references are checked outside the lock, on a copy.
-    func liveAddresses() -> [UInt: TraceObjectID] {
+    func liveAddresses() -> [UInt: LiveEntry] {
         let live = state.withLock { $0.live }
-        var addresses: [UInt: TraceObjectID] = [:]
+        var addresses: [UInt: LiveEntry] = [:]
         for (key, entry) in live where entry.object != nil {
-            addresses[UInt(bitPattern: key)] = entry.id
+            addresses[UInt(bitPattern: key)] = LiveEntry(id: entry.id, role: entry.role)
         }
         return addresses
     }

@@ -82,7 +82,7 @@ final class RecordingSession: Sendable {
         }
         let identity: ObjectRegistry.Identity
         if isClass {
-            identity = registry.identify(object: object as AnyObject, declare: declare)
+            identity = registry.identify(object: object as AnyObject, role: role, declare: declare)
         } else if let key {
             identity = registry.identify(value: key, declare: declare)
         } else {
@@ -100,10 +100,7 @@ final class RecordingSession: Sendable {
 
     private func note(_ identity: ObjectRegistry.Identity) {
         if let death = identity.death { recordDeath(death) }
-        if let declaration = identity.declaration {
-            snapshots.noteDeclaration(declaration)
-            declare(declaration)
-        }
+        if let declaration = identity.declaration { declare(declaration) }
     }
 
     /// The sequence number of the last event recorded, or 0 before the first.

@@ -25,19 +25,11 @@ final class SnapshotRecorder: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The roles of the objects the registry declared, for node kinds. Apart from `state`, so
-    /// that declaring an object never waits for an inspection.
-    private let roles = Mutex<[TraceObjectID: TraceObjectRole]>([:])
     private let inspector = HeapInspector()
-
-    /// Notes the role an object was declared with.
-    func noteDeclaration(_ object: TraceObject) {
-        roles.withLock { $0[object.id] = object.role }
-    }
 
     /// Inspects the heap and writes a snapshot line (after the declarations it needs).
     func take(label: String, reason: TraceSnapshot.Reason, in session: RecordingSession, roots: TrackedRoots) {
-        // Identifying a root may declare it, which notes its role: done before taking the lock.
+        // Identifying a root may declare it: done before taking the lock.
         var rootNames: [(id: TraceObjectID, name: String)] = []
         var rootAddresses: [UInt] = []
         roots.forEachLiving { root in
@@ -46,12 +38,11 @@ final class SnapshotRecorder: Sendable {
         }
         state.withLock { state in
             for root in rootNames { state.rootNames[root.id] = root.name }
-            let roles = self.roles.withLock { $0 }
             let seq = session.lastSeq
             let known = session.registry.liveAddresses()
             // Lifeline's own objects (the hook bridge a subscription tap holds, the session
             // behind it) are not the program's, unless the registry knows them (proxies).
-            let knownInIDOrder = known.sorted { $0.value < $1.value }.map(\.key)
+            let knownInIDOrder = known.sorted { $0.value.id < $1.value.id }.map(\.key)
             let graph = inspector.inspect(roots: rootAddresses + knownInIDOrder) { address, typeName in
                 known[address] == nil && Self.isTracerType(typeName)
             }
@@ -60,15 +51,16 @@ final class SnapshotRecorder: Sendable {
             var nodes: [TraceSnapshot.Node] = []
             for address in Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder) {
                 let node = graph.nodes[address]!
-                let id = known[node.address] ?? discoveredID(node, state: &state, session: session)
+                let entry = known[node.address]
+                let id = entry?.id ?? discoveredID(node, state: &state, session: session)
                 ids[node.address] = id
                 nodes.append(TraceSnapshot.Node(
-                    id: id, kind: kind(of: node, id: id, roots: state.rootNames, roles: roles), name: state.rootNames[id],
+                    id: id, kind: kind(of: node, id: id, role: entry?.role, roots: state.rootNames), name: state.rootNames[id],
                     retainCounts: node.counts.map { TraceSnapshot.RetainCounts(strong: $0.strong, weak: $0.weak, unowned: $0.unowned) },
                     alive: true
                 ))
             }
-            let liveIDs = Set(known.values)
+            let liveIDs = Set(known.values.map(\.id))
             for (id, name) in state.rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
                 nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
             }
@@ -120,14 +112,14 @@ final class SnapshotRecorder: Sendable {
     }
 
     private func kind(
-        of node: HeapGraph.Node, id: TraceObjectID, roots: [TraceObjectID: String], roles: [TraceObjectID: TraceObjectRole]
+        of node: HeapGraph.Node, id: TraceObjectID, role: TraceObjectRole?, roots: [TraceObjectID: String]
     ) -> TraceSnapshot.Node.Kind {
         if roots[id] != nil { return .root }
         if node.isCollection { return .collection }
         let short = TypeName.shortened(node.typeName)
         if short == "AnyCancellable" { return .cancellable }
         if short == "PassthroughSubject" || short == "CurrentValueSubject" { return .subject }
-        switch roles[id] {
+        switch role {
         case .publisher?: return .publisher
         case .subscription?: return .subscription
         case .subscriber?: return .subscriber
