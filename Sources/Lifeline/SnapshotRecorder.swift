@@ -47,6 +47,12 @@ final class SnapshotRecorder: Sendable {
                 known[address] == nil && Self.isTracerType(typeName)
             }
 
+            // The recorder's own weak references: the registry's to each object it knows, and
+            // one to each tracked root.
+            var recorderWeak: [UInt: Int] = [:]
+            for address in known.keys { recorderWeak[address, default: 0] += 1 }
+            for address in rootAddresses { recorderWeak[address, default: 0] += 1 }
+
             var ids: [UInt: TraceObjectID] = [:]
             var nodes: [TraceSnapshot.Node] = []
             for address in Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder) {
@@ -56,8 +62,12 @@ final class SnapshotRecorder: Sendable {
                 ids[node.address] = id
                 nodes.append(TraceSnapshot.Node(
                     id: id, kind: kind(of: node, id: id, role: entry?.role, roots: state.rootNames), name: state.rootNames[id],
-                    retainCounts: node.counts.map { TraceSnapshot.RetainCounts(strong: $0.strong, weak: $0.weak, unowned: $0.unowned) },
-                    alive: true
+                    retainCounts: node.counts.map {
+                        TraceSnapshot.RetainCounts(
+                            strong: $0.strong, weak: $0.weak, unowned: $0.unowned, recorderWeak: recorderWeak[node.address] ?? 0
+                        )
+                    },
+                    alive: true, opaque: node.isOpaque
                 ))
             }
             let liveIDs = Set(known.values.map(\.id))

@@ -12,6 +12,10 @@ package struct HeapGraph: Sendable {
         package let typeName: String
         /// Whether the node is the storage of an array, set or dictionary.
         package let isCollection: Bool
+        /// Whether the object belongs to a system library (``SystemLibrary``): its internals
+        /// were walked but not drawn, so its references are to the program's objects it holds
+        /// through them.
+        package let isOpaque: Bool
         /// The counts read from the object's reference count word (and side table), or `nil`
         /// when they could not be read.
         package let counts: Counts?

@@ -12,6 +12,8 @@ struct HeapWalk {
     /// Instances validated during this walk, so an object many others refer to is checked
     /// once.
     var validated: [UInt: ClassLayout] = [:]
+    /// The system-library object whose internals are being walked, if any.
+    var interior: LibraryInterior?
 
     init(objectLimit: Int, excluding: @escaping (UInt, String) -> Bool) {
         self.objectLimit = objectLimit
@@ -25,6 +27,10 @@ struct HeapWalk {
             addInstance(root, layout)
         }
         while let (address, layout) = pending.popLast() {
+            if graph.nodes[address]?.isOpaque == true {
+                walkInterior(of: address, layout)
+                continue
+            }
             for field in layout.fields {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: field.name,
                           ownership: field.ownership, holder: address, depth: 0)
@@ -95,10 +101,36 @@ struct HeapWalk {
         if graph.nodes[address] != nil { return true }
         guard graph.nodes.count < objectLimit, !excluding(address, layout.typeName) else { return false }
         graph.nodes[address] = HeapGraph.Node(
-            address: address, typeName: layout.typeName, isCollection: false, counts: counts(of: address)
+            address: address, typeName: layout.typeName, isCollection: false,
+            isOpaque: SystemLibrary.owns(layout.typeName), counts: counts(of: address)
         )
         pending.append((address, layout))
         return true
+    }
+
+    /// Scans a system-library object's internals (``SystemLibrary``) as if they were its own
+    /// fields: the program's objects found in them become its references.
+    mutating func walkInterior(of owner: UInt, _ layout: ClassLayout) {
+        interior = LibraryInterior(owner: owner, layout: layout)
+        defer { interior = nil }
+        while let item = interior?.dequeue() {
+            for field in item.layout.fields {
+                scanValue(at: item.address + UInt(field.offset), type: field.type,
+                          path: LibraryInterior.path(item.path, field.name), ownership: item.ownership.through(field.ownership),
+                          holder: owner, depth: 0)
+            }
+        }
+    }
+
+    /// Records that `holder` references the object at `object`, adding the object to the
+    /// graph; inside a system-library object's internals, another object of the library is
+    /// walked through instead.
+    mutating func reach(_ object: UInt, _ layout: ClassLayout, path: String, ownership: ReferenceOwnership, holder: UInt) {
+        if interior != nil, SystemLibrary.owns(layout.typeName) {
+            interior?.enqueue(LibraryInterior.Item(address: object, layout: layout, path: path, ownership: ownership))
+        } else if addInstance(object, layout) {
+            addReference(from: holder, to: object, path: path, ownership: ownership)
+        }
     }
 
     mutating func addReference(from holder: UInt, to target: UInt, path: String, ownership: ReferenceOwnership) {
@@ -166,15 +198,11 @@ struct HeapWalk {
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
         guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
-            if addInstance(word, layout) {
-                addReference(from: holder, to: word, path: path, ownership: ownership)
-            }
+            reach(word, layout, path: path, ownership: ownership, holder: holder)
             return
         }
         if let object = objectOwningSideTable(word), let layout = instanceLayout(at: object) {
-            if addInstance(object, layout) {
-                addReference(from: holder, to: object, path: path, ownership: .weak)
-            }
+            reach(object, layout, path: path, ownership: .weak, holder: holder)
             return
         }
         // Only a word whose metadata checks out as a closure context's or a box's is sized
@@ -234,15 +262,27 @@ struct HeapWalk {
               let count = memory.word(at: storage + UInt(RuntimeLayout.hashedCountOffset)), count > 0, count < 1 << 24
         else { return }
         let limit = memory.allocationSize(at: storage).map { storage + UInt($0) }
-        let isNew = graph.nodes[storage] == nil
-        if isNew {
-            guard graph.nodes.count < objectLimit else { return }
-            graph.nodes[storage] = HeapGraph.Node(
-                address: storage, typeName: _typeName(type, qualified: true), isCollection: true, counts: counts(of: storage)
-            )
+        // A collection inside a system library's internals is not drawn: its elements count
+        // as the library object's own, at paths like `observers[2]`.
+        let elementHolder: UInt, elementOwnership: ReferenceOwnership
+        var elementPathPrefix = ""
+        if interior != nil {
+            guard interior?.visit(storage: storage) == true else { return }
+            (elementHolder, elementOwnership, elementPathPrefix) = (holder, ownership, path)
+        } else {
+            let isNew = graph.nodes[storage] == nil
+            if isNew {
+                guard graph.nodes.count < objectLimit else { return }
+                graph.nodes[storage] = HeapGraph.Node(
+                    address: storage, typeName: _typeName(type, qualified: true), isCollection: true, isOpaque: false,
+                    counts: counts(of: storage)
+                )
+            }
+            addReference(from: holder, to: storage, path: path, ownership: ownership)
+            guard isNew else { return }
+            (elementHolder, elementOwnership) = (storage, .strong)
         }
-        addReference(from: holder, to: storage, path: path, ownership: ownership)
-        guard isNew else { return }
+        func elementPath(_ element: String) -> String { LibraryInterior.path(elementPathPrefix, element) }
 
         /// Whether `count` elements of `stride` bytes from `start` lie inside the allocation.
         func fits(_ start: UInt, _ count: Int, _ stride: Int) -> Bool {
@@ -259,16 +299,16 @@ struct HeapWalk {
             let first = storage + UInt(RuntimeLayout.arrayElementsOffset)
             guard stride > 0, fits(first, Int(count), stride) else { return }
             for index in 0..<Int(count) where !isFull {
-                scanValue(at: first + UInt(index * stride), type: element, path: "[\(index)]", ownership: .strong,
-                          holder: storage, depth: depth + 1)
+                scanValue(at: first + UInt(index * stride), type: element, path: elementPath("[\(index)]"),
+                          ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
             }
         case .set(let element):
             guard let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() where !isFull {
                 let stride = self.stride(of: element)
                 guard stride > 0, fits(elements, bucket + 1, stride) else { return }
-                scanValue(at: elements + UInt(bucket * stride), type: element, path: "[\(ordinal)]", ownership: .strong,
-                          holder: storage, depth: depth + 1)
+                scanValue(at: elements + UInt(bucket * stride), type: element, path: elementPath("[\(ordinal)]"),
+                          ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
             }
         case .dictionary(let key, let value):
             guard let keys = memory.word(at: storage + UInt(RuntimeLayout.dictionaryKeysPointerOffset)),
@@ -277,12 +317,12 @@ struct HeapWalk {
             let keyStride = stride(of: key), valueStride = stride(of: value)
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() where !isFull {
                 if keyStride > 0, fits(keys, bucket + 1, keyStride) {
-                    scanValue(at: keys + UInt(bucket * keyStride), type: key, path: "key [\(ordinal)]", ownership: .strong,
-                              holder: storage, depth: depth + 1)
+                    scanValue(at: keys + UInt(bucket * keyStride), type: key, path: elementPath("key [\(ordinal)]"),
+                              ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
                 }
                 if valueStride > 0, fits(values, bucket + 1, valueStride) {
-                    scanValue(at: values + UInt(bucket * valueStride), type: value, path: "[\(ordinal)]", ownership: .strong,
-                              holder: storage, depth: depth + 1)
+                    scanValue(at: values + UInt(bucket * valueStride), type: value, path: elementPath("[\(ordinal)]"),
+                              ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
                 }
             }
         }

@@ -84,13 +84,21 @@ struct TraceBuilder {
             }
             var counts: TraceSnapshot.RetainCounts?
             if node.has("strong") || node.has("weak") || node.has("unowned") {
+                let values = (
+                    strong: try node.integer("strong"), weak: try node.integer("weak"), unowned: try node.integer("unowned"),
+                    recorderWeak: node.has("recorder_weak") ? try node.integer("recorder_weak") : 0
+                )
+                for (key, count) in [("strong", values.strong), ("weak", values.weak), ("unowned", values.unowned),
+                                     ("recorder_weak", values.recorderWeak)] where count < 0 {
+                    throw .badField(line: fields.number, field: node.name(key), reason: "is a negative count")
+                }
                 counts = TraceSnapshot.RetainCounts(
-                    strong: try node.integer("strong"), weak: try node.integer("weak"), unowned: try node.integer("unowned")
+                    strong: values.strong, weak: values.weak, unowned: values.unowned, recorderWeak: values.recorderWeak
                 )
             }
             nodes.append(TraceSnapshot.Node(
                 id: id, kind: try node.choice("kind", of: TraceSnapshot.Node.Kind.self), name: try node.optionalString("name"),
-                retainCounts: counts, alive: try node.boolean("alive")
+                retainCounts: counts, alive: try node.boolean("alive"), opaque: node.has("opaque") ? try node.boolean("opaque") : false
             ))
         }
         var edges: [TraceSnapshot.Edge] = []

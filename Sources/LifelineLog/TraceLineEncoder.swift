@@ -80,7 +80,12 @@ public enum TraceLineEncoder {
                     line.number(counts.weak)
                     line.raw(",\"unowned\":")
                     line.number(counts.unowned)
+                    if counts.recorderWeak > 0 {
+                        line.raw(",\"recorder_weak\":")
+                        line.number(counts.recorderWeak)
+                    }
                 }
+                if node.opaque { line.raw(",\"opaque\":true") }
                 line.raw(node.alive ? ",\"alive\":true}" : ",\"alive\":false}")
             }
             line.raw("],\"edges\":[")

@@ -14,14 +14,21 @@ extension TraceSnapshot {
         /// Whether the object was alive when the snapshot was taken. A deallocated node is an
         /// object the recorder knew that had died by then; it has no edges of its own.
         public let alive: Bool
+        /// Whether the object belongs to a system library (Foundation, Dispatch, the Swift
+        /// runtime) whose references inspection does not follow: it is drawn, but it has no
+        /// edges of its own, and what it holds is not in the graph.
+        public let opaque: Bool
 
         /// Creates a node.
-        public init(id: TraceObjectID, kind: Kind, name: String? = nil, retainCounts: RetainCounts?, alive: Bool) {
+        public init(
+            id: TraceObjectID, kind: Kind, name: String? = nil, retainCounts: RetainCounts?, alive: Bool, opaque: Bool = false
+        ) {
             self.id = id
             self.kind = kind
             self.name = name
             self.retainCounts = retainCounts
             self.alive = alive
+            self.opaque = opaque
         }
 
         /// What kind of object a node is.
@@ -58,12 +65,28 @@ extension TraceSnapshot {
         public let weak: Int
         /// `swift_unownedRetainCount`: unowned references plus one while the object lives.
         public let unowned: Int
+        /// How many of the weak references are the recorder's own: the one it keeps to every
+        /// object it identifies, and the one to each root registered with
+        /// `Lifeline.track(_:name:)`.
+        public let recorderWeak: Int
 
         /// Creates counts.
-        public init(strong: Int, weak: Int, unowned: Int) {
+        public init(strong: Int, weak: Int, unowned: Int, recorderWeak: Int = 0) {
             self.strong = strong
             self.weak = weak
             self.unowned = unowned
+            self.recorderWeak = recorderWeak
+        }
+
+        /// The weak references the traced program holds: the runtime's count without its own
+        /// one and without the recorder's.
+        public var programWeak: Int {
+            max(0, weak - 1 - recorderWeak)
+        }
+
+        /// The unowned references: the runtime's count without its own one.
+        public var unownedReferences: Int {
+            max(0, unowned - 1)
         }
     }
 }

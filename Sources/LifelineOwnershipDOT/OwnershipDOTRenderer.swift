@@ -7,7 +7,9 @@ import LifelineLog
 ///
 /// - Each object is a node styled by its kind (publisher or subject, subscription, subscriber,
 ///   AnyCancellable, user object), labelled with its name and id and, on a second line, its
-///   reference counts with how many of the strong ones the graph draws, or "deallocated".
+///   reference counts with how many of each the graph draws (``ReferenceTally``), or
+///   "deallocated"; a system library's object (Foundation, Dispatch) says its internals are
+///   not drawn.
 /// - Each reference is an edge labelled with its field: solid when strong, dashed when weak,
 ///   dotted when unowned.
 /// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles``) are drawn in the warning
@@ -44,14 +46,13 @@ public enum OwnershipDOTRenderer {
         var graph = DotGraph.ownershipGraph(name: "ownership")
         graph.graphAttributes.append(.label(
             "snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)\n"
-                + "strong n (k drawn): the runtime counts n strong references, k of them drawn here; "
-                + "the rest come from the stack, globals or objects not inspected"
+                + "strong n (k drawn): the runtime counts n strong references, k of them drawn here;\n"
+                + "the rest come from the stack, globals or objects not inspected. "
+                + "weak and unowned count the program's references only"
         ))
-        var drawnStrong: [TraceObjectID: Int] = [:]
-        for edge in snapshot.edges where edge.ownership.isStrong { drawnStrong[edge.to, default: 0] += 1 }
         graph.nodes = snapshot.nodes.map { node in
             DotNode.ownershipObject(
-                id: dotID(node.id), label: label(node, drawnStrong: drawnStrong[node.id] ?? 0, in: trace), kind: kind(node.kind),
+                id: dotID(node.id), label: label(node, in: ownership, trace: trace), kind: kind(node.kind),
                 isDeallocated: !node.alive, isInCycle: cycleObjects.contains(node.id)
             )
         }
@@ -68,21 +69,23 @@ public enum OwnershipDOTRenderer {
         "o\(id.rawValue)"
     }
 
-    /// `ViewModel #5` or `Sink #7`, then `strong 2 (1 drawn) · weak 1 · unowned 0`,
-    /// `deallocated` or `counts unknown`. The runtime's counts include references the graph
-    /// cannot see (the stack, compiler temporaries, globals), so the label says how many of
-    /// the strong ones it draws rather than presenting the count as the graph's.
-    private static func label(_ node: TraceSnapshot.Node, drawnStrong: Int, in trace: Trace) -> String {
+    /// `ViewModel #5` or `Sink #7`, then `strong 2 (1 drawn) · weak 1 (1 drawn)`,
+    /// `deallocated` or `counts unknown` (``ReferenceTally``). The runtime's counts include
+    /// references the graph cannot see (the stack, compiler temporaries, globals), so the label
+    /// says how many of them it draws rather than presenting the counts as the graph's. A
+    /// system library's object adds that its internals are not drawn.
+    private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
         let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
-        let detail: String
+        var lines = [title]
         if !node.alive {
-            detail = "deallocated"
-        } else if let counts = node.retainCounts {
-            detail = "strong \(counts.strong) (\(drawnStrong) drawn) · weak \(counts.weak) · unowned \(counts.unowned)"
+            lines.append("deallocated")
+        } else if let tallies = graph.tallies(of: node.id) {
+            lines.append(tallies.map(\.summary).joined(separator: " · "))
         } else {
-            detail = "counts unknown"
+            lines.append("counts unknown")
         }
-        return "\(title)\n\(detail)"
+        if node.opaque { lines.append("internals not drawn") }
+        return lines.joined(separator: "\n")
     }
 
     private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {

@@ -27,13 +27,6 @@ struct SampleGallery {
     /// recorded with snapshots (all text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
 
-    /// Stories recorded without ownership snapshots. The schedulers story runs its hops on
-    /// several queues, and a snapshot (milliseconds of heap inspection on the thread whose call
-    /// just ended) can shift when the other threads' calls and liveness checks land, so its
-    /// timeline and diagrams were not byte-stable from run to run with snapshots on. The
-    /// gallery must regenerate byte for byte, so that story is recorded without them.
-    static let storiesWithoutSnapshots: Set<String> = ["schedulers"]
-
     let folder: URL
 
     /// Runs `scenario` under recording and writes its folder.
@@ -44,7 +37,7 @@ struct SampleGallery {
         let console = SampleConsole()
         do {
             try Lifeline.start(writingTo: tracePath, options: RecordingOptions(
-                valueDescriptionLimit: 80, automaticSnapshots: !Self.storiesWithoutSnapshots.contains(scenario.name)
+                valueDescriptionLimit: 80, automaticSnapshots: true
             ))
         } catch {
             StandardError.write("error: \(error)")
@@ -116,7 +109,7 @@ struct SampleGallery {
             "story ends"` gives the same). "Written to show" is what each story was written to \
             show; the tests check that the two agree.
 
-            Every story but schedulers is recorded with ownership snapshots and shows its ownership graph at the \
+            Every story is recorded with ownership snapshots and shows its ownership graph at the \
             moment the most objects were alive, named under the graph (draw any snapshot with \
             `lifeline render trace.jsonl --format graph-svg --at LABEL`): who holds whom, strong \
             references solid, weak ones dashed, retain cycles in red.

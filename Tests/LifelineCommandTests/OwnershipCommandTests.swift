@@ -89,9 +89,13 @@ struct OwnershipCommandTests {
         let viewModel = try #require(trace.objects.values.filter { $0.shortTypeName == "ProfileViewModel" }.map(\.id).min())
         let held = try LifelineExecutable.run(["why", path, "\(sink)"])
         #expect(held.status == 0, "\(held.standardError)")
-        #expect(held.standardOutputText.hasSuffix(
+        let lines = held.standardOutputText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix(
             "Sink \(sink) is held by a retain cycle that nothing else in the graph holds: ProfileViewModel.cancellable → AnyCancellable → "
-                + "Sink.receiveValue (closure) → ProfileViewModel.\n"))
+                + "Sink.receiveValue (closure) → ProfileViewModel.") == true)
+        // The sink's strong references: the conduit's and the AnyCancellable's closure.
+        #expect(lines.last == "The runtime counts 2 strong references to Sink \(sink), and the graph draws them all.")
         let first = try LifelineExecutable.run(["why", path, "\(viewModel.rawValue)", "--at", trace.snapshots[0].label])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutputText.contains("In snapshot 1 "))

@@ -9,9 +9,8 @@ import Testing
         "console.txt", "diagnoses.json", "diagnoses.txt", "marbles.svg", "sequence.mmd",
         "sequence.puml", "sequence.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
     ]
-    /// The ownership graph of a story recorded with snapshots (all but the schedulers story).
+    /// The ownership graph of each story, recorded with snapshots.
     static let ownershipFiles = ["graph.dot", "graph.svg"]
-    static let storiesWithoutSnapshots: Set<String> = ["schedulers"]
     /// The files whose bytes change from run to run: the log and the Perfetto trace carry
     /// event times and the process id.
     static let timestamped: Set<String> = ["trace.jsonl", "trace.perfetto.json"]
@@ -43,10 +42,7 @@ import Testing
         let firstFiles = try files(under: first), secondFiles = try files(under: second)
         var expected: Set<String> = ["README.md"]
         for story in SampleScenario.all {
-            for file in Self.filesPerStory { expected.insert("\(story.name)/\(file)") }
-            if !Self.storiesWithoutSnapshots.contains(story.name) {
-                for file in Self.ownershipFiles { expected.insert("\(story.name)/\(file)") }
-            }
+            for file in Self.filesPerStory + Self.ownershipFiles { expected.insert("\(story.name)/\(file)") }
         }
         #expect(Set(firstFiles.keys) == expected)
         #expect(Set(secondFiles.keys) == expected)

@@ -95,6 +95,11 @@ extension RecordingTests {
             let sink = try #require(snapshot.nodes.first { trace.objects[$0.id]?.shortTypeName == "Sink" })
             #expect(snapshot.edges.contains(TraceSnapshot.Edge(from: sink.id, to: root.id, field: "receiveValue (closure)", ownership: .weak)))
             #expect(!snapshot.edges.contains { $0.to == root.id && $0.ownership == .strong })
+            // The registry and the root list each hold a weak reference to the root; the
+            // program holds one, the sink's capture.
+            #expect(root.retainCounts?.recorderWeak == 2)
+            #expect(root.retainCounts?.programWeak == 1)
+            #expect(sink.retainCounts?.recorderWeak == 1)
         }
 
         @Test func trackingKeepsNothingAliveAndADeadRootShowsAsDeallocated() throws {

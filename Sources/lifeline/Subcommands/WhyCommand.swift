@@ -48,6 +48,7 @@ struct WhyCommand: ParsableCommand {
             print("\(moment), \(declared.displayName) is not in the graph: the snapshot did not reach it.")
         } else {
             print("\(moment), \(graph.sentence(explaining: explanation, subject: declared.displayName)).")
+            if let counts = graph.countSentence(of: id, subject: declared.displayName) { print(counts) }
         }
     }
 }

@@ -37,7 +37,9 @@ extension SampleScenario {
             busyPublisherSubscribedOn(
                 background, receivedOn: ui, console: console, storingIn: &cancellables)
             console.print("Releasing \(cancellables.count) cancellables")
-            cancellables.removeAll()
+            // subscribe(on:) cancels on its queue: hold the queues so that those cancels run
+            // after every other release, and wait for them before the story ends.
+            holding([background, ui], console: console) { cancellables.removeAll() }
         }
     )
 
