@@ -28,16 +28,13 @@ import Testing
         withExtendedLifetime(leaf) {}
     }
 
-    /// An enum's payload words are followed when they look like pointers, so an `Int` payload
-    /// can hand the inspector any word at all.
-    enum Payload {
-        case number(Int)
-        case object(AnyObject)
-    }
-
-    final class PayloadHolder {
-        var payload: Payload
-        init(_ payload: Payload) { self.payload = payload }
+    /// Holds an unmanaged reference made from any address at all: the inspector follows it as
+    /// a reference, so it must validate whatever the word points at. Nothing retains it.
+    final class UnmanagedHolder {
+        let target: Unmanaged<Leaf>
+        init(_ address: UInt) {
+            target = Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+        }
     }
 
     /// What fills the memory the garbage words point at: zeros, all ones, a huge chunk size
@@ -73,11 +70,16 @@ import Testing
             raw.storeBytes(of: garbage.word(at: base + UInt(offset)), toByteOffset: offset, as: UInt.self)
         }
         defer { raw.deallocate() }
-        let holders = [16, 48, 128, 240].map { PayloadHolder(.number(Int(bitPattern: base + UInt($0)))) }
+        let holders = [16, 48, 128, 240].map { UnmanagedHolder(base + UInt($0)) }
         let graph = HeapInspector().inspect(roots: holders.map { HeapInspector.address(of: $0) })
         #expect(graph.nodes.count == holders.count)
         #expect(graph.references.isEmpty)
-        withExtendedLifetime(holders) {}
+        // The same holder pointing at a live object gives an edge: the garbage words were
+        // followed, and rejected.
+        let live = Leaf(), control = UnmanagedHolder(HeapInspector.address(of: live))
+        let controlGraph = HeapInspector().inspect(roots: [HeapInspector.address(of: control)])
+        #expect(controlGraph.references.map(\.to) == [HeapInspector.address(of: live)])
+        withExtendedLifetime((holders, live, control)) {}
     }
 
     final class Dying {
