@@ -144,7 +144,7 @@ struct HeapWalk {
             // An optional's one payload case adds nothing to the path.
             scanEnum(at: address, type: type, path: path, namesCase: kind == RuntimeLayout.enumMetadataKind,
                      ownership: ownership, holder: holder, depth: depth)
-        case RuntimeLayout.existentialMetadataKind:
+        case RuntimeLayout.existentialMetadataKind, RuntimeLayout.extendedExistentialMetadataKind:
             scanExistential(at: address, type: type, path: path, ownership: ownership, holder: holder, depth: depth)
         case RuntimeLayout.tupleMetadataKind:
             for (index, element) in (catalog.elements(ofTuple: type) ?? []).enumerated() {

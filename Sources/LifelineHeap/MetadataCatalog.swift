@@ -119,9 +119,20 @@ final class MetadataCatalog {
         return elements
     }
 
-    /// How values of an existential type are stored, from its flags.
+    /// How values of an existential type (plain or extended) are stored, from its flags;
+    /// `nil` for a representation the inspector does not read.
     func representation(ofExistential type: Any.Type) -> ExistentialRepresentation? {
         let metadata = unsafeBitCast(type, to: UInt.self)
+        if memory.word(at: metadata) == RuntimeLayout.extendedExistentialMetadataKind {
+            guard let shape = memory.word(at: metadata + UInt(RuntimeLayout.extendedExistentialShapeOffset)),
+                  let flags = memory.uint32(at: shape)
+            else { return nil }
+            switch flags & RuntimeLayout.shapeSpecialKindMask {
+            case RuntimeLayout.shapeOpaqueKind: return .opaque
+            case RuntimeLayout.shapeClassKind: return .classReference
+            default: return nil
+            }
+        }
         guard let flags = memory.uint32(at: metadata + UInt(RuntimeLayout.existentialFlagsOffset)) else { return nil }
         let special = (flags & RuntimeLayout.existentialSpecialProtocolMask) >> RuntimeLayout.existentialSpecialProtocolShift
         if special == RuntimeLayout.errorSpecialProtocol { return .errorBox }
@@ -296,13 +307,14 @@ final class MetadataCatalog {
     }
 
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
-    /// enum, optional, tuple, function or existential, whose value witness table (and, for a
-    /// nominal type, descriptor) lies in a loaded image. The inspector asks the runtime for
-    /// such a type's size, which goes through the value witness table.
+    /// enum, optional, tuple, function or existential, with a value witness table that checks
+    /// out (and, for a nominal type, a descriptor in a loaded image). The inspector asks the
+    /// runtime for such a type's size, which goes through the value witness table, and calls
+    /// an enum's tag witnesses.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
         guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
-              MangledName.isInImage(witnesses, memory)
+              isValueWitnessTable(witnesses)
         else { return false }
         switch kind {
         case RuntimeLayout.classMetadataKind:
@@ -314,6 +326,30 @@ final class MetadataCatalog {
             return true
         default:
             return false
+        }
+    }
+
+    /// Whether `witnesses` is a value witness table: one the compiler emitted in a loaded
+    /// image, or one the runtime made for a generic instance or a tuple, whose function
+    /// pointers (the enum witnesses too, when it has them) all lie in loaded images and whose
+    /// size, stride and alignment agree.
+    private func isValueWitnessTable(_ witnesses: UInt) -> Bool {
+        if MangledName.isInImage(witnesses, memory) { return true }
+        guard RuntimeLayout.isPlausibleAddress(witnesses),
+              let size = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessSizeOffset)),
+              let stride = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessStrideOffset)),
+              let flags = memory.uint32(at: witnesses + UInt(RuntimeLayout.valueWitnessFlagsOffset))
+        else { return false }
+        let alignment = UInt(flags & RuntimeLayout.alignmentMask) + 1
+        guard alignment <= 16, alignment & (alignment - 1) == 0, size < 1 << 24, stride >= max(size, 1),
+              stride % alignment == 0, stride - size < max(alignment, 2)
+        else { return false }
+        var functions = (0..<RuntimeLayout.valueWitnessFunctionCount).map { $0 * MemoryLayout<UInt>.size }
+        if flags & RuntimeLayout.hasEnumWitnessesFlag != 0 {
+            functions += [RuntimeLayout.getEnumTagOffset, RuntimeLayout.destructiveProjectEnumDataOffset]
+        }
+        return functions.allSatisfy { offset in
+            memory.word(at: witnesses + UInt(offset)).map { MangledName.isInImage($0, memory) } ?? false
         }
     }
 

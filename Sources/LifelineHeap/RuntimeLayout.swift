@@ -199,6 +199,9 @@ extension RuntimeLayout {
 
     /// A value witness table holds eight function pointers, then the size and the stride
     /// (one word each), then the 32-bit flags.
+    static let valueWitnessFunctionCount = 8
+    static let valueWitnessSizeOffset = 64
+    static let valueWitnessStrideOffset = 72
     static let valueWitnessFlagsOffset = 80
     /// `ValueWitnessFlags::AlignmentMask`: the value's alignment minus one.
     static let alignmentMask: UInt32 = 0xFF
@@ -242,6 +245,14 @@ extension RuntimeLayout {
     static let existentialSpecialProtocolMask: UInt32 = 0x3F00_0000
     static let existentialSpecialProtocolShift: UInt32 = 24
     static let errorSpecialProtocol: UInt32 = 1
+    /// `MetadataKind::ExtendedExistential` (`any P<Int>`): the shape at 8, whose 32-bit flags
+    /// (`ExtendedExistentialTypeShapeFlags`) start with the special kind in the low byte:
+    /// 0 an opaque existential, 1 a class-bound one, stored as the plain kinds are.
+    static let extendedExistentialMetadataKind: UInt = 0x307
+    static let extendedExistentialShapeOffset = 8
+    static let shapeSpecialKindMask: UInt32 = 0xFF
+    static let shapeOpaqueKind: UInt32 = 0
+    static let shapeClassKind: UInt32 = 1
     /// An opaque existential: a three-word buffer holding the value inline (or, in its first
     /// word, the box holding it), then the value's type metadata.
     static let existentialTypeOffset = 24

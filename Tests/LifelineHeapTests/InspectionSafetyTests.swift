@@ -52,6 +52,33 @@ import Testing
         }
     }
 
+    struct Plain {
+        var number = 0
+    }
+
+    /// An `Any` whose type word points at metadata with a real kind and descriptor but a
+    /// value witness table of garbage: the inspector never asks that table for a size.
+    @Test(arguments: Garbage.allCases)
+    func typeMetadataWithAGarbageWitnessTableIsNotTrusted(garbage: Garbage) {
+        let table = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 16)
+        let tableAddress = UInt(bitPattern: table)
+        for offset in stride(from: 0, to: 128, by: 8) {
+            table.storeBytes(of: garbage.word(at: tableAddress + UInt(offset)), toByteOffset: offset, as: UInt.self)
+        }
+        let fake = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 16)
+        let real = unsafeBitCast(Plain.self, to: UnsafeRawPointer.self)
+        // The table pointer, then the real metadata's kind and descriptor.
+        fake.storeBytes(of: tableAddress, toByteOffset: 0, as: UInt.self)
+        (fake + 8).copyMemory(from: real, byteCount: 16)
+        defer {
+            table.deallocate()
+            fake.deallocate()
+        }
+        let catalog = MetadataCatalog(memory: ProcessMemory())
+        #expect(catalog.type(metadata: UInt(bitPattern: fake) + 8) == nil)
+        #expect(catalog.type(metadata: unsafeBitCast(Plain.self, to: UInt.self)) != nil, "the real metadata checks out")
+    }
+
     /// Foundation's DispatchWorkItem stores a `@convention(block)` function, whose metadata
     /// has no value witness table on Linux: the walk must not ask for its size.
     @Test func aBlockFunctionFieldIsSkipped() throws {

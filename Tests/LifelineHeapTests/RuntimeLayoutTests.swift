@@ -212,10 +212,11 @@ import Testing
 
     func witnessFlags(_ type: Any.Type) throws -> UInt32 {
         let table = try #require(memory.word(at: metadata(type) - UInt(RuntimeLayout.valueWitnessTableOffsetBack)))
-        let size = try #require(memory.word(at: table + UInt(RuntimeLayout.valueWitnessFlagsOffset - 16)))
-        let stride = try #require(memory.word(at: table + UInt(RuntimeLayout.valueWitnessFlagsOffset - 8)))
+        let size = try #require(memory.word(at: table + UInt(RuntimeLayout.valueWitnessSizeOffset)))
+        let stride = try #require(memory.word(at: table + UInt(RuntimeLayout.valueWitnessStrideOffset)))
         func layout<T>(_: T.Type) -> (Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.stride) }
-        #expect((Int(size), Int(stride)) == layout(type), "size and stride come just before the flags")
+        #expect((Int(size), Int(stride)) == layout(type), "size and stride follow the eight functions")
+        #expect(RuntimeLayout.valueWitnessSizeOffset == RuntimeLayout.valueWitnessFunctionCount * 8)
         return try #require(memory.uint32(at: table + UInt(RuntimeLayout.valueWitnessFlagsOffset)))
     }
 
@@ -329,6 +330,38 @@ import Testing
         var words: [UInt] {
             let field = UnsafeRawPointer(bitPattern: HeapInspector.address(of: self) + UInt(RuntimeLayout.objectHeaderSize))!
             return (0..<MemoryLayout<Value>.size / 8).map { field.load(fromByteOffset: $0 * 8, as: UInt.self) }
+        }
+    }
+
+    protocol Source<Element> {
+        associatedtype Element
+    }
+
+    protocol ClassSource<Element>: AnyObject {
+        associatedtype Element
+    }
+
+    @Test func aConstrainedExistentialsShapeSaysHowTheValueIsStored() throws {
+        func specialKind(_ type: Any.Type) throws -> UInt32 {
+            #expect(memory.word(at: metadata(type)) == RuntimeLayout.extendedExistentialMetadataKind)
+            let shape = try #require(memory.word(at: metadata(type) + UInt(RuntimeLayout.extendedExistentialShapeOffset)))
+            return try #require(memory.uint32(at: shape)) & RuntimeLayout.shapeSpecialKindMask
+        }
+        #expect(try specialKind((any Source<Int>).self) == RuntimeLayout.shapeOpaqueKind)
+        #expect(try specialKind((any ClassSource<Int>).self) == RuntimeLayout.shapeClassKind)
+        #expect(MemoryLayout<any Source<Int>>.size == MemoryLayout<Any>.size + MemoryLayout<UInt>.size)
+        #expect(MemoryLayout<any ClassSource<Int>>.size == 2 * MemoryLayout<UInt>.size)
+        let catalog = MetadataCatalog(memory: memory)
+        #expect(catalog.representation(ofExistential: (any Source<Int>).self) == .opaque)
+        #expect(catalog.representation(ofExistential: (any ClassSource<Int>).self) == .classReference)
+    }
+
+    @Test func aValueWitnessTableTheRuntimeMadeChecksOut() throws {
+        let catalog = MetadataCatalog(memory: memory)
+        for type in [Either<Int, Probe>.self, (Int8, Probe).self, Probe?.self] as [Any.Type] {
+            let table = try #require(memory.word(at: metadata(type) - UInt(RuntimeLayout.valueWitnessTableOffsetBack)))
+            #expect(!MangledName.isInImage(table, memory), "\(type)'s table was made at run time")
+            #expect(catalog.type(metadata: metadata(type)) != nil, "\(type)")
         }
     }
 

@@ -30,6 +30,23 @@ import Testing
 
     protocol Named: AnyObject {}
     final class NamedLeaf: Named {}
+
+    protocol Source<Element> {
+        associatedtype Element
+    }
+
+    protocol ClassSource<Element>: AnyObject {
+        associatedtype Element
+    }
+
+    final class SourceLeaf: Source, ClassSource {
+        typealias Element = Int
+    }
+
+    struct NumberSource: Source {
+        typealias Element = Int
+        var number: Int
+    }
     final class Failure: Error {}
 
     enum Slot {
@@ -173,6 +190,26 @@ import Testing
                 "an inline struct")
         #expect(edges(Multi.object(leaf) as Any, ["leaf": leaf]) == [NamedEdge("holder", "value.object", "leaf")],
                 "an inline enum")
+    }
+
+    /// Generic instances and tuples have value witness tables the runtime made, outside any
+    /// image.
+    @Test func anAnyHoldingAGenericInstanceOrATupleIsReadByItsType() {
+        let leaf = Leaf(), live = Leaf()
+        let leaves: [String: AnyObject] = ["leaf": leaf, "live": live]
+        #expect(edges(Optional(leaf) as Any, leaves) == [NamedEdge("holder", "value", "leaf")])
+        #expect(edges(Either<Int, Leaf>.right(leaf) as Any, leaves) == [NamedEdge("holder", "value.right", "leaf")])
+        #expect(edges(Either<Int, Leaf>.left(address(of: live)) as Any, leaves).isEmpty)
+        #expect(edges((address(of: live), leaf) as Any, leaves) == [NamedEdge("holder", "value.1", "leaf")])
+    }
+
+    @Test func aConstrainedExistentialIsReadAsItsPlainKindIs() {
+        let leaf = SourceLeaf(), live = Leaf()
+        let leaves: [String: AnyObject] = ["leaf": leaf, "live": live]
+        #expect(edges(leaf as any Source<Int>, leaves) == [NamedEdge("holder", "value", "leaf")])
+        #expect(edges(leaf as any ClassSource<Int>, leaves) == [NamedEdge("holder", "value", "leaf")])
+        #expect(edges(NumberSource(number: address(of: live)) as any Source<Int>, leaves).isEmpty)
+        #expect(edges(Optional(leaf as any ClassSource<Int>), leaves) == [NamedEdge("holder", "value", "leaf")])
     }
 
     @Test func aClassBoundExistentialIsAReference() {
