@@ -168,7 +168,7 @@ struct HeapWalk {
         depth: Int
     ) {
         guard let cases = catalog.cases(ofEnum: type), cases.contains(where: { $0.payload != nil }),
-              let witnesses = EnumWitnesses(of: type, in: memory)
+              let witnesses = catalog.witnesses(ofEnum: type)
         else { return }
         let size = self.size(of: type)
         let copy = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)

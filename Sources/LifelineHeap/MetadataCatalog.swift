@@ -72,6 +72,7 @@ final class MetadataCatalog {
     private var cache: [UInt: HeapKind?] = [:]
     private var structs: [UInt: [StructField]] = [:]
     private var enums: [UInt: [EnumCase]?] = [:]
+    private var enumWitnesses: [UInt: EnumWitnesses?] = [:]
     private var tuples: [UInt: [TupleElement]?] = [:]
 
     init(memory: ProcessMemory) {
@@ -108,6 +109,15 @@ final class MetadataCatalog {
         let cases = readCases(metadata)
         enums[metadata] = cases
         return cases
+    }
+
+    /// The witnesses that read an enum or optional value's case.
+    func witnesses(ofEnum type: Any.Type) -> EnumWitnesses? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = enumWitnesses[metadata] { return known }
+        let witnesses = EnumWitnesses(of: type, in: memory)
+        enumWitnesses[metadata] = witnesses
+        return witnesses
     }
 
     /// The elements of a tuple type, with their types checked as metadata.

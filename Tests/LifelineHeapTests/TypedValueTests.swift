@@ -49,6 +49,10 @@ import Testing
     }
     final class Failure: Error {}
 
+    struct Problem: Error {
+        var leaf: Leaf
+    }
+
     enum Slot {
         case empty
         case filled(Leaf)
@@ -224,6 +228,9 @@ import Testing
         #expect(edges(failure as any Error, ["failure": failure]) == [NamedEdge("holder", "value", "failure")])
         #expect(edges(Optional(failure as any Error), ["failure": failure]) == [NamedEdge("holder", "value", "failure")])
         #expect(edges(nil as (any Error)?).isEmpty)
+        let leaf = Leaf()
+        #expect(edges(Problem(leaf: leaf) as any Error, ["leaf": leaf]) == [NamedEdge("holder", "value.leaf", "leaf")],
+                "a struct error")
     }
 
     // MARK: Tuples
