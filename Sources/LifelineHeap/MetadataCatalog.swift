@@ -5,6 +5,8 @@
 /// A word is treated as class metadata only after its kind, descriptor, instance size and
 /// whole superclass chain check out; closure-context and box metadata only after their kind
 /// does. Metadata is never freed, so a validated pointer stays valid; results are cached.
+/// It also reads what the walk needs to read a value by its type: a struct's fields, an
+/// enum's cases in tag order, a tuple's elements, how an existential stores its value.
 final class MetadataCatalog {
     enum HeapKind {
         case instance(ClassLayout)

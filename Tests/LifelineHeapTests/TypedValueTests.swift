@@ -223,6 +223,28 @@ import Testing
         #expect(edges(nil as (any Named)?).isEmpty)
     }
 
+    final class Delegating {
+        weak var delegate: (any Named)?
+        unowned var owner: any Named
+        init(delegate: any Named, owner: any Named) {
+            self.delegate = delegate
+            self.owner = owner
+        }
+    }
+
+    @Test func weakAndUnownedClassBoundExistentialsKeepTheirOwnership() {
+        let delegate = NamedLeaf(), owner = NamedLeaf()
+        let delegating = Delegating(delegate: delegate, owner: owner)
+        let root = HeapInspector.address(of: delegating)
+        let graph = HeapInspector().inspect(roots: [root])
+        let names = [root: "delegating", HeapInspector.address(of: delegate): "delegate", HeapInspector.address(of: owner): "owner"]
+        #expect(graph.namedEdges(names) == [
+            NamedEdge("delegating", "delegate", "delegate", .weak),
+            NamedEdge("delegating", "owner", "owner", .unowned),
+        ])
+        withExtendedLifetime((delegate, owner, delegating)) {}
+    }
+
     @Test func anErrorExistentialReferencesTheErrorInItsBox() {
         let failure = Failure()
         #expect(edges(failure as any Error, ["failure": failure]) == [NamedEdge("holder", "value", "failure")])
