@@ -423,12 +423,13 @@ import Testing
         let integer = try #require(catalog.fields(ofStruct: Int.self).first?.type)
         #expect(memory.word(at: metadata(integer)) == RuntimeLayout.opaqueMetadataKind, "Int wraps a builtin")
         #expect(!catalog.isReference(builtin: integer))
-        let nativeObject = try #require(_typeByName("Bo"))
-        let bridgeObject = try #require(_typeByName("Bb"))
-        for builtin in [nativeObject, bridgeObject] {
-            #expect(memory.word(at: metadata(builtin)) == RuntimeLayout.opaqueMetadataKind)
-            #expect(catalog.isReference(builtin: builtin))
+        for name in RuntimeLayout.referenceBuiltinNames {
+            let builtin = try #require(_typeByName(name), "\(name) names a builtin type")
+            #expect(memory.word(at: metadata(builtin)) == RuntimeLayout.opaqueMetadataKind, "\(builtin)")
+            #expect(catalog.isReference(builtin: builtin), "\(builtin)")
         }
+        #expect(_typeByName("Bo").map { "\($0)" } == "Builtin.NativeObject")
+        #expect(_typeByName("Bb").map { "\($0)" } == "Builtin.BridgeObject")
         #expect(!catalog.isReference(builtin: try #require(_typeByName("Bp"))), "a raw pointer is not a reference")
     }
 
