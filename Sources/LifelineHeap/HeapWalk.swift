@@ -179,6 +179,7 @@ struct HeapWalk {
         let casePath = namesCase ? "\(path).\(cases[tag].name)" : path
         let payloadAddress = UInt(bitPattern: copy)
         if cases[tag].isIndirect {
+            // The payload lives in a box described like a closure context that captures it.
             guard let box = memory.word(at: payloadAddress) else { return }
             followWord(box, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
         } else {

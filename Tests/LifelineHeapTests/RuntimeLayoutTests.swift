@@ -274,6 +274,25 @@ import Testing
         withExtendedLifetime(probe) {}
     }
 
+    /// An indirect case's payload word is a box the compiler lays out like a closure context
+    /// that captures the payload, so the walk follows it as it follows any context.
+    @Test func anIndirectCasesPayloadIsABoxDescribedLikeAClosureContext() throws {
+        let probe = Probe()
+        let chain = Chain.link(probe, .end)
+        let (tag, box) = try tagAndPayloadWord(chain)
+        #expect(tag == 0)
+        let boxMetadata = try #require(memory.word(at: box))
+        #expect(memory.word(at: boxMetadata) == RuntimeLayout.closureContextMetadataKind)
+        guard case .closureContext(let firstCapture, let captures)? = MetadataCatalog(memory: memory).heapKind(metadata: boxMetadata)
+        else {
+            Issue.record("the box's metadata did not check out")
+            return
+        }
+        #expect(captures.map { $0.type.map(metadata) } == [metadata((Probe, Chain).self)])
+        #expect(memory.word(at: box + UInt(firstCapture)) == HeapInspector.address(of: probe))
+        withExtendedLifetime((probe, chain)) {}
+    }
+
     @Test func projectingAMultiPayloadEnumClearsTheTagBitsInItsPayload() throws {
         let probe = Probe()
         let address = HeapInspector.address(of: probe)
