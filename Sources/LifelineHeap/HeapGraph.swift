@@ -33,7 +33,7 @@ package struct HeapGraph: Sendable {
     package struct Reference: Hashable, Sendable {
         package let from: UInt
         package let to: UInt
-        /// The field path from `from`: `cancellables`, `status`, `[2]`,
+        /// The field path from `from`: `cancellables`, `status.subscribed`, `[2]`,
         /// `receiveValue (closure)`.
         package let path: String
         package let ownership: ReferenceOwnership

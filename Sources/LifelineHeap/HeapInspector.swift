@@ -3,9 +3,13 @@
 ///
 /// The inspector reads memory only through ``ProcessMemory`` (reads that cannot fault), turns
 /// a word into an object only after its metadata checks out (``MetadataCatalog``), and calls
-/// the runtime's reflection only on validated metadata, never on an object. It never retains
-/// an object, so it cannot extend or end a lifetime. A reference that changes while it is read
-/// is missed or read as garbage that fails validation: a missing edge, never a fault.
+/// the runtime's reflection only on validated metadata, never on an object. Each stored value
+/// is read by its type: an enum by its active case (read by the enum's own witnesses from a
+/// copy of its bytes, ``EnumWitnesses``), an existential by its dynamic type, a tuple by its
+/// elements; so an integer that equals an object's address is never taken for a reference.
+/// It never retains an object, so it cannot extend or end a lifetime. A reference that changes
+/// while it is read is missed or read as garbage that fails validation: a missing edge, never
+/// a fault.
 ///
 /// ```swift
 /// let graph = HeapInspector().inspect(roots: [HeapInspector.address(of: viewModel)])

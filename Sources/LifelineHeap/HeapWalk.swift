@@ -172,22 +172,81 @@ struct HeapWalk {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
-        case RuntimeLayout.optionalMetadataKind:
-            guard let optional = type as? any InspectableOptional.Type else { return }
-            let wrapped = optional.wrappedType
-            if optional.hasTagByte {
-                // A set tag byte after the payload means `nil`; the payload bytes are then stale.
-                guard memory.byte(at: address + UInt(size(of: wrapped))) == 0 else { return }
+        case RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
+            // An optional's one payload case adds nothing to the path.
+            scanEnum(at: address, type: type, path: path, namesCase: kind == RuntimeLayout.enumMetadataKind,
+                     ownership: ownership, holder: holder, depth: depth)
+        case RuntimeLayout.existentialMetadataKind, RuntimeLayout.extendedExistentialMetadataKind:
+            scanExistential(at: address, type: type, path: path, ownership: ownership, holder: holder, depth: depth)
+        case RuntimeLayout.tupleMetadataKind:
+            for (index, element) in (catalog.elements(ofTuple: type) ?? []).enumerated() {
+                scanValue(at: address + UInt(element.offset), type: element.type, path: "\(path).\(element.label ?? String(index))",
+                          ownership: ownership, holder: holder, depth: depth + 1)
             }
-            scanValue(at: address, type: wrapped, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+        case RuntimeLayout.opaqueMetadataKind:
+            guard catalog.isReference(builtin: type), let word = memory.word(at: address) else { return }
+            followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
         default:
-            // Enums, existentials, tuples: any word can hold a reference, a closure
-            // context or a box; each is validated before it is followed.
-            let wordCount = size(of: type) / MemoryLayout<UInt>.size
-            for index in 0..<wordCount {
-                if let word = memory.word(at: address + UInt(index * MemoryLayout<UInt>.size)) {
-                    followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
-                }
+            // Metatypes and the other kinds hold no references.
+            return
+        }
+    }
+
+    /// Finds the references in the enum (or optional) value at `address`: its bytes are copied,
+    /// the active case is read from the copy, and the copy's payload is scanned as that case's
+    /// payload type. A value whose case or payload type cannot be told gives no references.
+    mutating func scanEnum(
+        at address: UInt, type: Any.Type, path: String, namesCase: Bool, ownership: ReferenceOwnership, holder: UInt,
+        depth: Int
+    ) {
+        guard let cases = catalog.cases(ofEnum: type), cases.contains(where: { $0.payload != nil }),
+              let witnesses = catalog.witnesses(ofEnum: type)
+        else { return }
+        let size = self.size(of: type)
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        defer { copy.deallocate() }
+        guard memory.copy(size, from: address, into: copy) else { return }
+        let tag = witnesses.takeTag(ofCopy: copy)
+        guard cases.indices.contains(tag), let payload = cases[tag].payload else { return }
+        let casePath = namesCase ? "\(path).\(cases[tag].name)" : path
+        let payloadAddress = UInt(bitPattern: copy)
+        if cases[tag].isIndirect {
+            // The payload lives in a box described like a closure context that captures it.
+            guard let box = memory.word(at: payloadAddress) else { return }
+            followWord(box, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+        } else {
+            scanValue(at: payloadAddress, type: payload, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+        }
+    }
+
+    /// Finds the references in the existential value at `address`, as its own flags and the
+    /// value's type say it is stored.
+    mutating func scanExistential(
+        at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int
+    ) {
+        guard let representation = catalog.representation(ofExistential: type) else { return }
+        switch representation {
+        case .classReference, .errorBox:
+            if let word = memory.word(at: address) {
+                followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
+            }
+        case .opaque:
+            // The buffer and the type are copied together, so the type read is the one the
+            // buffer's value was stored with (unless the value changed while it was copied).
+            let size = RuntimeLayout.existentialTypeOffset + MemoryLayout<UInt>.size
+            let copy = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+            defer { copy.deallocate() }
+            let buffer = UInt(bitPattern: copy)
+            guard memory.copy(size, from: address, into: copy),
+                  let metadata = memory.word(at: buffer + UInt(RuntimeLayout.existentialTypeOffset)),
+                  let valueType = catalog.type(metadata: metadata),
+                  let flags = catalog.valueWitnessFlags(of: valueType)
+            else { return }
+            if flags & RuntimeLayout.isNonInlineFlag == 0 {
+                guard self.size(of: valueType) <= RuntimeLayout.existentialTypeOffset else { return }
+                scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+            } else if let box = memory.word(at: buffer) {
+                followWord(box, path: path, ownership: ownership, holder: holder, depth: depth)
             }
         }
     }
@@ -237,6 +296,13 @@ struct HeapWalk {
                 offset += self.size(of: type)
             }
         case .box(let offset, let boxed):
+            guard offset + self.size(of: boxed) <= size else { return }
+            scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+        case .errorBox:
+            guard let boxed = memory.word(at: word + UInt(RuntimeLayout.errorBoxTypeOffset)).flatMap(catalog.type(metadata:))
+            else { return }
+            let alignment = self.alignment(of: boxed)
+            let offset = (RuntimeLayout.errorBoxHeaderSize + alignment - 1) & ~(alignment - 1)
             guard offset + self.size(of: boxed) <= size else { return }
             scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
         case .instance:

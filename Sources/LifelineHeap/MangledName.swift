@@ -12,11 +12,22 @@ enum MangledName {
 
     /// The type the mangled name at `address` names, resolved by the runtime, and its
     /// declared ownership; `nil` when the name cannot be read, points outside the loaded
-    /// images, or names a type that needs generic arguments.
-    static func type(at address: UInt, in memory: ProcessMemory) -> (type: Any.Type, ownership: ReferenceOwnership)? {
+    /// images, or names a type that needs generic arguments it was not given.
+    ///
+    /// - Parameters:
+    ///   - genericContext: The type descriptor the name appears in, whose generic parameters
+    ///     the name may refer to.
+    ///   - genericArguments: The generic argument vector of the metadata instantiating that
+    ///     descriptor.
+    static func type(
+        at address: UInt, in memory: ProcessMemory, genericContext: UnsafeRawPointer? = nil,
+        genericArguments: UnsafeRawPointer? = nil
+    ) -> (type: Any.Type, ownership: ReferenceOwnership)? {
         guard let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
               let name = UnsafePointer<UInt8>(bitPattern: address),
-              let type = _getTypeByMangledNameInContext(name, UInt(scanned.length), genericContext: nil, genericArguments: nil)
+              let type = _getTypeByMangledNameInContext(
+                  name, UInt(scanned.length), genericContext: genericContext, genericArguments: genericArguments
+              )
         else { return nil }
         return (type, scanned.ownership)
     }

@@ -5,6 +5,8 @@
 /// A word is treated as class metadata only after its kind, descriptor, instance size and
 /// whole superclass chain check out; closure-context and box metadata only after their kind
 /// does. Metadata is never freed, so a validated pointer stays valid; results are cached.
+/// It also reads what the walk needs to read a value by its type: a struct's fields, an
+/// enum's cases in tag order, a tuple's elements, how an existential stores its value.
 final class MetadataCatalog {
     enum HeapKind {
         case instance(ClassLayout)
@@ -13,6 +15,36 @@ final class MetadataCatalog {
         /// A generic box (a captured `var`, an existential's out-of-line value) holding a
         /// value of `boxed` at `offset`.
         case box(offset: Int, boxed: Any.Type)
+        /// The box of an `any Error` value; each box names its value's type itself.
+        case errorBox
+    }
+
+    /// One case of an enum.
+    struct EnumCase {
+        let name: String
+        /// The payload's type; `nil` for an empty case, or when it could not be resolved.
+        let payload: Any.Type?
+        /// Whether the payload lives in a box (an `indirect` case).
+        let isIndirect: Bool
+    }
+
+    /// One element of a tuple.
+    struct TupleElement {
+        /// The element's label, or `nil` when it has none.
+        let label: String?
+        let offset: Int
+        let type: Any.Type
+    }
+
+    /// How an existential stores its value.
+    enum ExistentialRepresentation {
+        /// A class reference in the first word.
+        case classReference
+        /// An error box in the first word.
+        case errorBox
+        /// The value inline in a three-word buffer, or in a box the first word points to, and
+        /// the value's type metadata after the buffer.
+        case opaque
     }
 
     /// One value a closure context holds.
@@ -33,9 +65,17 @@ final class MetadataCatalog {
         let ownership: ReferenceOwnership
     }
 
+    /// The metadata of the builtin types whose value is a reference.
+    private static let referenceBuiltins = Set(
+        RuntimeLayout.referenceBuiltinNames.compactMap { _typeByName($0) }.map { unsafeBitCast($0, to: UInt.self) }
+    )
+
     private let memory: ProcessMemory
     private var cache: [UInt: HeapKind?] = [:]
     private var structs: [UInt: [StructField]] = [:]
+    private var enums: [UInt: [EnumCase]?] = [:]
+    private var enumWitnesses: [UInt: EnumWitnesses?] = [:]
+    private var tuples: [UInt: [TupleElement]?] = [:]
 
     init(memory: ProcessMemory) {
         self.memory = memory
@@ -61,6 +101,78 @@ final class MetadataCatalog {
         return fields
     }
 
+    /// The cases of an enum or optional type, in tag order (payload cases, then empty cases,
+    /// each in declaration order), with their payload types resolved in the type's generic
+    /// context; `nil` when its field descriptor cannot be read or does not list the cases in
+    /// that order.
+    func cases(ofEnum type: Any.Type) -> [EnumCase]? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = enums[metadata] { return known }
+        let cases = readCases(metadata)
+        enums[metadata] = cases
+        return cases
+    }
+
+    /// The witnesses that read an enum or optional value's case.
+    func witnesses(ofEnum type: Any.Type) -> EnumWitnesses? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = enumWitnesses[metadata] { return known }
+        let witnesses = EnumWitnesses(of: type, in: memory)
+        enumWitnesses[metadata] = witnesses
+        return witnesses
+    }
+
+    /// The elements of a tuple type, with their types checked as metadata.
+    func elements(ofTuple type: Any.Type) -> [TupleElement]? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = tuples[metadata] { return known }
+        let elements = readElements(metadata)
+        tuples[metadata] = elements
+        return elements
+    }
+
+    /// How values of an existential type (plain or extended) are stored, from its flags;
+    /// `nil` for a representation the inspector does not read.
+    func representation(ofExistential type: Any.Type) -> ExistentialRepresentation? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if memory.word(at: metadata) == RuntimeLayout.extendedExistentialMetadataKind {
+            guard let shape = memory.word(at: metadata + UInt(RuntimeLayout.extendedExistentialShapeOffset)),
+                  let flags = memory.uint32(at: shape)
+            else { return nil }
+            switch flags & RuntimeLayout.shapeSpecialKindMask {
+            case RuntimeLayout.shapeOpaqueKind: return .opaque
+            case RuntimeLayout.shapeClassKind: return .classReference
+            default: return nil
+            }
+        }
+        guard let flags = memory.uint32(at: metadata + UInt(RuntimeLayout.existentialFlagsOffset)) else { return nil }
+        let special = (flags & RuntimeLayout.existentialSpecialProtocolMask) >> RuntimeLayout.existentialSpecialProtocolShift
+        if special == RuntimeLayout.errorSpecialProtocol { return .errorBox }
+        return flags & RuntimeLayout.existentialAnyTypeFlag == 0 ? .classReference : .opaque
+    }
+
+    /// Whether a builtin (opaque) type's value is a reference: `Builtin.NativeObject`,
+    /// `Builtin.UnknownObject` or `Builtin.BridgeObject`, not an integer or a raw pointer.
+    func isReference(builtin type: Any.Type) -> Bool {
+        Self.referenceBuiltins.contains(unsafeBitCast(type, to: UInt.self))
+    }
+
+    /// The type `metadata` (a word read from memory) is metadata of, once it checks out as
+    /// type metadata the inspector can walk.
+    func type(metadata: UInt) -> Any.Type? {
+        isTypeMetadata(metadata) ? unsafeBitCast(metadata, to: Any.Type.self) : nil
+    }
+
+    /// The value witness flags of `type` (metadata the runtime handed out or that checked out
+    /// as type metadata): alignment, whether it fits an existential's inline buffer.
+    func valueWitnessFlags(of type: Any.Type) -> UInt32? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        guard let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
+              RuntimeLayout.isPlausibleAddress(witnesses)
+        else { return nil }
+        return memory.uint32(at: witnesses + UInt(RuntimeLayout.valueWitnessFlagsOffset))
+    }
+
     /// What the heap object whose metadata pointer is `metadata` is, or `nil` when `metadata`
     /// is not metadata the inspector can trust.
     func heapKind(metadata: UInt) -> HeapKind? {
@@ -84,9 +196,11 @@ final class MetadataCatalog {
         case RuntimeLayout.genericBoxMetadataKind:
             guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.boxValueOffsetOffset)),
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
-                  let boxed = memory.word(at: metadata + UInt(RuntimeLayout.boxedTypeOffset)), isTypeMetadata(boxed)
+                  let boxed = memory.word(at: metadata + UInt(RuntimeLayout.boxedTypeOffset)).flatMap(type(metadata:))
             else { return nil }
-            return .box(offset: Int(offset), boxed: unsafeBitCast(boxed, to: Any.Type.self))
+            return .box(offset: Int(offset), boxed: boxed)
+        case RuntimeLayout.errorBoxMetadataKind:
+            return .errorBox
         default:
             return nil
         }
@@ -152,14 +266,67 @@ final class MetadataCatalog {
         return (Int(bindings), captures)
     }
 
+    private func readCases(_ metadata: UInt) -> [EnumCase]? {
+        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)),
+              MangledName.isInImage(descriptor, memory),
+              let flags = memory.uint32(at: descriptor),
+              let payloadCount = memory.uint32(at: descriptor + UInt(RuntimeLayout.enumPayloadCaseCountOffset))
+                .map({ $0 & RuntimeLayout.enumPayloadCaseCountMask }),
+              let emptyCount = memory.uint32(at: descriptor + UInt(RuntimeLayout.enumEmptyCaseCountOffset)),
+              let fieldDescriptor = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.fieldDescriptorOffset)),
+              let count = memory.uint32(at: fieldDescriptor + UInt(RuntimeLayout.fieldCountOffset)),
+              let recordSize = memory.uint32(at: fieldDescriptor + UInt(RuntimeLayout.fieldRecordSizeOffset)).map({ $0 & 0xFFFF }),
+              count < 1 << 16, count == payloadCount + emptyCount, recordSize >= 12
+        else { return nil }
+        let context = UnsafeRawPointer(bitPattern: descriptor)
+        let arguments = flags & RuntimeLayout.genericDescriptorFlag == 0
+            ? nil : UnsafeRawPointer(bitPattern: metadata + UInt(RuntimeLayout.valueGenericArgumentsOffset))
+        var cases: [EnumCase] = []
+        for index in 0..<count {
+            let record = fieldDescriptor + UInt(RuntimeLayout.fieldDescriptorHeaderSize) + UInt(index) * UInt(recordSize)
+            guard let recordFlags = memory.uint32(at: record),
+                  let nameAddress = memory.relativePointer(at: record + UInt(RuntimeLayout.fieldRecordNameOffset)),
+                  let name = cString(at: nameAddress)
+            else { return nil }
+            let typeName = memory.relativePointer(at: record + UInt(RuntimeLayout.fieldRecordTypeNameOffset))
+            // Exactly the first `payloadCount` records have a payload type; otherwise the
+            // records are not in tag order and no tag can be trusted to name a case.
+            guard (typeName != nil) == (index < payloadCount) else { return nil }
+            let payload = typeName.flatMap {
+                MangledName.type(at: $0, in: memory, genericContext: context, genericArguments: arguments)?.type
+            }
+            cases.append(EnumCase(name: name, payload: payload, isIndirect: recordFlags & RuntimeLayout.indirectCaseFlag != 0))
+        }
+        return cases
+    }
+
+    private func readElements(_ metadata: UInt) -> [TupleElement]? {
+        guard let count = memory.word(at: metadata + UInt(RuntimeLayout.tupleElementCountOffset)), count < 4096,
+              let labelsAddress = memory.word(at: metadata + UInt(RuntimeLayout.tupleLabelsOffset))
+        else { return nil }
+        // Each label ends with a space; an unlabeled element's label is empty.
+        let labels = labelsAddress == 0 ? [] : cString(at: labelsAddress)?.split(separator: " ", omittingEmptySubsequences: false) ?? []
+        var elements: [TupleElement] = []
+        for index in 0..<Int(count) {
+            let element = metadata + UInt(RuntimeLayout.tupleElementsOffset + index * RuntimeLayout.tupleElementStride)
+            guard let type = memory.word(at: element).flatMap(type(metadata:)),
+                  let offset = memory.uint32(at: element + UInt(RuntimeLayout.tupleElementOffsetOffset)), offset < 1 << 24
+            else { return nil }
+            let label = index < labels.count && !labels[index].isEmpty ? String(labels[index]) : nil
+            elements.append(TupleElement(label: label, offset: Int(offset), type: type))
+        }
+        return elements
+    }
+
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
-    /// enum, optional, tuple, function or existential, whose value witness table (and, for a
-    /// nominal type, descriptor) lies in a loaded image. The inspector asks the runtime for
-    /// such a type's size, which goes through the value witness table.
+    /// enum, optional, tuple, function or existential, with a value witness table that checks
+    /// out (and, for a nominal type, a descriptor in a loaded image). The inspector asks the
+    /// runtime for such a type's size, which goes through the value witness table, and calls
+    /// an enum's tag witnesses.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
         guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
-              MangledName.isInImage(witnesses, memory)
+              isValueWitnessTable(witnesses)
         else { return false }
         switch kind {
         case RuntimeLayout.classMetadataKind:
@@ -171,6 +338,30 @@ final class MetadataCatalog {
             return true
         default:
             return false
+        }
+    }
+
+    /// Whether `witnesses` is a value witness table: one the compiler emitted in a loaded
+    /// image, or one the runtime made for a generic instance or a tuple, whose function
+    /// pointers (the enum witnesses too, when it has them) all lie in loaded images and whose
+    /// size, stride and alignment agree.
+    private func isValueWitnessTable(_ witnesses: UInt) -> Bool {
+        if MangledName.isInImage(witnesses, memory) { return true }
+        guard RuntimeLayout.isPlausibleAddress(witnesses),
+              let size = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessSizeOffset)),
+              let stride = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessStrideOffset)),
+              let flags = memory.uint32(at: witnesses + UInt(RuntimeLayout.valueWitnessFlagsOffset))
+        else { return false }
+        let alignment = UInt(flags & RuntimeLayout.alignmentMask) + 1
+        guard alignment <= 16, alignment & (alignment - 1) == 0, size < 1 << 24, stride >= max(size, 1),
+              stride % alignment == 0, stride - size < max(alignment, 2)
+        else { return false }
+        var functions = (0..<RuntimeLayout.valueWitnessFunctionCount).map { $0 * MemoryLayout<UInt>.size }
+        if flags & RuntimeLayout.hasEnumWitnessesFlag != 0 {
+            functions += [RuntimeLayout.getEnumTagOffset, RuntimeLayout.destructiveProjectEnumDataOffset]
+        }
+        return functions.allSatisfy { offset in
+            memory.word(at: witnesses + UInt(offset)).map { MangledName.isInImage($0, memory) } ?? false
         }
     }
 

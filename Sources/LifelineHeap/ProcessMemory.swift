@@ -47,6 +47,11 @@ struct ProcessMemory {
         return lifeline_heap_read(address, &value, 1) == 1 ? value : nil
     }
 
+    /// Copies `count` bytes at `address` into `buffer`; `false` when any of them is unmapped.
+    func copy(_ count: Int, from address: UInt, into buffer: UnsafeMutableRawPointer) -> Bool {
+        lifeline_heap_read(address, buffer, count) == 1
+    }
+
     /// The address a 32-bit relative pointer stored at `address` points to.
     func relativePointer(at address: UInt) -> UInt? {
         guard let offset = int32(at: address), offset != 0 else { return nil }

@@ -73,8 +73,8 @@ enum RuntimeLayout {
     static let classDescriptorKind: UInt32 = 16
     /// Mask of the kind bits in a context descriptor's flags.
     static let descriptorKindMask: UInt32 = 0x1F
-    /// Offset of the relative pointer to the field descriptor in a class's or struct's type
-    /// descriptor.
+    /// Offset of the relative pointer to the field descriptor in a class's, struct's or enum's
+    /// type descriptor.
     static let fieldDescriptorOffset = 16
     /// Size of a field descriptor's header: mangled type name, superclass (relative
     /// pointers), kind (16 bits), record size (16 bits), field count (32 bits).
@@ -85,6 +85,8 @@ enum RuntimeLayout {
     static let fieldRecordSizeOffset = 10
     /// Offset of the relative pointer to the mangled type name in a field record.
     static let fieldRecordTypeNameOffset = 4
+    /// Offset of the relative pointer to the field's (or enum case's) name in a field record.
+    static let fieldRecordNameOffset = 8
     /// Mangled-name suffixes of reference storage (Mangling.rst): `Xw` weak, `Xo` unowned,
     /// `Xu` unowned(unsafe).
     static let weakSuffix: [UInt8] = Array("Xw".utf8)
@@ -183,4 +185,93 @@ extension RuntimeLayout {
     static let tupleMetadataKind: UInt = 0x301
     static let functionMetadataKind: UInt = 0x302
     static let existentialMetadataKind: UInt = 0x303
+    /// `MetadataKind::Opaque`: builtin types, such as `Builtin.Int64` inside `Int` or
+    /// `Builtin.BridgeObject` inside `String`.
+    static let opaqueMetadataKind: UInt = 0x300
+    /// `MetadataKind::ErrorObject`: the box an `any Error` value points to.
+    static let errorBoxMetadataKind: UInt = 0x501
+
+    /// Mangled names of the builtin types whose value is a reference (Mangling.rst):
+    /// `Builtin.NativeObject`, `Builtin.UnknownObject` and `Builtin.BridgeObject`.
+    static let referenceBuiltinNames = ["Bo", "BO", "Bb"]
+
+    // MARK: Value witness tables (ValueWitness.def, Metadata.h TargetValueWitnessTable)
+
+    /// A value witness table holds eight function pointers, then the size and the stride
+    /// (one word each), then the 32-bit flags.
+    static let valueWitnessFunctionCount = 8
+    static let valueWitnessSizeOffset = 64
+    static let valueWitnessStrideOffset = 72
+    static let valueWitnessFlagsOffset = 80
+    /// `ValueWitnessFlags::AlignmentMask`: the value's alignment minus one.
+    static let alignmentMask: UInt32 = 0xFF
+    /// `ValueWitnessFlags::IsNonInline`: the value does not fit an existential's three-word
+    /// inline buffer, so an existential holds it in a box.
+    static let isNonInlineFlag: UInt32 = 0x0002_0000
+    /// `ValueWitnessFlags::HasEnumWitnesses`: the table goes on with the enum value witnesses.
+    static let hasEnumWitnessesFlag: UInt32 = 0x0020_0000
+    /// `EnumValueWitnessTable`: `getEnumTag(value, metadata) -> UInt32` right after the
+    /// flags and the 32-bit extra inhabitant count, then
+    /// `destructiveProjectEnumData(value, metadata)`.
+    static let getEnumTagOffset = 88
+    static let destructiveProjectEnumDataOffset = 96
+
+    // MARK: Enums (Metadata.h TargetEnumDescriptor, Records.h FieldRecordFlags)
+
+    /// `ContextDescriptorFlags::IsGeneric`: the descriptor has a generic context, so its
+    /// metadata carries generic arguments.
+    static let genericDescriptorFlag: UInt32 = 0x80
+    /// Generic arguments of struct and enum metadata follow the kind and descriptor words.
+    static let valueGenericArgumentsOffset = 16
+    /// Enum descriptor: the payload case count in the low 24 bits of the 32-bit word at 20,
+    /// the empty case count at 24. Case tags number the payload cases first, then the empty
+    /// ones, in declaration order; the field descriptor lists the cases in that order.
+    static let enumPayloadCaseCountOffset = 20
+    static let enumPayloadCaseCountMask: UInt32 = 0x00FF_FFFF
+    static let enumEmptyCaseCountOffset = 24
+    /// `FieldRecordFlags::IsIndirectCase`, in the 32-bit flags at the start of a field record:
+    /// the case's payload is a box.
+    static let indirectCaseFlag: UInt32 = 0x1
+
+    // MARK: Existentials (Metadata.h TargetExistentialTypeMetadata, MetadataValues.h)
+
+    /// Offset of the 32-bit `ExistentialTypeFlags` in existential type metadata.
+    static let existentialFlagsOffset = 8
+    /// `ExistentialTypeFlags::ClassConstraintMask`: set when any type can conform, clear for a
+    /// class-bound existential (one word: the reference, then the witness tables).
+    static let existentialAnyTypeFlag: UInt32 = 0x8000_0000
+    /// `ExistentialTypeFlags::SpecialProtocolMask`; `SpecialProtocol::Error` is 1. An `Error`
+    /// existential is one word: its box.
+    static let existentialSpecialProtocolMask: UInt32 = 0x3F00_0000
+    static let existentialSpecialProtocolShift: UInt32 = 24
+    static let errorSpecialProtocol: UInt32 = 1
+    /// `MetadataKind::ExtendedExistential` (`any P<Int>`): the shape at 8, whose 32-bit flags
+    /// (`ExtendedExistentialTypeShapeFlags`) start with the special kind in the low byte:
+    /// 0 an opaque existential, 1 a class-bound one, stored as the plain kinds are.
+    static let extendedExistentialMetadataKind: UInt = 0x307
+    static let extendedExistentialShapeOffset = 8
+    static let shapeSpecialKindMask: UInt32 = 0xFF
+    static let shapeOpaqueKind: UInt32 = 0
+    static let shapeClassKind: UInt32 = 1
+    /// An opaque existential: a three-word buffer holding the value inline (or, in its first
+    /// word, the box holding it), then the value's type metadata.
+    static let existentialTypeOffset = 24
+
+    // MARK: Error boxes (ErrorObject.h SwiftError, without Objective-C interop)
+
+    /// The value's type metadata at 16 (the `Error` witness table at 24); the value follows
+    /// at 32, rounded up to its alignment.
+    static let errorBoxTypeOffset = 16
+    static let errorBoxHeaderSize = 32
+
+    // MARK: Tuples (Metadata.h TargetTupleTypeMetadata)
+
+    /// The element count (one word) at 8, the labels (a C string of space-terminated labels,
+    /// or null) at 16, then one 16-byte element per element: its type metadata, then its
+    /// 32-bit offset (the rest of the word is padding, not always zero).
+    static let tupleElementCountOffset = 8
+    static let tupleLabelsOffset = 16
+    static let tupleElementsOffset = 24
+    static let tupleElementStride = 16
+    static let tupleElementOffsetOffset = 8
 }

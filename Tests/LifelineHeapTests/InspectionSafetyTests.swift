@@ -28,16 +28,13 @@ import Testing
         withExtendedLifetime(leaf) {}
     }
 
-    /// An enum's payload words are followed when they look like pointers, so an `Int` payload
-    /// can hand the inspector any word at all.
-    enum Payload {
-        case number(Int)
-        case object(AnyObject)
-    }
-
-    final class PayloadHolder {
-        var payload: Payload
-        init(_ payload: Payload) { self.payload = payload }
+    /// Holds an unmanaged reference made from any address at all: the inspector follows it as
+    /// a reference, so it must validate whatever the word points at. Nothing retains it.
+    final class UnmanagedHolder {
+        let target: Unmanaged<Leaf>
+        init(_ address: UInt) {
+            target = Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+        }
     }
 
     /// What fills the memory the garbage words point at: zeros, all ones, a huge chunk size
@@ -53,6 +50,33 @@ import Testing
             case .selfPointers: return address
             }
         }
+    }
+
+    struct Plain {
+        var number = 0
+    }
+
+    /// An `Any` whose type word points at metadata with a real kind and descriptor but a
+    /// value witness table of garbage: the inspector never asks that table for a size.
+    @Test(arguments: Garbage.allCases)
+    func typeMetadataWithAGarbageWitnessTableIsNotTrusted(garbage: Garbage) {
+        let table = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 16)
+        let tableAddress = UInt(bitPattern: table)
+        for offset in stride(from: 0, to: 128, by: 8) {
+            table.storeBytes(of: garbage.word(at: tableAddress + UInt(offset)), toByteOffset: offset, as: UInt.self)
+        }
+        let fake = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 16)
+        let real = unsafeBitCast(Plain.self, to: UnsafeRawPointer.self)
+        // The table pointer, then the real metadata's kind and descriptor.
+        fake.storeBytes(of: tableAddress, toByteOffset: 0, as: UInt.self)
+        (fake + 8).copyMemory(from: real, byteCount: 16)
+        defer {
+            table.deallocate()
+            fake.deallocate()
+        }
+        let catalog = MetadataCatalog(memory: ProcessMemory())
+        #expect(catalog.type(metadata: UInt(bitPattern: fake) + 8) == nil)
+        #expect(catalog.type(metadata: unsafeBitCast(Plain.self, to: UInt.self)) != nil, "the real metadata checks out")
     }
 
     /// Foundation's DispatchWorkItem stores a `@convention(block)` function, whose metadata
@@ -73,11 +97,16 @@ import Testing
             raw.storeBytes(of: garbage.word(at: base + UInt(offset)), toByteOffset: offset, as: UInt.self)
         }
         defer { raw.deallocate() }
-        let holders = [16, 48, 128, 240].map { PayloadHolder(.number(Int(bitPattern: base + UInt($0)))) }
+        let holders = [16, 48, 128, 240].map { UnmanagedHolder(base + UInt($0)) }
         let graph = HeapInspector().inspect(roots: holders.map { HeapInspector.address(of: $0) })
         #expect(graph.nodes.count == holders.count)
         #expect(graph.references.isEmpty)
-        withExtendedLifetime(holders) {}
+        // The same holder pointing at a live object gives an edge: the garbage words were
+        // followed, and rejected.
+        let live = Leaf(), control = UnmanagedHolder(HeapInspector.address(of: live))
+        let controlGraph = HeapInspector().inspect(roots: [HeapInspector.address(of: control)])
+        #expect(controlGraph.references.map(\.to) == [HeapInspector.address(of: live)])
+        withExtendedLifetime((holders, live, control)) {}
     }
 
     final class Dying {

@@ -78,7 +78,7 @@ import Testing
         let root = HeapInspector.address(of: model)
         let subject = try #require(graph.targets(of: root, path: "subject").first?.to)
         let sink = try #require(names.first { $0.value == "Sink" }?.key)
-        let subscription = try #require(graph.references(from: sink).first { $0.path == "status" }?.to)
+        let subscription = try #require(graph.references(from: sink).first { $0.path == "status.subscribed" }?.to)
         #expect(graph.nodes[subscription]?.typeName.contains("Conduit") == true)
         #expect(graph.references(from: subject).contains { $0.to == subscription },
                 "the subject keeps its conduit: \(graph.references(from: subject).map(\.path))")
