@@ -9,13 +9,20 @@ import Synchronization
 /// objects the registry knows keep their ids; objects only inspection reached (a view model,
 /// a set's storage) get ids of their own, declared with the role `object`. Snapshots are
 /// taken one at a time.
+///
+/// Nothing tells when an object only inspection reached dies, and its address can go to a
+/// new object of the same type. So such an object keeps its id only while consecutive
+/// snapshots see it at the same address; one that a snapshot missed gets a new id when it
+/// appears again. Two objects of one type at one address are then told apart whenever a
+/// snapshot came between them, and which ids a run gets does not depend on where malloc
+/// happened to put its objects.
 final class SnapshotRecorder: Sendable {
     private struct State {
         var taken = 0
         /// Roots by id, with their names, including roots that have died since.
         var rootNames: [TraceObjectID: String] = [:]
-        /// Ids of objects only inspection reached, by address and type: an address is reused
-        /// by later objects, so the type is part of the key.
+        /// Ids of the objects only inspection reached in the last snapshot, by address and
+        /// type.
         var discovered: [DiscoveredKey: TraceObjectID] = [:]
     }
 
@@ -55,10 +62,11 @@ final class SnapshotRecorder: Sendable {
 
             var ids: [UInt: TraceObjectID] = [:]
             var nodes: [TraceSnapshot.Node] = []
+            var discovered: [DiscoveredKey: TraceObjectID] = [:]
             for address in Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder) {
                 let node = graph.nodes[address]!
                 let entry = known[node.address]
-                let id = entry?.id ?? discoveredID(node, state: &state, session: session)
+                let id = entry?.id ?? discoveredID(node, seenBefore: state.discovered, seenNow: &discovered, session: session)
                 ids[node.address] = id
                 nodes.append(TraceSnapshot.Node(
                     id: id, kind: kind(of: node, id: id, role: entry?.role, roots: state.rootNames), name: state.rootNames[id],
@@ -70,6 +78,7 @@ final class SnapshotRecorder: Sendable {
                     alive: true, opaque: node.isOpaque
                 ))
             }
+            state.discovered = discovered
             let liveIDs = Set(known.values.map(\.id))
             for (id, name) in state.rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
                 nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
@@ -107,11 +116,19 @@ final class SnapshotRecorder: Sendable {
         return order + rest.map(\.address)
     }
 
-    private func discoveredID(_ node: HeapGraph.Node, state: inout State, session: RecordingSession) -> TraceObjectID {
+    /// The id of an object only inspection reached: the one it had in the last snapshot, or
+    /// a new one, declared now.
+    private func discoveredID(
+        _ node: HeapGraph.Node, seenBefore: [DiscoveredKey: TraceObjectID], seenNow: inout [DiscoveredKey: TraceObjectID],
+        session: RecordingSession
+    ) -> TraceObjectID {
         let key = DiscoveredKey(address: node.address, typeName: node.typeName)
-        if let id = state.discovered[key] { return id }
+        if let id = seenBefore[key] {
+            seenNow[key] = id
+            return id
+        }
         let id = session.registry.freshID()
-        state.discovered[key] = id
+        seenNow[key] = id
         let full = TypeName.removingAddresses(from: node.typeName)
         session.declare(TraceObject(
             id: id, role: .object, typeName: full,

@@ -43,10 +43,10 @@ import Testing
         /// OpenCombine's own loop while subscribed: subject ↔ conduit ↔ sink.
         var conduitEdges: [Edge] {
             [
-                Edge(from: subject, to: conduit, field: "downstreams", ownership: .strong),
+                Edge(from: subject, to: conduit, field: "downstreams.single", ownership: .strong),
                 Edge(from: conduit, to: subject, field: "parent", ownership: .strong),
                 Edge(from: conduit, to: sink, field: "downstream.subscriber", ownership: .strong),
-                Edge(from: sink, to: conduit, field: "status.subscription", ownership: .strong),
+                Edge(from: sink, to: conduit, field: "status.subscribed.subscription", ownership: .strong),
             ]
         }
 
@@ -110,6 +110,22 @@ import Testing
         #expect(story.cycles([stop]).isEmpty)
     }
 
+    @Test func aSubjectsSetOfConduitsIsCombinesOwnUnlessTheProgramHoldsIt() {
+        let story = Story()
+        // A subject with several subscribers keeps its conduits in a set.
+        let throughSet = [
+            Edge(from: story.subject, to: story.set, field: "downstreams.many", ownership: .strong),
+            Edge(from: story.set, to: story.conduit, field: "[0]", ownership: .strong),
+        ] + story.conduitEdges.filter { $0.from != story.subject }
+        let combines = story.snapshot(1, "stop", reason: .stop, nodes: story.nodes(), edges: throughSet)
+        #expect(story.graph(throughSet).strongCycles.map(\.objects.count) == [4])
+        #expect(story.cycles([combines]).isEmpty)
+
+        let shared = throughSet + [Edge(from: story.viewModel, to: story.set, field: "conduits", ownership: .strong)]
+        let programs = story.snapshot(1, "stop", reason: .stop, nodes: story.nodes(), edges: shared)
+        #expect(story.cycles([programs]).count == 1)
+    }
+
     @Test func aLoopSeenInSeveralSnapshotsIsReportedOnceFromTheLatest() throws {
         let story = Story()
         let edges = story.conduitEdges + story.storeEdges(capture: .strong)
@@ -167,7 +183,7 @@ import Testing
         #expect(graph.strongCycles.count == 1)
         #expect(cycle.objects.contains(story.conduit) && !cycle.chainObjects.contains(story.conduit))
         #expect(graph.sentence(explaining: graph.whyAlive(story.subject), subject: "PassthroughSubject #1")
-            == "Sink.status.subscription → PassthroughSubject.Conduit.parent → PassthroughSubject keeps PassthroughSubject #1 "
+            == "Sink.status.subscribed.subscription → PassthroughSubject.Conduit.parent → PassthroughSubject keeps PassthroughSubject #1 "
                 + "alive, and Sink is held by a retain cycle that nothing else in the graph holds: ViewModel.cancellables → "
                 + "Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel")
     }
@@ -201,7 +217,7 @@ import Testing
     @Test func aSubscriberThatDiedEarlyIsShownWithTheOwnerItLacked() throws {
         var story = Story()
         let before = story.snapshot(1, "subscribed", nodes: story.nodes(), edges: [
-            Edge(from: story.subject, to: story.conduit, field: "downstreams", ownership: .strong),
+            Edge(from: story.subject, to: story.conduit, field: "downstreams.single", ownership: .strong),
             Edge(from: story.conduit, to: story.sink, field: "downstream.subscriber", ownership: .weak),
         ])
         story.script.died(story.sink)
@@ -234,7 +250,7 @@ import Testing
             edges: [
                 Edge(from: viewModel, to: sink, field: "sink", ownership: .strong),
                 Edge(from: sink, to: viewModel, field: "receiveValue (closure)", ownership: .strong),
-                Edge(from: sink, to: conduit, field: "status.subscription", ownership: .strong),
+                Edge(from: sink, to: conduit, field: "status.subscribed.subscription", ownership: .strong),
             ]
         )]
         let rule = LeakedSubscriptionRule(scope: ObservedScope(begin: begin, end: end))

@@ -40,10 +40,10 @@ import Testing
                 .init(from: id(6), to: id(5), field: "[0]", ownership: .strong),
                 .init(from: id(5), to: id(1), field: "_cancel (closure)", ownership: .strong),
                 .init(from: id(1), to: id(4), field: "receiveValue (closure)", ownership: .strong),
-                .init(from: id(1), to: id(3), field: "status.subscription", ownership: .strong),
+                .init(from: id(1), to: id(3), field: "status.subscribed.subscription", ownership: .strong),
                 .init(from: id(3), to: id(1), field: "downstream.subscriber", ownership: .strong),
                 .init(from: id(3), to: id(2), field: "parent", ownership: .strong),
-                .init(from: id(2), to: id(3), field: "downstreams", ownership: .strong),
+                .init(from: id(2), to: id(3), field: "downstreams.single", ownership: .strong),
                 .init(from: id(7), to: id(4), field: "owner \"weak\"", ownership: .weak),
                 .init(from: id(7), to: id(2), field: "subject", ownership: .unowned),
             ]

@@ -73,7 +73,7 @@ extension RecordingTests {
             #expect(kinds["PassthroughSubject"] == .subject)
             // Under the hook the sink holds its subscription through OpenCombine's tap.
             let sink = try #require(bound.nodes.first { $0.kind == .subscriber })
-            let held = bound.edges.filter { $0.from == sink.id && $0.field == "status.subscription" }
+            let held = bound.edges.filter { $0.from == sink.id && $0.field == "status.subscribed.subscription" }
             #expect(held.map { bound.node($0.to)?.kind } == [.subscription])
 
             let released = try #require(trace.snapshot(at: "released"))
@@ -118,6 +118,51 @@ extension RecordingTests {
             let dead = try #require(trace.snapshot(at: "dead")?.nodes.first { $0.name == "ViewModel" })
             #expect(alive.alive && alive.retainCounts != nil)
             #expect(!dead.alive && dead.retainCounts == nil && dead.id == alive.id)
+        }
+
+        final class Part {}
+
+        final class Owner {
+            var part = Part()
+        }
+
+        @Test func anObjectOnlyInspectionReachesKeepsItsIDWhileConsecutiveSnapshotsSeeIt() throws {
+            let owner = Owner()
+            var reusedAddress = false
+            let trace = try Lifeline.record {
+                Lifeline.track(owner, name: "Owner")
+                Lifeline.snapshot("first")
+                Lifeline.snapshot("second")
+                var first: Part? = owner.part
+                let firstAddress = first.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+                owner.part = Part()
+                Lifeline.snapshot("replaced")
+                first = nil
+                // A new part at the first one's address: a new object, though it has the same
+                // type and address, because a snapshot in between saw another part there.
+                var candidates: [Part] = []
+                while candidates.count < 10_000 {
+                    let candidate = Part()
+                    if UInt(bitPattern: Unmanaged.passUnretained(candidate).toOpaque()) == firstAddress {
+                        owner.part = candidate
+                        reusedAddress = true
+                        break
+                    }
+                    candidates.append(candidate)
+                }
+                Lifeline.snapshot("replaced again")
+                withExtendedLifetime((first, candidates)) {}
+            }
+            #expect(reusedAddress, "malloc handed the first part's address out again")
+            func partID(_ label: String) throws -> TraceObjectID {
+                let snapshot = try #require(trace.snapshot(at: label))
+                let root = try #require(snapshot.nodes.first { $0.name == "Owner" })
+                return try #require(snapshot.edges.first { $0.from == root.id && $0.field == "part" }?.to)
+            }
+            let ids = try ["first", "second", "replaced", "replaced again"].map(partID)
+            #expect(ids[0] == ids[1])
+            #expect(Set(ids[1...]).count == 3)
+            #expect(ids.allSatisfy { trace.objects[$0]?.typeName.hasSuffix(".Part") == true })
         }
 
         @Test func aRootTrackedBeforeRecordingIsARootOfItsSnapshotsAndTrackingAgainRenamesIt() throws {

@@ -6,7 +6,8 @@ import LifelineLog
 /// A strongly connected component of a snapshot's strong references is reported when:
 /// - it contains a subscriber, a subscription or an `AnyCancellable`;
 /// - it contains an object outside Combine's own machinery: a registered root, another user
-///   object (such as a view model captured by a closure), an `AnyCancellable` or a collection.
+///   object (such as a view model captured by a closure), an `AnyCancellable` or a collection
+///   that is not Combine's own (a subject's set of conduits, held only by the subject, is).
 ///   A loop made only of subjects, publishers, subscriptions and subscribers is how
 ///   OpenCombine works while a subscription runs (a subject holds its conduit, which holds
 ///   the subject and the subscriber); it ends with the completion or the cancel, and is not
@@ -72,9 +73,20 @@ public struct RetainCycleRule: DiagnosisRule {
 
     /// Whether a loop in `graph` is one this rule reports (see the type's documentation).
     static func isReported(_ cycle: RetainCycle, in graph: OwnershipGraph) -> Bool {
-        let kinds = Set(cycle.objects.compactMap { graph.node($0)?.kind })
+        let kinds = Set(cycle.objects.compactMap { id -> TraceSnapshot.Node.Kind? in
+            guard let node = graph.node(id) else { return nil }
+            return node.kind == .collection && isCombineStorage(id, in: graph) ? .subject : node.kind
+        })
         return !kinds.isDisjoint(with: [.subscriber, .subscription, .cancellable])
             && !kinds.isDisjoint(with: [.root, .object, .closureContext, .cancellable, .collection])
+    }
+
+    /// Whether the collection `id` belongs to Combine's machinery: only subjects, publishers,
+    /// subscriptions and subscribers hold it strongly, like a subject's set of conduits.
+    private static func isCombineStorage(_ id: TraceObjectID, in graph: OwnershipGraph) -> Bool {
+        let machinery: Set<TraceSnapshot.Node.Kind> = [.subject, .publisher, .subscription, .subscriber]
+        let holders = graph.snapshot.edges.filter { $0.to == id && $0.ownership.isStrong }.compactMap { graph.node($0.from)?.kind }
+        return !holders.isEmpty && holders.allSatisfy(machinery.contains)
     }
 
     /// Whether `graph` shows the loop `chain` broken: one of its objects dead, or all of them
