@@ -13,4 +13,8 @@ int lifeline_heap_read(uintptr_t address, void *buffer, size_t length);
 /// following chunk header are known to be mapped.
 size_t lifeline_heap_allocation_size(uintptr_t pointer);
 
+/// How many times `lifeline_heap_read` has been called in this process (each call is one
+/// system call on Linux), for benchmarks.
+uint64_t lifeline_heap_read_count(void);
+
 #endif
