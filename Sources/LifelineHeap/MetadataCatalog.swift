@@ -57,6 +57,7 @@ final class MetadataCatalog {
             fields.append(StructField(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             return true
         }
+        memory.forgetCopies()  // the field types' metadata may be new
         structs[key] = fields
         return fields
     }
@@ -128,6 +129,7 @@ final class MetadataCatalog {
             index += 1
             return true
         }
+        memory.forgetCopies()  // the field types' metadata may be new
         guard consistent, index == ownerships.count else { return nil }
         return ClassLayout(type: type, typeName: _typeName(type, qualified: true), instanceSize: Int(size), fields: fields)
     }

@@ -184,3 +184,31 @@ extension RuntimeLayout {
     static let functionMetadataKind: UInt = 0x302
     static let existentialMetadataKind: UInt = 0x303
 }
+
+extension RuntimeLayout {
+    // MARK: glibc malloc chunks (malloc/malloc.c)
+
+    // Swift objects, closure contexts and boxes are malloc allocations. glibc puts a chunk
+    // header before each: the previous chunk's size (used only while that chunk is free), then
+    // this chunk's size with three flag bits. `malloc_usable_size` is computed from the chunk's
+    // size word and the next chunk's, and the inspector computes it the same way from words it
+    // read safely rather than calling malloc on a guessed pointer.
+
+    /// The user pointer lies this far into its chunk, 16-byte aligned.
+    static let chunkHeaderSize: UInt = 16
+    static let mallocAlignment: UInt = 16
+    /// Offset of the size word in a chunk.
+    static let chunkSizeOffset: UInt = 8
+    /// The smallest chunk malloc hands out.
+    static let minimumChunkSize: UInt = 32
+    /// The flag bits of the size word: previous chunk in use (bit 0), mmapped (bit 1), not in
+    /// the main arena (bit 2).
+    static let chunkFlagBits: UInt = 0x7
+    static let chunkPreviousInUseBit: UInt = 0x1
+    static let chunkMmappedBit: UInt = 0x2
+    /// An mmapped chunk's usable size is its size minus its header.
+    static let mmappedChunkOverhead: UInt = 16
+    /// An in-use chunk's usable size is its size minus its size word: its data runs on into the
+    /// next chunk's first word, which holds a size only while this chunk is free.
+    static let inUseChunkOverhead: UInt = 8
+}
