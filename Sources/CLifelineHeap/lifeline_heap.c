@@ -101,6 +101,55 @@ long lifeline_heap_read_mappings(lifeline_heap_mapping *mappings, size_t capacit
     free(text);
     return lines;
 }
+/// The Swift runtime's `MetadataSections` (swift/shims/MetadataSections.h): one per image.
+struct metadata_section_range {
+    uintptr_t start;
+    size_t length;
+};
+
+struct metadata_sections {
+    uintptr_t version;
+    const void *base_address;
+    void *unused0;
+    void *unused1;
+    struct metadata_section_range swift5_protocols;
+    struct metadata_section_range swift5_protocol_conformances;
+    struct metadata_section_range swift5_type_metadata;
+    struct metadata_section_range swift5_typeref;
+    struct metadata_section_range swift5_reflstr;
+    struct metadata_section_range swift5_fieldmd;
+    struct metadata_section_range swift5_assocty;
+    struct metadata_section_range swift5_replace;
+    struct metadata_section_range swift5_replac2;
+    struct metadata_section_range swift5_builtin;
+    struct metadata_section_range swift5_capture;
+};
+
+/// Exported by the Swift runtime on ELF platforms (Swift Testing finds tests with it).
+extern void swift_enumerateAllMetadataSections(
+    _Bool (*body)(const struct metadata_sections *sections, void *context), void *context);
+
+struct image_visit {
+    void (*visit)(const lifeline_heap_image *image, void *context);
+    void *context;
+};
+
+static _Bool visit_sections(const struct metadata_sections *sections, void *context) {
+    const struct image_visit *visit = context;
+    lifeline_heap_image image = {
+        (uintptr_t)sections->base_address,
+        sections->swift5_type_metadata.start, sections->swift5_type_metadata.length,
+        sections->swift5_typeref.start, sections->swift5_typeref.length,
+        sections->swift5_capture.start, sections->swift5_capture.length,
+    };
+    visit->visit(&image, visit->context);
+    return 1;
+}
+
+void lifeline_heap_enumerate_images(void (*visit)(const lifeline_heap_image *image, void *context), void *context) {
+    struct image_visit state = { visit, context };
+    swift_enumerateAllMetadataSections(visit_sections, &state);
+}
 #else
 // Heap inspection reads memory only on Linux. Elsewhere every read fails, so inspection finds
 // no objects rather than guessing at another platform's runtime layout.
@@ -112,6 +161,11 @@ long lifeline_heap_read_mappings(lifeline_heap_mapping *mappings, size_t capacit
     (void)mappings;
     (void)capacity;
     return -1;
+}
+
+void lifeline_heap_enumerate_images(void (*visit)(const lifeline_heap_image *image, void *context), void *context) {
+    (void)visit;
+    (void)context;
 }
 
 int lifeline_heap_read(int process, uintptr_t address, void *buffer, size_t length) {

@@ -11,10 +11,12 @@ enum MangledName {
     }
 
     /// The type the mangled name at `address` names, resolved by the runtime, and its
-    /// declared ownership; `nil` when the name cannot be read, points outside the loaded
-    /// images, or names a type that needs generic arguments.
+    /// declared ownership; `nil` when the name is not among the loaded images' reflection type
+    /// names (``ReflectionRecords``), cannot be read, points outside the loaded images, or
+    /// names a type that needs generic arguments.
     static func type(at address: UInt, in memory: ProcessMemory) -> (type: Any.Type, ownership: ReferenceOwnership)? {
-        guard let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
+        guard ReflectionRecords.isInTypeReferences(address),
+              let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
               let name = UnsafePointer<UInt8>(bitPattern: address),
               let type = _getTypeByMangledNameInContext(name, UInt(scanned.length), genericContext: nil, genericArguments: nil)
         else { return nil }

@@ -125,6 +125,9 @@ final class MetadataCatalog {
             } else {
                 consistent = false
             }
+            // Stored properties lie inside the instance; offsets from metadata that only
+            // looks like a class's can lie anywhere.
+            if offset < RuntimeLayout.objectHeaderSize || offset > Int(size) { consistent = false }
             fields.append(ClassLayout.Field(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             index += 1
             return true
@@ -139,16 +142,22 @@ final class MetadataCatalog {
     /// stripped) or it cannot be read.
     private func captures(_ metadata: UInt) -> (bindings: Int, captures: [Capture])? {
         guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.captureDescriptorOffset)), descriptor != 0,
-              MangledName.isInImage(descriptor, memory),
+              ReflectionRecords.isCaptureDescriptor(descriptor),
               let count = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureCountOffset)), count < 256,
+              let sources = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureMetadataSourceCountOffset)),
               let bindings = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureBindingCountOffset)), bindings < 256
         else { return nil }
+        // A closure with a generic environment (bindings, or metadata sources to recover its
+        // generic parameters from) names its captures' types in terms of those parameters:
+        // resolving such a name without them makes the runtime abort (a dependent member type
+        // such as `T.Element`), so its captures' types stay unknown.
+        let isGeneric = sources > 0 || bindings > 0
         var captures: [Capture] = []
         for index in 0..<UInt(count) {
             guard let name = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.captureRecordsOffset) + index * 4),
                   let ownership = MangledName.ownership(at: name, in: memory)
             else { return nil }
-            let resolved = MangledName.type(at: name, in: memory)
+            let resolved = isGeneric ? nil : MangledName.type(at: name, in: memory)
             captures.append(Capture(type: resolved?.type, ownership: ownership))
         }
         return (Int(bindings), captures)
@@ -158,17 +167,17 @@ final class MetadataCatalog {
     /// enum, optional, tuple, function or existential, whose value witness table (and, for a
     /// nominal type, descriptor) lies in a loaded image. The inspector asks the runtime for
     /// such a type's size, which goes through the value witness table.
-    private func isTypeMetadata(_ metadata: UInt) -> Bool {
-        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+    private func isTypeMetadata(_ metadata: UInt, depth: Int = 0) -> Bool {
+        guard depth < 8, RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
-              MangledName.isInImage(witnesses, memory)
+              MangledName.isInImage(witnesses, memory), hasPlausibleLayout(witnesses)
         else { return false }
         switch kind {
         case RuntimeLayout.classMetadataKind:
-            return isClassMetadata(metadata)
+            return isClassMetadata(metadata, depth: depth)
         case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
             guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)) else { return false }
-            return MangledName.isInImage(descriptor, memory)
+            return hasGenuineGenericArguments(metadata, descriptor: descriptor, depth: depth)
         case RuntimeLayout.tupleMetadataKind, RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind:
             return true
         default:
@@ -176,7 +185,7 @@ final class MetadataCatalog {
         }
     }
 
-    private func isClassMetadata(_ metadata: UInt) -> Bool {
+    private func isClassMetadata(_ metadata: UInt, depth: Int = 0) -> Bool {
         guard memory.word(at: metadata) == RuntimeLayout.classMetadataKind,
               let size = memory.uint32(at: metadata + UInt(RuntimeLayout.instanceSizeOffset)),
               size >= UInt32(RuntimeLayout.objectHeaderSize), size < 1 << 24,
@@ -185,6 +194,29 @@ final class MetadataCatalog {
               let flags = memory.uint32(at: descriptor)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.classDescriptorKind
+            && hasGenuineGenericArguments(metadata, descriptor: descriptor, depth: depth)
+    }
+
+    /// Whether a loaded image declares `descriptor`, and each generic argument the metadata
+    /// stores is type metadata. The runtime reads a generic type's arguments as types when it
+    /// names the type or lists its fields, and aborts the process on one that is not: memory
+    /// that only looks like metadata (freed, or forged by chance) must not get that far.
+    private func hasGenuineGenericArguments(_ metadata: UInt, descriptor: UInt, depth: Int) -> Bool {
+        guard let type = TypeDescriptor(at: descriptor, in: memory),
+              let arguments = type.genericArguments(ofMetadata: metadata, in: memory)
+        else { return false }
+        return arguments.allSatisfy { isTypeMetadata($0, depth: depth + 1) }
+    }
+
+    /// Whether the value witness table at `witnesses` gives a size, stride and alignment a
+    /// type can have: the walk sizes values and steps through captures with them.
+    private func hasPlausibleLayout(_ witnesses: UInt) -> Bool {
+        guard let size = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessSizeOffset)),
+              let stride = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessStrideOffset)),
+              let flags = memory.uint32(at: witnesses + UInt(RuntimeLayout.valueWitnessFlagsOffset))
+        else { return false }
+        let alignmentMask = flags & RuntimeLayout.alignmentMaskBits
+        return size <= stride && stride > 0 && stride < 1 << 24 && alignmentMask & (alignmentMask + 1) == 0
     }
 
     /// The names and declared ownerships of the stored properties one class declares itself,

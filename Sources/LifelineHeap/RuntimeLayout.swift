@@ -61,8 +61,14 @@ enum RuntimeLayout {
     /// The context holds the bindings (generic metadata and witness tables, one word each)
     /// from the first-capture offset, and the captures after them.
     static let captureCountOffset = 0
+    static let captureMetadataSourceCountOffset = 4
     static let captureBindingCountOffset = 8
     static let captureRecordsOffset = 12
+    /// Capture descriptors follow one another in a `swift5_capture` section: the 12-byte
+    /// header, 4 bytes per capture, then 8 bytes per metadata source (two relative pointers).
+    static let captureDescriptorHeaderSize = 12
+    static let captureRecordSize = 4
+    static let metadataSourceRecordSize = 8
     /// Generic box metadata: the 32-bit offset of the value at 8, the boxed type's metadata at 16.
     static let boxValueOffsetOffset = 8
     static let boxedTypeOffset = 16
@@ -211,4 +217,55 @@ extension RuntimeLayout {
     /// An in-use chunk's usable size is its size minus its size word: its data runs on into the
     /// next chunk's first word, which holds a size only while this chunk is free.
     static let inUseChunkOverhead: UInt = 8
+}
+
+extension RuntimeLayout {
+    // MARK: Type records and nominal type descriptors (Metadata.h, MetadataValues.h)
+
+    /// A `swift5_type_metadata` record is a 32-bit relative pointer whose low two bits say
+    /// what it points to: a type descriptor (0), or a slot holding one (1); 2 and 3 are
+    /// Objective-C class references.
+    static let directTypeDescriptorRecord: Int32 = 0
+    static let indirectTypeDescriptorRecord: Int32 = 1
+
+    /// `ContextDescriptorKind::Struct` and `::Enum`.
+    static let structDescriptorKind: UInt32 = 17
+    static let enumDescriptorKind: UInt32 = 18
+    /// The flags bit of a generic context.
+    static let genericDescriptorFlag: UInt32 = 0x80
+    /// The class descriptor's kind-specific flag (bit 13 of the upper half) that says its
+    /// superclass is resilient, so the generic arguments' offset is stored at run time.
+    static let resilientSuperclassDescriptorFlag: UInt32 = 1 << (16 + 13)
+    /// Class descriptor: the relative pointer to the stored metadata bounds (resilient
+    /// superclass) or the metadata's negative size at 24, its positive size in words at 28,
+    /// the number of immediate members at 32; the generic context header follows the 44-byte
+    /// descriptor. `StoredClassMetadataBounds` starts with the immediate members' offset in
+    /// bytes.
+    static let classMetadataBoundsOffset = 24
+    static let classPositiveSizeOffset = 28
+    static let classImmediateMemberCountOffset = 32
+    static let classGenericHeaderOffset = 44
+    /// Struct and enum descriptors are 28 bytes; the generic context header follows.
+    static let valueGenericHeaderOffset = 28
+    /// Generic context header: instantiation cache and pattern (relative pointers), then the
+    /// parameter count (16 bits) at 8; one parameter descriptor byte per parameter follows
+    /// the 16-byte header.
+    static let genericParameterCountOffset = 8
+    static let genericHeaderSize = 16
+    /// A generic parameter descriptor byte: the kind in the low six bits (0 a type, 1 a type
+    /// pack, 2 a value), and 0x80 when the parameter is a key argument stored in the metadata.
+    static let genericParameterKindMask: UInt8 = 0x3F
+    static let typeGenericParameterKind: UInt8 = 0
+    static let keyArgumentFlag: UInt8 = 0x80
+    /// Struct, enum and optional metadata: the generic arguments start at the third word.
+    static let valueGenericArgumentOffset = 16
+
+    // MARK: Value witness tables (ValueWitness.def)
+
+    /// Eight function pointers, then the size and the stride (64-bit words) and the flags,
+    /// whose low byte is the alignment mask.
+    static let valueWitnessSizeOffset = 64
+    static let valueWitnessStrideOffset = 72
+    static let valueWitnessFlagsOffset = 80
+    static let alignmentMaskBits: UInt32 = 0xFF
 }

@@ -69,6 +69,21 @@ struct Specimen: Sendable, CustomTestStringConvertible {
 
     static func genericClosure<T>(_ value: T) -> () -> T { { value } }
 
+    /// A closure whose capture's type is a dependent member type, `C.Element?`.
+    static func firstElement<C: Collection>(of collection: C) -> () -> C.Element? {
+        let first = collection.first
+        return { first }
+    }
+
+    /// A closure that captures a parameter pack.
+    static func counting<each Value>(_ values: repeat each Value) -> () -> Int {
+        {
+            var count = 0
+            for _ in repeat each values { count += 1 }
+            return count
+        }
+    }
+
     static func boxedCounter() -> () -> Int {
         var count = 0
         let leaf = Leaf()
@@ -282,6 +297,8 @@ struct Specimen: Sendable, CustomTestStringConvertible {
         Specimen("generic closure") { genericClosure(Pair()) },
         Specimen("generic closure of a class") { genericClosure(Leaf()) },
         Specimen("closure with a boxed var") { boxedCounter() },
+        Specimen("closure capturing a dependent member type") { firstElement(of: [Leaf(), Leaf()]) },
+        Specimen("closure capturing a parameter pack") { counting(Leaf(), 1, "two", Pair()) },
         Specimen("async closure") {
             let leaf = Leaf()
             return { () async -> Int in leaf.number } as () async -> Int

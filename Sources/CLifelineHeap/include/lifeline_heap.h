@@ -49,4 +49,22 @@ typedef struct {
 /// -1 when it cannot be read (always -1 on platforms other than Linux).
 long lifeline_heap_read_mappings(lifeline_heap_mapping *mappings, size_t capacity);
 
+/// The reflection sections of one loaded Swift image, as the Swift runtime registered them.
+typedef struct {
+    uintptr_t base;
+    /// `swift5_type_metadata`: 32-bit relative references to the image's type descriptors.
+    uintptr_t type_records;
+    size_t type_records_length;
+    /// `swift5_typeref`: the mangled type names reflection metadata refers to.
+    uintptr_t type_references;
+    size_t type_references_length;
+    /// `swift5_capture`: closure capture descriptors.
+    uintptr_t captures;
+    size_t captures_length;
+} lifeline_heap_image;
+
+/// Calls `visit` with each Swift image the runtime knows (through
+/// `swift_enumerateAllMetadataSections`); never calls it on platforms other than Linux.
+void lifeline_heap_enumerate_images(void (*visit)(const lifeline_heap_image *image, void *context), void *context);
+
 #endif
