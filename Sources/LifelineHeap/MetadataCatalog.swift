@@ -126,8 +126,9 @@ final class MetadataCatalog {
                 consistent = false
             }
             // Stored properties lie inside the instance; offsets from metadata that only
-            // looks like a class's can lie anywhere.
-            if offset < RuntimeLayout.objectHeaderSize || offset > Int(size) { consistent = false }
+            // looks like a class's can lie anywhere. (The field's size is not asked for: a
+            // `@convention(block)` field's type has no value witnesses on Linux.)
+            if offset < 0 || offset > Int(size) { consistent = false }
             fields.append(ClassLayout.Field(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             index += 1
             return true
@@ -205,7 +206,46 @@ final class MetadataCatalog {
         guard let type = TypeDescriptor(at: descriptor, in: memory),
               let arguments = type.genericArguments(ofMetadata: metadata, in: memory)
         else { return false }
-        return arguments.allSatisfy { isTypeMetadata($0, depth: depth + 1) }
+        return arguments.allSatisfy { isGenericArgument($0, depth: depth + 1) }
+    }
+
+    /// Whether `metadata`, a generic argument, is type metadata the runtime can name. Unlike
+    /// a boxed value's type it need not have its value witnesses in an image (a tuple's or a
+    /// function type's are made at run time), and its nominal type may be a C type, whose
+    /// descriptor no image's type records list.
+    private func isGenericArgument(_ metadata: UInt, depth: Int) -> Bool {
+        guard depth < 8, RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+              let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
+              RuntimeLayout.isPlausibleAddress(witnesses), hasPlausibleLayout(witnesses)
+        else { return false }
+        switch kind {
+        case RuntimeLayout.classMetadataKind:
+            return isClassMetadata(metadata, depth: depth)
+        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
+            guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)) else { return false }
+            if ReflectionRecords.isTypeDescriptor(descriptor) {
+                return hasGenuineGenericArguments(metadata, descriptor: descriptor, depth: depth)
+            }
+            // An imported C type: a descriptor in an image, of a struct or enum, not generic.
+            guard MangledName.isInImage(descriptor, memory), let flags = memory.uint32(at: descriptor) else { return false }
+            let descriptorKind = flags & RuntimeLayout.descriptorKindMask
+            return (descriptorKind == RuntimeLayout.structDescriptorKind || descriptorKind == RuntimeLayout.enumDescriptorKind)
+                && flags & RuntimeLayout.genericDescriptorFlag == 0
+        case RuntimeLayout.tupleMetadataKind:
+            guard let count = memory.word(at: metadata + UInt(RuntimeLayout.tupleElementCountOffset)), count < 1024,
+                  let labels = memory.word(at: metadata + UInt(RuntimeLayout.tupleLabelsOffset)),
+                  labels == 0 || memory.byte(at: labels) != nil
+            else { return false }
+            return (0..<Int(count)).allSatisfy { index in
+                let element = metadata + UInt(RuntimeLayout.tupleElementsOffset + index * RuntimeLayout.tupleElementStride)
+                return memory.word(at: element).map { isGenericArgument($0, depth: depth + 1) } ?? false
+            }
+        case RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind, RuntimeLayout.metatypeMetadataKind,
+             RuntimeLayout.existentialMetatypeMetadataKind, RuntimeLayout.extendedExistentialMetadataKind:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether the value witness table at `witnesses` gives a size, stride and alignment a

@@ -189,6 +189,16 @@ extension RuntimeLayout {
     static let tupleMetadataKind: UInt = 0x301
     static let functionMetadataKind: UInt = 0x302
     static let existentialMetadataKind: UInt = 0x303
+    static let metatypeMetadataKind: UInt = 0x304
+    static let existentialMetatypeMetadataKind: UInt = 0x306
+    static let extendedExistentialMetadataKind: UInt = 0x307
+
+    /// Tuple metadata: the element count at 8, the labels (a C string, or 0) at 16, then one
+    /// (type metadata, offset) pair of words per element from 24.
+    static let tupleElementCountOffset = 8
+    static let tupleLabelsOffset = 16
+    static let tupleElementsOffset = 24
+    static let tupleElementStride = 16
 }
 
 extension RuntimeLayout {
