@@ -10,10 +10,70 @@ final class PageCache {
     /// Mappings start and end on page boundaries and pages are at least 4 KiB, so a 4 KiB
     /// block aligned to 4 KiB is either wholly readable or not at all.
     static let pageSize = 4096
+    static let pageShift: UInt = 12
     /// The most pages one inspection copies (16 MiB); past it, reads go to memory one at a time.
     static let pageLimit = 4096
     /// Pages per slab: copies live in slabs, so a copy never moves once made.
     static let slabPages = 64
+
+    private let process = lifeline_heap_process_id()
+    /// The slot of each page read so far (its index among the copies), by page number; -1 for
+    /// a page that could not be read.
+    private var slots: [UInt: Int] = [:]
+    private var slabs: [UnsafeMutableRawPointer] = []
+    private var copiedCount = 0
+    /// The page the last read touched, which the next read usually touches again, and its
+    /// copy (`nil` when it could not be read).
+    private var lastNumber = UInt.max
+    private var lastCopy: UnsafeRawPointer?
+    /// Where a read that crosses a page boundary, or comes past the page limit, lands.
+    private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+
+    deinit {
+        for slab in slabs { slab.deallocate() }
+        scratch.deallocate()
+    }
+
+    /// Drops every copy, so that each page is read again the next time it is touched.
+    func forgetCopies() {
+        slots.removeAll(keepingCapacity: true)
+        copiedCount = 0
+        lastNumber = .max
+        lastCopy = nil
+    }
+
+    func word(at address: UInt) -> UInt? {
+        guard let bytes = bytes(at: address, length: 8) else { return nil }
+        return UInt(lifeline_heap_load_uint64(bytes))
+    }
+
+    func uint32(at address: UInt) -> UInt32? {
+        guard let bytes = bytes(at: address, length: 4) else { return nil }
+        return lifeline_heap_load_uint32(bytes)
+    }
+
+    func byte(at address: UInt) -> UInt8? {
+        guard let bytes = bytes(at: address, length: 1) else { return nil }
+        return lifeline_heap_load_uint8(bytes)
+    }
+
+    /// Where the `length` bytes at `address` can be read (valid until the next read), or `nil`
+    /// when they cannot be read.
+    private func bytes(at address: UInt, length: Int) -> UnsafeRawPointer? {
+        let number = address >> Self.pageShift
+        let offset = Int(address & UInt(Self.pageSize - 1))
+        guard offset + length <= Self.pageSize else { return readAlone(address, length) }
+        if number != lastNumber {
+            switch page(number) {
+            case .copied(let copy): lastCopy = copy
+            case .unreadable: lastCopy = nil
+            case .uncached: return readAlone(address, length)
+            }
+            lastNumber = number
+        }
+        guard let copy = lastCopy else { return nil }
+        return copy + offset
+    }
 
     private enum Page {
         case copied(UnsafeRawPointer)
@@ -22,95 +82,27 @@ final class PageCache {
         case uncached
     }
 
-    private let process = lifeline_heap_process_id()
-    /// The slot of each page read so far (its index among the copies), by page number; -1 for
-    /// a page that could not be read.
-    private var slots: [UInt: Int] = [:]
-    private var slabs: [UnsafeMutableRawPointer] = []
-    private var copiedCount = 0
-    /// The page the last read touched, which the next read usually touches again.
-    private var lastNumber = UInt.max
-    private var lastPage = Page.uncached
-
-    deinit {
-        for slab in slabs { slab.deallocate() }
-    }
-
-    /// Drops every copy, so that each page is read again the next time it is touched.
-    func forgetCopies() {
-        slots.removeAll(keepingCapacity: true)
-        copiedCount = 0
-        lastNumber = .max
-        lastPage = .uncached
-    }
-
-    func word(at address: UInt) -> UInt? {
-        switch location(of: address, length: 8) {
-        case .copied(let bytes): return UInt(lifeline_heap_load_uint64(bytes))
-        case .unreadable: return nil
-        case .uncached: break
-        }
-        var value: UInt = 0
-        return lifeline_heap_read(process, address, &value, 8) == 1 ? value : nil
-    }
-
-    func uint32(at address: UInt) -> UInt32? {
-        switch location(of: address, length: 4) {
-        case .copied(let bytes): return lifeline_heap_load_uint32(bytes)
-        case .unreadable: return nil
-        case .uncached: break
-        }
-        var value: UInt32 = 0
-        return lifeline_heap_read(process, address, &value, 4) == 1 ? value : nil
-    }
-
-    func byte(at address: UInt) -> UInt8? {
-        switch location(of: address, length: 1) {
-        case .copied(let bytes): return lifeline_heap_load_uint8(bytes)
-        case .unreadable: return nil
-        case .uncached: break
-        }
-        var value: UInt8 = 0
-        return lifeline_heap_read(process, address, &value, 1) == 1 ? value : nil
-    }
-
-    /// Where the copy of the `length` bytes at `address` is; `.uncached` when they cross a page
-    /// boundary or the cache is full, and must be read from memory on their own.
-    private func location(of address: UInt, length: Int) -> Page {
-        let offset = Int(address % UInt(Self.pageSize))
-        guard offset + length <= Self.pageSize else { return .uncached }
-        switch page(address / UInt(Self.pageSize)) {
-        case .copied(let base): return .copied(base + offset)
-        case let other: return other
-        }
-    }
-
+    /// The page's copy, made now if need be.
     private func page(_ number: UInt) -> Page {
-        if number == lastNumber { return lastPage }
-        let page: Page
         if let slot = slots[number] {
-            page = slot < 0 ? .unreadable : .copied(UnsafeRawPointer(address(ofSlot: slot)))
-        } else {
-            page = copy(number)
+            return slot < 0 ? .unreadable : .copied(UnsafeRawPointer(address(ofSlot: slot)))
         }
-        lastNumber = number
-        lastPage = page
-        return page
-    }
-
-    private func copy(_ number: UInt) -> Page {
         guard copiedCount < Self.pageLimit else { return .uncached }
         if copiedCount == slabs.count * Self.slabPages {
             slabs.append(.allocate(byteCount: Self.slabPages * Self.pageSize, alignment: Self.pageSize))
         }
         let destination = address(ofSlot: copiedCount)
-        guard lifeline_heap_read(process, number * UInt(Self.pageSize), destination, Self.pageSize) == 1 else {
+        guard lifeline_heap_read(process, number << Self.pageShift, destination, Self.pageSize) == 1 else {
             slots[number] = -1
             return .unreadable
         }
         slots[number] = copiedCount
         copiedCount += 1
         return .copied(UnsafeRawPointer(destination))
+    }
+
+    private func readAlone(_ address: UInt, _ length: Int) -> UnsafeRawPointer? {
+        lifeline_heap_read(process, address, scratch, length) == 1 ? UnsafeRawPointer(scratch) : nil
     }
 
     private func address(ofSlot slot: Int) -> UnsafeMutableRawPointer {

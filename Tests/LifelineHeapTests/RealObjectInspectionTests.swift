@@ -68,13 +68,6 @@ import Testing
         for holder in roots where holder is AnyHolder || holder is OptionalAnyHolder || holder is AnyObjectHolder {
             #expect(graph.nodes[HeapInspector.address(of: holder)] != nil, "\(specimen): a holder is missing")
         }
-        if ProcessInfo.processInfo.environment["DUMP_GRAPHS"] != nil {
-            var lines = ["=== \(specimen.name): \(graph.nodes.count) nodes"]
-            for reference in graph.references {
-                lines.append("  \(graph.nodes[reference.from]!.typeName) -\(reference.path)-> \(graph.nodes[reference.to]!.typeName) \(reference.ownership)")
-            }
-            print(lines.joined(separator: "\n"))
-        }
         made.cleanUp()
         withExtendedLifetime(made.value) {}
     }
