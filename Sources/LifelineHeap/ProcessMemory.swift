@@ -11,9 +11,11 @@ import CLifelineHeap
 ///
 /// The mappings come from `/proc/self/maps`, read once when the value is made. They decide
 /// where malloc chunk headers are looked for and which addresses lie in a loaded image. They
-/// are not cached across inspections: a range a stale map still calls an image could have been
-/// unmapped and reused for heap memory, and image addresses are handed to the runtime's
-/// demangler, which reads them directly.
+/// are not shared between inspections: a reading left from an earlier one misses what was
+/// mapped, grown or made writable since (the main heap grows, thread arenas extend their
+/// writable part), and a chunk found across such a stale boundary would be rejected, so its
+/// object would be missing from the graph. Re-reading on such a miss would happen in nearly
+/// every inspection, since most candidate words are not chunks at all.
 ///
 /// Copies of a value share its page cache: one inspection makes one `ProcessMemory`, and the
 /// next inspection starts with no pages.

@@ -67,4 +67,13 @@ import Testing
             #expect(wrong.isEmpty)
         }
     }
+
+    @Test func aMappingMadeSinceTheLastReadingIsFound() throws {
+        _ = ProcessMemory().mappings  // an inspection from before the mapping
+        try withPages(4) { base in
+            let mapping = try #require(ProcessMemory().mapping(containing: UInt(bitPattern: base) + 100))
+            #expect(mapping.range.contains(UInt(bitPattern: base)))
+            #expect(mapping.isHeap && mapping.writable)
+        }
+    }
 }
