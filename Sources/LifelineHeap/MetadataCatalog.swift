@@ -57,7 +57,8 @@ final class MetadataCatalog {
             fields.append(StructField(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             return true
         }
-        memory.forgetCopies()  // the field types' metadata may be new
+        // The field types' metadata may be new.
+        memory.forgetCopies(holdingMetadata: fields.map { unsafeBitCast($0.type, to: UInt.self) })
         structs[key] = fields
         return fields
     }
@@ -133,7 +134,8 @@ final class MetadataCatalog {
             index += 1
             return true
         }
-        memory.forgetCopies()  // the field types' metadata may be new
+        // The field types' metadata may be new.
+        memory.forgetCopies(holdingMetadata: fields.map { unsafeBitCast($0.type, to: UInt.self) })
         guard consistent, index == ownerships.count else { return nil }
         return ClassLayout(type: type, typeName: _typeName(type, qualified: true), instanceSize: Int(size), fields: fields)
     }

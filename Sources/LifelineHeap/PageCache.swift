@@ -34,12 +34,13 @@ final class PageCache {
         scratch.deallocate()
     }
 
-    /// Drops every copy, so that each page is read again the next time it is touched.
-    func forgetCopies() {
-        slots.removeAll(keepingCapacity: true)
-        copiedCount = 0
-        lastNumber = .max
-        lastCopy = nil
+    /// Drops the copies of the pages from `first` to `last` (page numbers), so that each is read
+    /// again the next time it is touched.
+    func forgetPages(_ first: UInt, through last: UInt) {
+        for number in first...last {
+            slots[number] = nil
+            if number == lastNumber { lastNumber = .max }
+        }
     }
 
     func word(at address: UInt) -> UInt? {
