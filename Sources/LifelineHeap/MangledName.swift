@@ -20,7 +20,7 @@ enum MangledName {
               let name = UnsafePointer<UInt8>(bitPattern: address),
               let type = _getTypeByMangledNameInContext(name, UInt(scanned.length), genericContext: nil, genericArguments: nil)
         else { return nil }
-        memory.forgetCopies(holdingMetadata: [unsafeBitCast(type, to: UInt.self)])  // It may be new.
+        memory.forgetCopies()  // the type's metadata may be new
         return (type, scanned.ownership)
     }
 

@@ -57,8 +57,7 @@ final class MetadataCatalog {
             fields.append(StructField(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             return true
         }
-        // The field types' metadata may be new.
-        memory.forgetCopies(holdingMetadata: fields.map { unsafeBitCast($0.type, to: UInt.self) })
+        memory.forgetCopies()  // the field types' metadata may be new
         structs[key] = fields
         return fields
     }
@@ -134,8 +133,7 @@ final class MetadataCatalog {
             index += 1
             return true
         }
-        // The field types' metadata may be new.
-        memory.forgetCopies(holdingMetadata: fields.map { unsafeBitCast($0.type, to: UInt.self) })
+        memory.forgetCopies()  // the field types' metadata may be new
         guard consistent, index == ownerships.count else { return nil }
         return ClassLayout(type: type, typeName: _typeName(type, qualified: true), instanceSize: Int(size), fields: fields)
     }

@@ -34,13 +34,12 @@ final class PageCache {
         scratch.deallocate()
     }
 
-    /// Drops the copies of the pages from `first` to `last` (page numbers), so that each is read
-    /// again the next time it is touched.
-    func forgetPages(_ first: UInt, through last: UInt) {
-        for number in first...last {
-            slots[number] = nil
-            if number == lastNumber { lastNumber = .max }
-        }
+    /// Drops every copy, so that each page is read again the next time it is touched.
+    func forgetCopies() {
+        slots.removeAll(keepingCapacity: true)
+        copiedCount = 0
+        lastNumber = .max
+        lastCopy = nil
     }
 
     func word(at address: UInt) -> UInt? {

@@ -37,15 +37,11 @@ struct ProcessMemory {
         mappings = Self.readMappings()
     }
 
-    /// Drops the copies of the pages that hold `metadata`, type metadata the runtime just
-    /// handed out, and of the page before them. Asked for a type (a field's, the first time),
-    /// the runtime may make its metadata, and the metadata of its generic arguments just
-    /// before it, on pages copied earlier, whose copies would show them missing.
-    func forgetCopies(holdingMetadata metadata: [UInt]) {
-        let pageSize = UInt(PageCache.pageSize)
-        for address in metadata where address >= pageSize + 16 && address < RuntimeLayout.addressLimit {
-            pages.forgetPages((address - 16) / pageSize - 1, through: (address + 64) / pageSize)
-        }
+    /// Drops the copies of the pages read so far. Call it after asking the runtime for types:
+    /// it may have made their metadata (a field's type, the first time it is asked for) on a
+    /// page copied before, whose copy would show the metadata missing.
+    func forgetCopies() {
+        pages.forgetCopies()
     }
 
     func word(at address: UInt) -> UInt? {
