@@ -81,4 +81,47 @@ import Testing
         #expect(graph.nodes.count > holders.count)
         for specimen in made { specimen.cleanUp() }
     }
+
+    /// Specimens made and dropped by other threads, under a lock the inspector ignores.
+    final class SpecimenChurn: @unchecked Sendable {
+        private let lock = NSLock()
+        private var held: [Any] = []
+        private var stopped = false
+
+        var isStopped: Bool { lock.withLock { stopped } }
+        var isHolding: Bool { lock.withLock { !held.isEmpty } }
+        func stop() { lock.withLock { stopped = true } }
+
+        func replace(with specimen: Specimen) {
+            let made = specimen.make()
+            let dropped: [Any] = lock.withLock {
+                held.append(made.value)
+                guard held.count > 16 else { return [] }
+                defer { held.removeFirst(8) }
+                return Array(held.prefix(8))
+            }
+            made.cleanUp()
+            withExtendedLifetime(dropped) {}
+        }
+    }
+
+    @Test func inspectingWhileOtherThreadsMakeAndDropSpecimensIsWellFormed() {
+        let churn = SpecimenChurn()
+        let group = DispatchGroup()
+        for thread in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                var index = thread
+                while !churn.isStopped {
+                    churn.replace(with: Specimen.all[index % Specimen.all.count])
+                    index += 2
+                }
+            }
+        }
+        while !churn.isHolding { usleep(1_000) }
+        for _ in 0..<100 {
+            Self.inspectWellFormed([churn])
+        }
+        churn.stop()
+        group.wait()
+    }
 }
