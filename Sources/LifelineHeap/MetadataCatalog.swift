@@ -165,9 +165,10 @@ final class MetadataCatalog {
     }
 
     /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
-    /// enum, optional, tuple, function or existential, whose value witness table (and, for a
-    /// nominal type, descriptor) lies in a loaded image. The inspector asks the runtime for
-    /// such a type's size, which goes through the value witness table.
+    /// enum, optional, tuple, function or existential, whose value witness table lies in a
+    /// loaded image and gives a plausible size; a nominal type's descriptor must be one a
+    /// loaded image declares, and its generic arguments type metadata. The inspector asks the
+    /// runtime for such a type's size, which goes through the value witness table.
     private func isTypeMetadata(_ metadata: UInt, depth: Int = 0) -> Bool {
         guard depth < 8, RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
