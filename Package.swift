@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "LifelineOwnershipDOT", dependencies: ["LifelineLog", "LifelineAnalysis", "LifelineDOT"]),
         .executableTarget(
             name: "lifeline-benchmarks",
-            dependencies: ["Lifeline", combine],
+            dependencies: ["Lifeline", "LifelineHeap", combine],
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),

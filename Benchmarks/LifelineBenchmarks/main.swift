@@ -136,3 +136,6 @@ let operatorMode = try median {
 } / Double(values)
 row("operator mode (.lifeline at 4 hops)", perValue: operatorMode, eventsPerValue: Double(operatorEvents) / Double(values), baseline: untraced)
 print("automatic mode costs \(String(format: "%.1f", (automatic - untraced) / (floor - untraced)))× the hook floor's added time")
+
+print()
+InspectionBenchmark.run()

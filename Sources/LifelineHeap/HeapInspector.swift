@@ -1,3 +1,5 @@
+import CLifelineHeap
+
 /// Finds the references live objects store, from a set of roots, without ever touching an
 /// object it has not proven alive and well-formed.
 ///
@@ -27,6 +29,10 @@ package struct HeapInspector: Sendable {
     package static func address(of object: AnyObject) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }
+
+    /// How many memory reads (one system call each) inspections in this process have made so
+    /// far, for benchmarks.
+    package static var memoryReadCount: UInt64 { lifeline_heap_read_count() }
 
     /// The graph reachable from `roots` (object addresses) through strong, weak and unowned
     /// references, closures, boxes and collections. A root that is not a valid object is left

@@ -206,6 +206,7 @@ struct HeapWalk {
         let copy = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
         defer { copy.deallocate() }
         guard memory.copy(size, from: address, into: copy) else { return }
+        defer { memory.release(copy) }
         let tag = witnesses.takeTag(ofCopy: copy)
         guard cases.indices.contains(tag), let payload = cases[tag].payload else { return }
         let casePath = namesCase ? "\(path).\(cases[tag].name)" : path
@@ -237,8 +238,9 @@ struct HeapWalk {
             let copy = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
             defer { copy.deallocate() }
             let buffer = UInt(bitPattern: copy)
-            guard memory.copy(size, from: address, into: copy),
-                  let metadata = memory.word(at: buffer + UInt(RuntimeLayout.existentialTypeOffset)),
+            guard memory.copy(size, from: address, into: copy) else { return }
+            defer { memory.release(copy) }
+            guard let metadata = memory.word(at: buffer + UInt(RuntimeLayout.existentialTypeOffset)),
                   let valueType = catalog.type(metadata: metadata),
                   let flags = catalog.valueWitnessFlags(of: valueType)
             else { return }

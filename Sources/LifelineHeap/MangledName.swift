@@ -11,8 +11,9 @@ enum MangledName {
     }
 
     /// The type the mangled name at `address` names, resolved by the runtime, and its
-    /// declared ownership; `nil` when the name cannot be read, points outside the loaded
-    /// images, or names a type that needs generic arguments it was not given.
+    /// declared ownership; `nil` when the name is not among the loaded images' reflection type
+    /// names (``ReflectionRecords``), cannot be read, points outside the loaded images, or
+    /// names a type that needs generic arguments it was not given.
     ///
     /// - Parameters:
     ///   - genericContext: The type descriptor the name appears in, whose generic parameters
@@ -23,12 +24,14 @@ enum MangledName {
         at address: UInt, in memory: ProcessMemory, genericContext: UnsafeRawPointer? = nil,
         genericArguments: UnsafeRawPointer? = nil
     ) -> (type: Any.Type, ownership: ReferenceOwnership)? {
-        guard let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
+        guard ReflectionRecords.isInTypeReferences(address),
+              let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
               let name = UnsafePointer<UInt8>(bitPattern: address),
               let type = _getTypeByMangledNameInContext(
                   name, UInt(scanned.length), genericContext: genericContext, genericArguments: genericArguments
               )
         else { return nil }
+        memory.forgetCopies()  // the type's metadata may be new
         return (type, scanned.ownership)
     }
 

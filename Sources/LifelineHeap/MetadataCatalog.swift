@@ -97,6 +97,7 @@ final class MetadataCatalog {
             fields.append(StructField(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             return true
         }
+        memory.forgetCopies()  // the field types' metadata may be new
         structs[key] = fields
         return fields
     }
@@ -238,10 +239,15 @@ final class MetadataCatalog {
             } else {
                 consistent = false
             }
+            // Stored properties lie inside the instance; offsets from metadata that only
+            // looks like a class's can lie anywhere. (The field's size is not asked for: a
+            // `@convention(block)` field's type has no value witnesses on Linux.)
+            if offset < 0 || offset > Int(size) { consistent = false }
             fields.append(ClassLayout.Field(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
             index += 1
             return true
         }
+        memory.forgetCopies()  // the field types' metadata may be new
         guard consistent, index == ownerships.count else { return nil }
         return ClassLayout(type: type, typeName: _typeName(type, qualified: true), instanceSize: Int(size), fields: fields)
     }
@@ -251,16 +257,22 @@ final class MetadataCatalog {
     /// stripped) or it cannot be read.
     private func captures(_ metadata: UInt) -> (bindings: Int, captures: [Capture])? {
         guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.captureDescriptorOffset)), descriptor != 0,
-              MangledName.isInImage(descriptor, memory),
+              ReflectionRecords.isCaptureDescriptor(descriptor),
               let count = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureCountOffset)), count < 256,
+              let sources = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureMetadataSourceCountOffset)),
               let bindings = memory.uint32(at: descriptor + UInt(RuntimeLayout.captureBindingCountOffset)), bindings < 256
         else { return nil }
+        // A closure with a generic environment (bindings, or metadata sources to recover its
+        // generic parameters from) names its captures' types in terms of those parameters:
+        // resolving such a name without them makes the runtime abort (a dependent member type
+        // such as `T.Element`), so its captures' types stay unknown.
+        let isGeneric = sources > 0 || bindings > 0
         var captures: [Capture] = []
         for index in 0..<UInt(count) {
             guard let name = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.captureRecordsOffset) + index * 4),
                   let ownership = MangledName.ownership(at: name, in: memory)
             else { return nil }
-            let resolved = MangledName.type(at: name, in: memory)
+            let resolved = isGeneric ? nil : MangledName.type(at: name, in: memory)
             captures.append(Capture(type: resolved?.type, ownership: ownership))
         }
         return (Int(bindings), captures)
@@ -318,27 +330,17 @@ final class MetadataCatalog {
         return elements
     }
 
-    /// Whether `metadata` is type metadata of a kind the inspector walks: a class, struct,
-    /// enum, optional, tuple, function or existential, with a value witness table that checks
-    /// out (and, for a nominal type, a descriptor in a loaded image). The inspector asks the
-    /// runtime for such a type's size, which goes through the value witness table, and calls
-    /// an enum's tag witnesses.
+    /// Whether `metadata` is type metadata of a kind the inspector walks, with a value witness
+    /// table that checks out: a generic argument (``isGenericArgument(_:depth:)``) whose
+    /// table the compiler or the runtime made. The inspector asks the runtime for such a
+    /// type's size, which goes through the value witness table, and calls an enum's tag
+    /// witnesses.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
-        guard RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+        guard RuntimeLayout.isPlausibleAddress(metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
               isValueWitnessTable(witnesses)
         else { return false }
-        switch kind {
-        case RuntimeLayout.classMetadataKind:
-            return isClassMetadata(metadata)
-        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
-            guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)) else { return false }
-            return MangledName.isInImage(descriptor, memory)
-        case RuntimeLayout.tupleMetadataKind, RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind:
-            return true
-        default:
-            return false
-        }
+        return isGenericArgument(metadata, depth: 0)
     }
 
     /// Whether `witnesses` is a value witness table: one the compiler emitted in a loaded
@@ -365,7 +367,7 @@ final class MetadataCatalog {
         }
     }
 
-    private func isClassMetadata(_ metadata: UInt) -> Bool {
+    private func isClassMetadata(_ metadata: UInt, depth: Int = 0) -> Bool {
         guard memory.word(at: metadata) == RuntimeLayout.classMetadataKind,
               let size = memory.uint32(at: metadata + UInt(RuntimeLayout.instanceSizeOffset)),
               size >= UInt32(RuntimeLayout.objectHeaderSize), size < 1 << 24,
@@ -374,6 +376,68 @@ final class MetadataCatalog {
               let flags = memory.uint32(at: descriptor)
         else { return false }
         return flags & RuntimeLayout.descriptorKindMask == RuntimeLayout.classDescriptorKind
+            && hasGenuineGenericArguments(metadata, descriptor: descriptor, depth: depth)
+    }
+
+    /// Whether a loaded image declares `descriptor`, and each generic argument the metadata
+    /// stores is type metadata. The runtime reads a generic type's arguments as types when it
+    /// names the type or lists its fields, and aborts the process on one that is not: memory
+    /// that only looks like metadata (freed, or forged by chance) must not get that far.
+    private func hasGenuineGenericArguments(_ metadata: UInt, descriptor: UInt, depth: Int) -> Bool {
+        guard let type = TypeDescriptor(at: descriptor, in: memory),
+              let arguments = type.genericArguments(ofMetadata: metadata, in: memory)
+        else { return false }
+        return arguments.allSatisfy { isGenericArgument($0, depth: depth + 1) }
+    }
+
+    /// Whether `metadata`, a generic argument, is type metadata the runtime can name. Unlike
+    /// a boxed value's type it need not have its value witnesses in an image (a tuple's or a
+    /// function type's are made at run time), and its nominal type may be a C type, whose
+    /// descriptor no image's type records list.
+    private func isGenericArgument(_ metadata: UInt, depth: Int) -> Bool {
+        guard depth < 8, RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+              let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
+              RuntimeLayout.isPlausibleAddress(witnesses), hasPlausibleLayout(witnesses)
+        else { return false }
+        switch kind {
+        case RuntimeLayout.classMetadataKind:
+            return isClassMetadata(metadata, depth: depth)
+        case RuntimeLayout.structMetadataKind, RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
+            guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset)) else { return false }
+            if ReflectionRecords.isTypeDescriptor(descriptor) {
+                return hasGenuineGenericArguments(metadata, descriptor: descriptor, depth: depth)
+            }
+            // An imported C type: a descriptor in an image, of a struct or enum, not generic.
+            guard MangledName.isInImage(descriptor, memory), let flags = memory.uint32(at: descriptor) else { return false }
+            let descriptorKind = flags & RuntimeLayout.descriptorKindMask
+            return (descriptorKind == RuntimeLayout.structDescriptorKind || descriptorKind == RuntimeLayout.enumDescriptorKind)
+                && flags & RuntimeLayout.genericDescriptorFlag == 0
+        case RuntimeLayout.tupleMetadataKind:
+            guard let count = memory.word(at: metadata + UInt(RuntimeLayout.tupleElementCountOffset)), count < 1024,
+                  let labels = memory.word(at: metadata + UInt(RuntimeLayout.tupleLabelsOffset)),
+                  labels == 0 || memory.byte(at: labels) != nil
+            else { return false }
+            return (0..<Int(count)).allSatisfy { index in
+                let element = metadata + UInt(RuntimeLayout.tupleElementsOffset + index * RuntimeLayout.tupleElementStride)
+                return memory.word(at: element).map { isGenericArgument($0, depth: depth + 1) } ?? false
+            }
+        case RuntimeLayout.functionMetadataKind, RuntimeLayout.existentialMetadataKind, RuntimeLayout.metatypeMetadataKind,
+             RuntimeLayout.existentialMetatypeMetadataKind, RuntimeLayout.extendedExistentialMetadataKind:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether the value witness table at `witnesses` gives a size, stride and alignment a
+    /// type can have: the walk sizes values and steps through captures with them.
+    private func hasPlausibleLayout(_ witnesses: UInt) -> Bool {
+        guard let size = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessSizeOffset)),
+              let stride = memory.word(at: witnesses + UInt(RuntimeLayout.valueWitnessStrideOffset)),
+              let flags = memory.uint32(at: witnesses + UInt(RuntimeLayout.valueWitnessFlagsOffset))
+        else { return false }
+        let alignmentMask = flags & RuntimeLayout.alignmentMask
+        return size <= stride && stride > 0 && stride < 1 << 24 && alignmentMask & (alignmentMask + 1) == 0
     }
 
     /// The names and declared ownerships of the stored properties one class declares itself,

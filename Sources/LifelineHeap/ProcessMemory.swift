@@ -1,15 +1,24 @@
 import CLifelineHeap
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads this process's memory without ever faulting, and knows what is mapped.
 ///
 /// Every read goes through `process_vm_readv`, which reports an unmapped address as a failed
-/// read. The mappings come from `/proc/self/maps`, read once when the value is made; they only
-/// decide where `malloc_usable_size` may be asked, since a read never needs them.
+/// read. Reads are answered from whole 4 KiB pages, each copied with one system call the first
+/// time the inspection touches it (``PageCache``); a page that fails to read stays unreadable
+/// for the rest of the inspection. A copied page is a snapshot: a later read of it sees the
+/// bytes as they were when it was copied, as a racy read would, so what it yields is validated
+/// like any other word, and it is never dereferenced.
+///
+/// The mappings come from `/proc/self/maps`, read once when the value is made. They decide
+/// where malloc chunk headers are looked for and which addresses lie in a loaded image. They
+/// are not shared between inspections: a reading left from an earlier one misses what was
+/// mapped, grown or made writable since (the main heap grows, thread arenas extend their
+/// writable part), and a chunk found across such a stale boundary would be rejected, so its
+/// object would be missing from the graph. Re-reading on such a miss would happen in nearly
+/// every inspection, since most candidate words are not chunks at all.
+///
+/// Copies of a value share its page cache: one inspection makes one `ProcessMemory`, and the
+/// next inspection starts with no pages.
 struct ProcessMemory {
     /// One mapped address range.
     struct Mapping {
@@ -22,20 +31,26 @@ struct ProcessMemory {
 
     /// The mappings, sorted by start address.
     let mappings: [Mapping]
+    private let pages = PageCache()
 
     init() {
         mappings = Self.readMappings()
     }
 
+    /// Drops the copies of the pages read so far. Call it after asking the runtime for types:
+    /// it may have made their metadata (a field's type, the first time it is asked for) on a
+    /// page copied before, whose copy would show the metadata missing.
+    func forgetCopies() {
+        pages.forgetCopies()
+    }
+
     func word(at address: UInt) -> UInt? {
         guard address % 8 == 0 else { return nil }
-        var value: UInt = 0
-        return lifeline_heap_read(address, &value, 8) == 1 ? value : nil
+        return pages.word(at: address)
     }
 
     func uint32(at address: UInt) -> UInt32? {
-        var value: UInt32 = 0
-        return lifeline_heap_read(address, &value, 4) == 1 ? value : nil
+        pages.uint32(at: address)
     }
 
     func int32(at address: UInt) -> Int32? {
@@ -43,13 +58,19 @@ struct ProcessMemory {
     }
 
     func byte(at address: UInt) -> UInt8? {
-        var value: UInt8 = 0
-        return lifeline_heap_read(address, &value, 1) == 1 ? value : nil
+        pages.byte(at: address)
     }
 
-    /// Copies `count` bytes at `address` into `buffer`; `false` when any of them is unmapped.
+    /// Copies `count` bytes at `address` into `buffer`, the walk's own memory; `false` when
+    /// any of them is unmapped. Until ``release(_:)``, reads of `buffer` see it as it is, not
+    /// a page copy made before the value was copied into it.
     func copy(_ count: Int, from address: UInt, into buffer: UnsafeMutableRawPointer) -> Bool {
-        lifeline_heap_read(address, buffer, count) == 1
+        pages.copy(count, from: address, into: buffer)
+    }
+
+    /// Ends reading `buffer`, filled by ``copy(_:from:into:)``, before it is deallocated.
+    func release(_ buffer: UnsafeMutableRawPointer) {
+        pages.release(buffer)
     }
 
     /// The address a 32-bit relative pointer stored at `address` points to.
@@ -72,69 +93,56 @@ struct ProcessMemory {
         return mappings[low]
     }
 
-    /// The usable size of the malloc allocation at `pointer`, or `nil` when `pointer` is not
-    /// the start of a chunk malloc could have handed out in a heap mapping.
+    /// The usable size of the malloc allocation at `pointer`, what `malloc_usable_size` would
+    /// say, or `nil` when `pointer` is not the start of a chunk malloc could have handed out in
+    /// a writable heap mapping.
     ///
-    /// `malloc_usable_size` reads the chunk's header and, for a chunk that is not mmapped,
-    /// the next chunk's header. Both are checked to lie in the same writable heap mapping
-    /// before it is called, so a wrong guess costs a `nil`, never a fault.
+    /// It is computed from the chunk's header and the next chunk's, read like any other
+    /// memory (the way glibc's `malloc_usable_size` computes it; see
+    /// ``RuntimeLayout`` for the chunk layout), so no guess ever reaches malloc: a wrong one
+    /// costs a `nil` or a size that fails validation, never a fault. A chunk that is free (the
+    /// next chunk does not mark it in use) has a usable size of 0, as with malloc.
     func allocationSize(at pointer: UInt) -> Int? {
-        guard RuntimeLayout.isPlausibleAddress(pointer), pointer % 16 == 0,
+        guard RuntimeLayout.isPlausibleAddress(pointer), pointer % RuntimeLayout.mallocAlignment == 0,
               let mapping = mapping(containing: pointer), mapping.isHeap, mapping.writable,
-              pointer >= mapping.range.lowerBound + 16, let header = word(at: pointer - 8)
+              pointer >= mapping.range.lowerBound + RuntimeLayout.chunkHeaderSize
         else { return nil }
-        let chunkSize = header & ~0x7
-        let isMmapped = header & 0x2 != 0
-        guard chunkSize >= 32, chunkSize % 16 == 0, chunkSize < RuntimeLayout.addressLimit else { return nil }
-        if !isMmapped {
-            // The next chunk's header ends 16 bytes past this chunk's end.
-            let chunk = pointer - 16
-            let (next, overflow) = chunk.addingReportingOverflow(chunkSize + 16)
-            guard !overflow, next <= mapping.range.upperBound else { return nil }
+        let chunk = pointer - RuntimeLayout.chunkHeaderSize
+        guard let header = word(at: chunk + RuntimeLayout.chunkSizeOffset) else { return nil }
+        let chunkSize = header & ~RuntimeLayout.chunkFlagBits
+        guard chunkSize >= RuntimeLayout.minimumChunkSize, chunkSize % RuntimeLayout.mallocAlignment == 0,
+              chunkSize < RuntimeLayout.addressLimit
+        else { return nil }
+        let (end, overflow) = chunk.addingReportingOverflow(chunkSize)
+        guard !overflow, end <= mapping.range.upperBound else { return nil }
+        if header & RuntimeLayout.chunkMmappedBit != 0 {
+            return Int(chunkSize - RuntimeLayout.mmappedChunkOverhead)
         }
-        return lifeline_heap_allocation_size(pointer)
+        // The next chunk's size word says whether this chunk is in use.
+        guard end + RuntimeLayout.chunkHeaderSize <= mapping.range.upperBound,
+              let next = word(at: end + RuntimeLayout.chunkSizeOffset)
+        else { return nil }
+        guard next & RuntimeLayout.chunkPreviousInUseBit != 0 else { return 0 }
+        return Int(chunkSize - RuntimeLayout.inUseChunkOverhead)
     }
 
     private static func readMappings() -> [Mapping] {
-        let descriptor = open("/proc/self/maps", O_RDONLY)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var capacity = 512
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        var mappings: [Mapping] = []
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            // start-end perms offset device inode [path]
-            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
-            guard fields.count >= 5, let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
-                  let start = hexadecimal(fields[0][..<dash]), let end = hexadecimal(fields[0][(dash + 1)...]),
-                  fields[1].count >= 2
-            else { continue }
-            let permissions = Array(fields[1])
-            let path = fields.count == 6 ? Array(fields[5].drop { $0 == UInt8(ascii: " ") }) : []
-            mappings.append(Mapping(
-                range: start..<end, readable: permissions[0] == UInt8(ascii: "r"),
-                writable: permissions[1] == UInt8(ascii: "w"),
-                isHeap: path.isEmpty || path == Array("[heap]".utf8)
-            ))
-        }
-        return mappings.sorted { $0.range.lowerBound < $1.range.lowerBound }
-    }
-
-    private static func hexadecimal(_ digits: ArraySlice<UInt8>) -> UInt? {
-        guard !digits.isEmpty, digits.count <= 16 else { return nil }
-        var value: UInt = 0
-        for digit in digits {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt(digit - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt(digit - UInt8(ascii: "a") + 10)
-            default: return nil
+            var lines = [lifeline_heap_mapping](repeating: lifeline_heap_mapping(), count: capacity)
+            let count = lines.withUnsafeMutableBufferPointer { lifeline_heap_read_mappings($0.baseAddress, capacity) }
+            guard count >= 0 else { return [] }
+            guard count <= capacity else {
+                // The file grew past the room given: read it again with more.
+                capacity = Int(count) * 2
+                continue
             }
+            return lines[..<Int(count)].map { line in
+                Mapping(
+                    range: line.start..<line.end, readable: line.readable != 0, writable: line.writable != 0,
+                    isHeap: line.anonymous_or_heap != 0
+                )
+            }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         }
-        return value
     }
 }

@@ -61,8 +61,14 @@ enum RuntimeLayout {
     /// The context holds the bindings (generic metadata and witness tables, one word each)
     /// from the first-capture offset, and the captures after them.
     static let captureCountOffset = 0
+    static let captureMetadataSourceCountOffset = 4
     static let captureBindingCountOffset = 8
     static let captureRecordsOffset = 12
+    /// Capture descriptors follow one another in a `swift5_capture` section: the 12-byte
+    /// header, 4 bytes per capture, then 8 bytes per metadata source (two relative pointers).
+    static let captureDescriptorHeaderSize = 12
+    static let captureRecordSize = 4
+    static let metadataSourceRecordSize = 8
     /// Generic box metadata: the 32-bit offset of the value at 8, the boxed type's metadata at 16.
     static let boxValueOffsetOffset = 8
     static let boxedTypeOffset = 16
@@ -185,6 +191,8 @@ extension RuntimeLayout {
     static let tupleMetadataKind: UInt = 0x301
     static let functionMetadataKind: UInt = 0x302
     static let existentialMetadataKind: UInt = 0x303
+    static let metatypeMetadataKind: UInt = 0x304
+    static let existentialMetatypeMetadataKind: UInt = 0x306
     /// `MetadataKind::Opaque`: builtin types, such as `Builtin.Int64` inside `Int` or
     /// `Builtin.BridgeObject` inside `String`.
     static let opaqueMetadataKind: UInt = 0x300
@@ -274,4 +282,71 @@ extension RuntimeLayout {
     static let tupleElementsOffset = 24
     static let tupleElementStride = 16
     static let tupleElementOffsetOffset = 8
+}
+
+extension RuntimeLayout {
+    // MARK: glibc malloc chunks (malloc/malloc.c)
+
+    // Swift objects, closure contexts and boxes are malloc allocations. glibc puts a chunk
+    // header before each: the previous chunk's size (used only while that chunk is free), then
+    // this chunk's size with three flag bits. `malloc_usable_size` is computed from the chunk's
+    // size word and the next chunk's, and the inspector computes it the same way from words it
+    // read safely rather than calling malloc on a guessed pointer.
+
+    /// The user pointer lies this far into its chunk, 16-byte aligned.
+    static let chunkHeaderSize: UInt = 16
+    static let mallocAlignment: UInt = 16
+    /// Offset of the size word in a chunk.
+    static let chunkSizeOffset: UInt = 8
+    /// The smallest chunk malloc hands out.
+    static let minimumChunkSize: UInt = 32
+    /// The flag bits of the size word: previous chunk in use (bit 0), mmapped (bit 1), not in
+    /// the main arena (bit 2).
+    static let chunkFlagBits: UInt = 0x7
+    static let chunkPreviousInUseBit: UInt = 0x1
+    static let chunkMmappedBit: UInt = 0x2
+    /// An mmapped chunk's usable size is its size minus its header.
+    static let mmappedChunkOverhead: UInt = 16
+    /// An in-use chunk's usable size is its size minus its size word: its data runs on into the
+    /// next chunk's first word, which holds a size only while this chunk is free.
+    static let inUseChunkOverhead: UInt = 8
+}
+
+extension RuntimeLayout {
+    // MARK: Type records and nominal type descriptors (Metadata.h, MetadataValues.h)
+
+    /// A `swift5_type_metadata` record is a 32-bit relative pointer whose low two bits say
+    /// what it points to: a type descriptor (0), or a slot holding one (1); 2 and 3 are
+    /// Objective-C class references.
+    static let directTypeDescriptorRecord: Int32 = 0
+    static let indirectTypeDescriptorRecord: Int32 = 1
+
+    /// `ContextDescriptorKind::Struct` and `::Enum`.
+    static let structDescriptorKind: UInt32 = 17
+    static let enumDescriptorKind: UInt32 = 18
+    /// The class descriptor's kind-specific flag (bit 13 of the upper half) that says its
+    /// superclass is resilient, so the generic arguments' offset is stored at run time.
+    static let resilientSuperclassDescriptorFlag: UInt32 = 1 << (16 + 13)
+    /// Class descriptor: the relative pointer to the stored metadata bounds (resilient
+    /// superclass) or the metadata's negative size at 24, its positive size in words at 28,
+    /// the number of immediate members at 32; the generic context header follows the 44-byte
+    /// descriptor. `StoredClassMetadataBounds` starts with the immediate members' offset in
+    /// bytes.
+    static let classMetadataBoundsOffset = 24
+    static let classPositiveSizeOffset = 28
+    static let classImmediateMemberCountOffset = 32
+    static let classGenericHeaderOffset = 44
+    /// Struct and enum descriptors are 28 bytes; the generic context header follows.
+    static let valueGenericHeaderOffset = 28
+    /// Generic context header: instantiation cache and pattern (relative pointers), then the
+    /// parameter count (16 bits) at 8; one parameter descriptor byte per parameter follows
+    /// the 16-byte header.
+    static let genericParameterCountOffset = 8
+    static let genericHeaderSize = 16
+    /// A generic parameter descriptor byte: the kind in the low six bits (0 a type, 1 a type
+    /// pack, 2 a value), and 0x80 when the parameter is a key argument stored in the metadata.
+    static let genericParameterKindMask: UInt8 = 0x3F
+    static let typeGenericParameterKind: UInt8 = 0
+    static let keyArgumentFlag: UInt8 = 0x80
+
 }

@@ -8,8 +8,8 @@ import LifelineLog
 /// - Each object is a node styled by its kind (publisher or subject, subscription, subscriber,
 ///   AnyCancellable, user object), labelled with its name and id and, on a second line, its
 ///   reference counts with how many of each the graph draws (``ReferenceTally``), or
-///   "deallocated"; a system library's object (Foundation, Dispatch) says its internals are
-///   not drawn.
+///   "deallocated"; a system library's object (Foundation, Dispatch) says instead that its
+///   internals are not drawn.
 /// - Each reference is an edge labelled with its field: solid when strong, dashed when weak,
 ///   dotted when unowned.
 /// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles``) are drawn in the warning
@@ -73,19 +73,22 @@ public enum OwnershipDOTRenderer {
     /// `deallocated` or `counts unknown` (``ReferenceTally``). The runtime's counts include
     /// references the graph cannot see (the stack, compiler temporaries, globals), so the label
     /// says how many of them it draws rather than presenting the counts as the graph's. A
-    /// system library's object adds that its internals are not drawn.
+    /// system library's object says instead that its internals are not drawn.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
         let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
-        var lines = [title]
+        let detail: String
         if !node.alive {
-            lines.append("deallocated")
+            detail = "deallocated"
+        } else if node.opaque {
+            // The graph cannot explain a count that its internals add to (and the library's
+            // threads change from moment to moment); `lifeline why` still gives it.
+            detail = "internals not drawn"
         } else if let tallies = graph.tallies(of: node.id) {
-            lines.append(tallies.map(\.summary).joined(separator: " · "))
+            detail = tallies.map(\.summary).joined(separator: " · ")
         } else {
-            lines.append("counts unknown")
+            detail = "counts unknown"
         }
-        if node.opaque { lines.append("internals not drawn") }
-        return lines.joined(separator: "\n")
+        return "\(title)\n\(detail)"
     }
 
     private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {

@@ -176,6 +176,7 @@ import Testing
         private(set) var values = 0
 
         var isStopped: Bool { lock.withLock { stopped } }
+        var hasCancellables: Bool { lock.withLock { !cancellables.isEmpty } }
         func stop() { lock.withLock { stopped = true } }
 
         func runPipelines(round: Int) {
@@ -208,6 +209,9 @@ import Testing
                 }
             }
         }
+        // Inspections are quick: on a busy machine all of them could be over before the other
+        // threads start.
+        while !churn.hasCancellables { usleep(1_000) }
         let root = HeapInspector.address(of: churn)
         var sawCancellables = 0
         for _ in 0..<200 {

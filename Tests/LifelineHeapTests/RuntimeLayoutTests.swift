@@ -22,7 +22,8 @@ import Testing
         }
     }
 
-    let memory = ProcessMemory()
+    /// A fresh view of memory at each use: a `ProcessMemory` keeps the pages it has read.
+    var memory: ProcessMemory { ProcessMemory() }
 
     @Test func anObjectStartsWithItsMetadataAndItsReferenceCounts() throws {
         let probe = Probe()

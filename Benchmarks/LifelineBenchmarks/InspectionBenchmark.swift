@@ -1,0 +1,77 @@
+import Foundation
+import LifelineHeap
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+
+/// Prints what one heap inspection (the work of one snapshot) costs on two graphs: a view model
+/// holding the cancellables of sink pipelines, and a binary tree of plain classes.
+enum InspectionBenchmark {
+    /// A screen's view model: subjects, and a set of the cancellables of pipelines that sink
+    /// into it.
+    final class ViewModel {
+        var subjects: [PassthroughSubject<Int, Never>] = []
+        var cancellables = Set<AnyCancellable>()
+        var total = 0
+
+        init(pipelines: Int) {
+            for _ in 0..<pipelines {
+                let subject = PassthroughSubject<Int, Never>()
+                subject.map { $0 &+ 1 }.filter { $0 > 0 }.sink { [weak self] in self?.total &+= $0 }
+                    .store(in: &cancellables)
+                subjects.append(subject)
+            }
+        }
+    }
+
+    /// A node of a complete binary tree of plain classes.
+    final class TreeNode {
+        let name: String
+        var left: TreeNode?
+        var right: TreeNode?
+        weak var parent: TreeNode?
+
+        init(depth: Int, parent: TreeNode? = nil) {
+            name = "node \(depth)"
+            self.parent = parent
+            if depth > 0 {
+                left = TreeNode(depth: depth - 1, parent: self)
+                right = TreeNode(depth: depth - 1, parent: self)
+            }
+        }
+    }
+
+    static let inspections = 21
+
+    static func run() {
+        print("Heap inspection cost (one snapshot's walk), median of \(inspections) inspections")
+        let viewModel = ViewModel(pipelines: 20)
+        measure("view model, 20 sink pipelines", root: viewModel)
+        let tree = TreeNode(depth: 9)
+        measure("binary tree of plain classes", root: tree)
+    }
+
+    static func measure(_ name: String, root: AnyObject) {
+        let inspector = HeapInspector()
+        let address = HeapInspector.address(of: root)
+        _ = inspector.inspect(roots: [address])  // warm-up: metadata caches, lazy type metadata
+        var samples: [UInt64] = []
+        var objects = 0
+        var reads: UInt64 = 0
+        for _ in 0..<inspections {
+            let readsBefore = HeapInspector.memoryReadCount
+            let start = DispatchTime.now().uptimeNanoseconds
+            let graph = inspector.inspect(roots: [address])
+            samples.append(DispatchTime.now().uptimeNanoseconds - start)
+            reads = HeapInspector.memoryReadCount - readsBefore
+            objects = graph.nodes.count
+        }
+        withExtendedLifetime(root) {}
+        let microseconds = Double(samples.sorted()[inspections / 2]) / 1_000
+        print("\(name.padding(toLength: 36, withPad: " ", startingAt: 0)) "
+            + String(format: "%5d objects  %9.1f µs/inspection  %6.2f µs/object  %6.1f reads/object",
+                     objects, microseconds, microseconds / Double(objects), Double(reads) / Double(objects)))
+    }
+}

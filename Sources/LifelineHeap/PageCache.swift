@@ -1,0 +1,158 @@
+import CLifelineHeap
+
+/// The pages of this process's memory one inspection has read. A page is copied with one
+/// `process_vm_readv` the first time a read touches it, and later reads are answered from the
+/// copy; a page that fails to read is remembered as unreadable.
+///
+/// A copy is never refreshed, so it can be older than the memory: a later read of the page
+/// sees what the page held when it was copied, as a read that raced with a writer would.
+final class PageCache {
+    /// Mappings start and end on page boundaries and pages are at least 4 KiB, so a 4 KiB
+    /// block aligned to 4 KiB is either wholly readable or not at all.
+    static let pageSize = 4096
+    static let pageShift: UInt = 12
+    /// The most pages one inspection copies (16 MiB); past it, reads go to memory one at a time.
+    static let pageLimit = 4096
+    /// Pages per slab: copies live in slabs, so a copy never moves once made.
+    static let slabPages = 64
+
+    private let process = lifeline_heap_process_id()
+    /// The slot of each page read so far (its index among the copies), by page number; -1 for
+    /// a page that could not be read.
+    private var slots: [UInt: Int] = [:]
+    private var slabs: [UnsafeMutableRawPointer] = []
+    private var copiedCount = 0
+    /// The page the last read touched, which the next read usually touches again, and its
+    /// copy (`nil` when it could not be read).
+    private var lastNumber = UInt.max
+    private var lastCopy: UnsafeRawPointer?
+    /// The walk's own buffers holding copies of values (``copy(_:from:into:)``): read where
+    /// they are, never from a page copy, which could predate what was copied into them.
+    private var ownBuffers: [Range<UInt>] = []
+    /// Where a read that crosses a page boundary, or comes past the page limit, lands.
+    private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+
+    deinit {
+        for slab in slabs { slab.deallocate() }
+        scratch.deallocate()
+    }
+
+    /// Drops every copy, so that each page is read again the next time it is touched.
+    func forgetCopies() {
+        slots.removeAll(keepingCapacity: true)
+        copiedCount = 0
+        lastNumber = .max
+        lastCopy = nil
+    }
+
+    func word(at address: UInt) -> UInt? {
+        guard let bytes = bytes(at: address, length: 8) else { return nil }
+        return UInt(lifeline_heap_load_uint64(bytes))
+    }
+
+    func uint32(at address: UInt) -> UInt32? {
+        guard let bytes = bytes(at: address, length: 4) else { return nil }
+        return lifeline_heap_load_uint32(bytes)
+    }
+
+    func byte(at address: UInt) -> UInt8? {
+        guard let bytes = bytes(at: address, length: 1) else { return nil }
+        return lifeline_heap_load_uint8(bytes)
+    }
+
+    /// Copies `count` bytes at `address` into `buffer`, from the pages' copies; `false` when
+    /// any of them cannot be read. Until ``release(_:)``, reads of `buffer` read it where it
+    /// is, so they see what was copied and any change made to it since.
+    func copy(_ count: Int, from address: UInt, into buffer: UnsafeMutableRawPointer) -> Bool {
+        guard copyPages(count, from: address, into: buffer) else { return false }
+        let start = UInt(bitPattern: buffer)
+        ownBuffers.append(start..<start + UInt(count))
+        return true
+    }
+
+    /// Ends reading `buffer` where it is: its memory may go back to malloc.
+    func release(_ buffer: UnsafeMutableRawPointer) {
+        ownBuffers.removeAll { $0.lowerBound == UInt(bitPattern: buffer) }
+    }
+
+    private func copyPages(_ count: Int, from address: UInt, into buffer: UnsafeMutableRawPointer) -> Bool {
+        if let own = ownBuffer(holding: address, count), let source = UnsafeRawPointer(bitPattern: own) {
+            buffer.copyMemory(from: source, byteCount: count)
+            return true
+        }
+        var done = 0
+        while done < count {
+            let current = address + UInt(done)
+            let offset = Int(current & UInt(Self.pageSize - 1))
+            let length = min(count - done, Self.pageSize - offset)
+            switch page(current >> Self.pageShift) {
+            case .copied(let copy): (buffer + done).copyMemory(from: copy + offset, byteCount: length)
+            case .unreadable: return false
+            case .uncached: guard lifeline_heap_read(process, current, buffer + done, length) == 1 else { return false }
+            }
+            done += length
+        }
+        return true
+    }
+
+    /// Where the `length` bytes at `address` can be read (valid until the next read), or `nil`
+    /// when they cannot be read.
+    private func bytes(at address: UInt, length: Int) -> UnsafeRawPointer? {
+        if let own = ownBuffer(holding: address, length) { return UnsafeRawPointer(bitPattern: own) }
+        let number = address >> Self.pageShift
+        let offset = Int(address & UInt(Self.pageSize - 1))
+        guard offset + length <= Self.pageSize else { return readAlone(address, length) }
+        if number != lastNumber {
+            switch page(number) {
+            case .copied(let copy): lastCopy = copy
+            case .unreadable: lastCopy = nil
+            case .uncached: return readAlone(address, length)
+            }
+            lastNumber = number
+        }
+        guard let copy = lastCopy else { return nil }
+        return copy + offset
+    }
+
+    /// `address` when its `length` bytes lie in one of the walk's own buffers.
+    private func ownBuffer(holding address: UInt, _ length: Int) -> UInt? {
+        guard !ownBuffers.isEmpty,
+              ownBuffers.contains(where: { $0.contains(address) && address + UInt(length) <= $0.upperBound })
+        else { return nil }
+        return address
+    }
+
+    private enum Page {
+        case copied(UnsafeRawPointer)
+        case unreadable
+        /// Not copied: the cache is full.
+        case uncached
+    }
+
+    /// The page's copy, made now if need be.
+    private func page(_ number: UInt) -> Page {
+        if let slot = slots[number] {
+            return slot < 0 ? .unreadable : .copied(UnsafeRawPointer(address(ofSlot: slot)))
+        }
+        guard copiedCount < Self.pageLimit else { return .uncached }
+        if copiedCount == slabs.count * Self.slabPages {
+            slabs.append(.allocate(byteCount: Self.slabPages * Self.pageSize, alignment: Self.pageSize))
+        }
+        let destination = address(ofSlot: copiedCount)
+        guard lifeline_heap_read(process, number << Self.pageShift, destination, Self.pageSize) == 1 else {
+            slots[number] = -1
+            return .unreadable
+        }
+        slots[number] = copiedCount
+        copiedCount += 1
+        return .copied(UnsafeRawPointer(destination))
+    }
+
+    private func readAlone(_ address: UInt, _ length: Int) -> UnsafeRawPointer? {
+        lifeline_heap_read(process, address, scratch, length) == 1 ? UnsafeRawPointer(scratch) : nil
+    }
+
+    private func address(ofSlot slot: Int) -> UnsafeMutableRawPointer {
+        slabs[slot / Self.slabPages] + (slot % Self.slabPages) * Self.pageSize
+    }
+}
