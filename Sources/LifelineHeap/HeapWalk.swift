@@ -259,7 +259,11 @@ struct HeapWalk {
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
         guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
-            reach(word, layout, path: path, ownership: ownership, holder: holder)
+            if let collection = catalog.collectionType(ofStorage: layout), let shape = CollectionShape(collection) {
+                scanCollection(word, type: collection, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
+            } else {
+                reach(word, layout, path: path, ownership: ownership, holder: holder)
+            }
             return
         }
         if let object = objectOwningSideTable(word), let layout = instanceLayout(at: object) {
@@ -270,19 +274,37 @@ struct HeapWalk {
         // with malloc, and only then are its contents read.
         guard depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) else { return }
         if case .instance = kind { return }
+        // A system library's internals often reach one closure from several places (a data
+        // task's handler, and the operation that will call it): it is read once, at its
+        // shortest path.
+        if interior != nil, interior?.visit(storage: word) != true { return }
         guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
         defer { openContainers.remove(word) }
         switch kind {
-        case .closureContext(let firstCapture, let captures):
-            // Captures follow one another, each at its alignment. One whose type needs the
-            // context's generic arguments is read as one word (a class instance's size), and
-            // its followers are read only when it was the last. (The compiler lays out the
+        case .closureContext(let bindings, let firstCapture, let captures):
+            // Captures follow one another, each at its alignment. A captured closure is two
+            // words; a capture whose type is a generic parameter has the type its binding
+            // names. One whose type cannot be told is read as one word (a class instance's
+            // size), and its followers are read only when it was the last. (The compiler lays out the
             // boxes of existentials' out-of-line values the same way, so the path says
             // "closure" only when a function value led here.)
             var offset = firstCapture
             for (index, capture) in captures.enumerated() {
                 let captureOwnership = ownership.through(capture.ownership)
-                guard let type = capture.type else {
+                if capture.isThickFunction {
+                    offset = (offset + 7) & ~7
+                    guard offset + 2 * MemoryLayout<UInt>.size <= size else { return }
+                    let contextWord = word + UInt(offset + RuntimeLayout.closureContextWordOffset)
+                    if let context = memory.word(at: contextWord), context != 0 {
+                        followWord(context, path: closurePath(path), ownership: captureOwnership, holder: holder, depth: depth + 1)
+                    }
+                    offset += 2 * MemoryLayout<UInt>.size
+                    continue
+                }
+                let bound = capture.binding.flatMap { binding in
+                    memory.word(at: word + UInt(bindings + binding * MemoryLayout<UInt>.size)).flatMap(catalog.type(metadata:))
+                }
+                guard let type = capture.type ?? bound else {
                     let aligned = (offset + 7) & ~7
                     if aligned + 8 <= size, let inner = memory.word(at: word + UInt(aligned)) {
                         followWord(inner, path: path, ownership: captureOwnership, holder: holder, depth: depth + 1)

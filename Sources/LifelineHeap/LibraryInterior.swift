@@ -32,7 +32,8 @@ struct LibraryInterior {
         queue.append(item)
     }
 
-    /// Marks a collection's storage visited; `false` when it already was.
+    /// Marks a collection's storage, a closure context or a box visited; `false` when it
+    /// already was.
     mutating func visit(storage: UInt) -> Bool {
         visited.count < Self.objectLimit && visited.insert(storage).inserted
     }

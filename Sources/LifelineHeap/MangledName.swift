@@ -35,11 +35,37 @@ enum MangledName {
         return (type, scanned.ownership)
     }
 
+    /// Whether the mangled type name at `address` names a function value the runtime cannot
+    /// name but whose layout is known: a lowered function type (`Ieg_` for an escaping
+    /// `() -> ()`), the type a closure context gives a captured closure. Such a value is thick,
+    /// a function and its context, unless its representation says otherwise
+    /// (``RuntimeLayout/isThickLoweredFunction(_:)``).
+    static func namesThickFunction(at address: UInt, in memory: ProcessMemory) -> Bool {
+        scan(at: address, in: memory).map { RuntimeLayout.isThickLoweredFunction($0.tail) } ?? false
+    }
+
+    /// The index of the generic parameter the mangled type name at `address` is, when it is
+    /// nothing else: a parameter of the outermost generic context
+    /// (``RuntimeLayout/genericParameterIndex(_:)``).
+    static func genericParameterIndex(at address: UInt, in memory: ProcessMemory) -> Int? {
+        guard let scanned = scan(at: address, in: memory), scanned.tail.count == scanned.length else { return nil }
+        return RuntimeLayout.genericParameterIndex(scanned.tail)
+    }
+
+    /// The binding index a closure's metadata source at `address` names: `B` and the index
+    /// (``RuntimeLayout/closureBindingIndex(_:)``).
+    static func closureBindingIndex(at address: UInt, in memory: ProcessMemory) -> Int? {
+        guard let scanned = scan(at: address, in: memory), scanned.tail.count == scanned.length else { return nil }
+        return RuntimeLayout.closureBindingIndex(scanned.tail)
+    }
+
+    /// The name's length, its declared ownership, whether its symbolic references stay in
+    /// the loaded images, and its last plain bytes (up to 16, none of a symbolic reference).
     private static func scan(at address: UInt, in memory: ProcessMemory)
-        -> (length: Int, ownership: ReferenceOwnership, referencesStayInImages: Bool)? {
+        -> (length: Int, ownership: ReferenceOwnership, referencesStayInImages: Bool, tail: [UInt8])? {
         guard isInImage(address, memory) else { return nil }
         var cursor = address
-        var lastTwo: [UInt8] = []
+        var tail: [UInt8] = []
         var inImages = true
         for _ in 0..<4096 {
             guard let byte = memory.byte(at: cursor) else { return nil }
@@ -47,11 +73,12 @@ enum MangledName {
             case 0:
                 let length = Int(cursor - address)
                 guard length > 0 else { return nil }
+                let lastTwo = Array(tail.suffix(2))
                 var ownership = ReferenceOwnership.strong
                 if lastTwo == RuntimeLayout.weakSuffix { ownership = .weak }
                 if lastTwo == RuntimeLayout.unownedSuffix { ownership = .unowned }
                 if lastTwo == RuntimeLayout.unownedUnsafeSuffix { ownership = .unownedUnsafe }
-                return (length, ownership, inImages)
+                return (length, ownership, inImages, tail)
             case RuntimeLayout.relativeSymbolicReferences:
                 if let target = memory.relativePointer(at: cursor + 1) {
                     inImages = inImages && isInImage(target, memory)
@@ -59,13 +86,13 @@ enum MangledName {
                     inImages = false
                 }
                 cursor += 5
-                lastTwo = []
+                tail = []
             case RuntimeLayout.absoluteSymbolicReferences:
                 inImages = false
                 cursor += 9
-                lastTwo = []
+                tail = []
             default:
-                lastTwo = Array((lastTwo + [byte]).suffix(2))
+                tail = Array((tail + [byte]).suffix(16))
                 cursor += 1
             }
         }

@@ -10,8 +10,9 @@
 final class MetadataCatalog {
     enum HeapKind {
         case instance(ClassLayout)
-        /// A closure context: its captures, in order, from `firstCapture`.
-        case closureContext(firstCapture: Int, captures: [Capture])
+        /// A closure context: its generic bindings (type metadata, then witness tables, one
+        /// word each) from `bindings`, and its captures, in order, from `firstCapture`.
+        case closureContext(bindings: Int, firstCapture: Int, captures: [Capture])
         /// A generic box (a captured `var`, an existential's out-of-line value) holding a
         /// value of `boxed` at `offset`.
         case box(offset: Int, boxed: Any.Type)
@@ -49,10 +50,16 @@ final class MetadataCatalog {
 
     /// One value a closure context holds.
     struct Capture {
-        /// The captured value's type, or `nil` when it needs the context's generic arguments.
+        /// The captured value's type, or `nil` when it needs the context's generic arguments
+        /// or is a captured closure.
         let type: Any.Type?
         /// The capture's declared ownership (`[weak x]` is weak, `[unowned x]` unowned).
         let ownership: ReferenceOwnership
+        /// Whether the capture is a closure: a function and its context, two words.
+        let isThickFunction: Bool
+        /// When the capture's type is one of the closure's generic parameters, whose metadata
+        /// the context keeps among its bindings: that binding's index.
+        let binding: Int?
     }
 
     /// One stored property of a struct.
@@ -158,6 +165,19 @@ final class MetadataCatalog {
         Self.referenceBuiltins.contains(unsafeBitCast(type, to: UInt.self))
     }
 
+    /// The collection type whose storage the validated class `layout` is (``CollectionShape``),
+    /// or `nil` for any other class.
+    func collectionType(ofStorage layout: ClassLayout) -> Any.Type? {
+        guard layout.typeName.hasPrefix("Swift._"), layout.typeName.hasSuffix(">") else { return nil }
+        let metadata = unsafeBitCast(layout.type, to: UInt.self)
+        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
+              let arguments = TypeDescriptor(at: descriptor, in: memory)?.genericArguments(ofMetadata: metadata, in: memory)
+        else { return nil }
+        let types = arguments.compactMap(type(metadata:))
+        guard types.count == arguments.count else { return nil }
+        return CollectionShape.collectionType(ofStorage: layout.typeName, arguments: types)
+    }
+
     /// The type `metadata` (a word read from memory) is metadata of, once it checks out as
     /// type metadata the inspector can walk.
     func type(metadata: UInt) -> Any.Type? {
@@ -193,7 +213,9 @@ final class MetadataCatalog {
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
                   let (bindings, captures) = captures(metadata)
             else { return nil }
-            return .closureContext(firstCapture: Int(offset) + bindings * MemoryLayout<UInt>.size, captures: captures)
+            return .closureContext(
+                bindings: Int(offset), firstCapture: Int(offset) + bindings * MemoryLayout<UInt>.size, captures: captures
+            )
         case RuntimeLayout.genericBoxMetadataKind:
             guard let offset = memory.uint32(at: metadata + UInt(RuntimeLayout.boxValueOffsetOffset)),
                   offset >= UInt32(RuntimeLayout.objectHeaderSize), offset < 4096,
@@ -267,13 +289,31 @@ final class MetadataCatalog {
         // resolving such a name without them makes the runtime abort (a dependent member type
         // such as `T.Element`), so its captures' types stay unknown.
         let isGeneric = sources > 0 || bindings > 0
+        // The metadata sources say where each generic parameter's metadata is; those kept
+        // in the context's bindings let a capture whose type is the parameter be read.
+        var bindingOf: [Int: Int] = [:]
+        let sourceRecords = descriptor + UInt(RuntimeLayout.captureRecordsOffset) + UInt(count) * UInt(RuntimeLayout.captureRecordSize)
+        for index in 0..<UInt(min(sources, 256)) {
+            let record = sourceRecords + index * UInt(RuntimeLayout.metadataSourceRecordSize)
+            guard let typeName = memory.relativePointer(at: record),
+                  let source = memory.relativePointer(at: record + UInt(RuntimeLayout.metadataSourceOffset)),
+                  let parameter = MangledName.genericParameterIndex(at: typeName, in: memory),
+                  let binding = MangledName.closureBindingIndex(at: source, in: memory), binding < Int(bindings)
+            else { continue }
+            bindingOf[parameter] = binding
+        }
         var captures: [Capture] = []
         for index in 0..<UInt(count) {
             guard let name = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.captureRecordsOffset) + index * 4),
                   let ownership = MangledName.ownership(at: name, in: memory)
             else { return nil }
             let resolved = isGeneric ? nil : MangledName.type(at: name, in: memory)
-            captures.append(Capture(type: resolved?.type, ownership: ownership))
+            let binding = MangledName.genericParameterIndex(at: name, in: memory).flatMap { bindingOf[$0] }
+            captures.append(Capture(
+                type: resolved?.type, ownership: ownership,
+                isThickFunction: resolved == nil && MangledName.namesThickFunction(at: name, in: memory),
+                binding: binding
+            ))
         }
         return (Int(bindings), captures)
     }

@@ -143,6 +143,58 @@ enum RuntimeLayout {
     static let functionConventionMask: UInt = 0xFF
     static let swiftFunctionConvention: UInt = 0
 
+    /// A closure context names a captured closure by its lowered function type (Mangling.rst:
+    /// `impl-function-type ::= type* 'I' FUNC-ATTRIBUTES '_'`), which the runtime cannot turn
+    /// into type metadata. After an optional pseudo-generic `P` and escaping `e` come the
+    /// callee convention (`g` guaranteed, `x` owned, `y` unowned: a context; `t` thin: none)
+    /// and an optional representation (`B` block, `C` C function, `M`, `O` and `W` methods:
+    /// not a Swift closure). A thick one is laid out as a function value: the function, then
+    /// the context (``closureContextWordOffset``).
+    static let loweredFunctionMarker = UInt8(ascii: "I")
+    static let loweredFunctionEnd = UInt8(ascii: "_")
+    static let thickCalleeConventions: Set<UInt8> = Set("gxy".utf8)
+    static let nonClosureRepresentations: Set<UInt8> = Set("BCMOW".utf8)
+
+    /// Whether the plain bytes that end a mangled name end a thick lowered function type.
+    static func isThickLoweredFunction(_ tail: [UInt8]) -> Bool {
+        guard tail.last == loweredFunctionEnd, let marker = tail.lastIndex(of: loweredFunctionMarker) else { return false }
+        var attributes = tail[(marker + 1)..<(tail.count - 1)]
+        guard attributes.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+        else { return false }
+        if attributes.first == UInt8(ascii: "P") { attributes = attributes.dropFirst() }
+        if attributes.first == UInt8(ascii: "e") { attributes = attributes.dropFirst() }
+        guard let convention = attributes.first, thickCalleeConventions.contains(convention) else { return false }
+        return attributes.dropFirst().first.map { !nonClosureRepresentations.contains($0) } ?? true
+    }
+
+    /// The index of the depth-0 generic parameter a whole mangled type name is (Mangling.rst):
+    /// `x` is the first; `q` then `z` is the first, `q_` the second, `q` N `_` the N+2nd.
+    /// `nil` for any other name.
+    static func genericParameterIndex(_ name: [UInt8]) -> Int? {
+        if name == Array("x".utf8) || name == Array("qz".utf8) { return 0 }
+        guard name.count >= 2, name.first == UInt8(ascii: "q"), name.last == UInt8(ascii: "_") else { return nil }
+        let digits = name.dropFirst().dropLast()
+        if digits.isEmpty { return 1 }
+        guard digits.count <= 4, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let number = Int(String(decoding: digits, as: UTF8.self))
+        else { return nil }
+        return number + 2
+    }
+
+    /// A metadata source record (``metadataSourceRecordSize``) holds two 32-bit relative
+    /// pointers: a generic parameter's mangled name, then where its metadata is
+    /// (swift/RemoteInspection/MetadataSource.h), `B` and an index for one of the context's
+    /// bindings.
+    static let metadataSourceOffset = 4
+
+    /// The binding index of a metadata source that is a closure binding, `nil` for any other.
+    static func closureBindingIndex(_ source: [UInt8]) -> Int? {
+        guard source.count >= 2, source.count <= 5, source.first == UInt8(ascii: "B") else { return nil }
+        let digits = source.dropFirst()
+        guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
     // MARK: Collection storage (stdlib ContiguousArrayBuffer, SetStorage, DictionaryStorage)
 
     /// `Array`, `Set` and `Dictionary` values are one word: their storage object.

@@ -284,7 +284,7 @@ import Testing
         #expect(tag == 0)
         let boxMetadata = try #require(memory.word(at: box))
         #expect(memory.word(at: boxMetadata) == RuntimeLayout.closureContextMetadataKind)
-        guard case .closureContext(let firstCapture, let captures)? = MetadataCatalog(memory: memory).heapKind(metadata: boxMetadata)
+        guard case .closureContext(_, let firstCapture, let captures)? = MetadataCatalog(memory: memory).heapKind(metadata: boxMetadata)
         else {
             Issue.record("the box's metadata did not check out")
             return
