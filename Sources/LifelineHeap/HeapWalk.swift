@@ -285,8 +285,8 @@ struct HeapWalk {
             // Captures follow one another, each at its alignment. A captured closure is two
             // words; a capture whose type is a generic parameter has the type its binding
             // names. One whose type cannot be told is read as one word (a class instance's
-            // size), and its followers are read only when it was the last. (The compiler lays out the
-            // boxes of existentials' out-of-line values the same way, so the path says
+            // size), and its followers are read only when it was the last. (The compiler lays
+            // out the boxes of existentials' out-of-line values the same way, so the path says
             // "closure" only when a function value led here.)
             var offset = firstCapture
             for (index, capture) in captures.enumerated() {
