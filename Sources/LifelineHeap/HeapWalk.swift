@@ -172,6 +172,12 @@ struct HeapWalk {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
+        case RuntimeLayout.optionalMetadataKind where catalog.isOptionalClassReference(type):
+            // The reference itself, or null for `nil` (the reference's extra inhabitant, which
+            // followWord rejects): no copy and no witness call needed.
+            if let word = memory.word(at: address) {
+                followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
+            }
         case RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
             // An optional's one payload case adds nothing to the path.
             scanEnum(at: address, type: type, path: path, namesCase: kind == RuntimeLayout.enumMetadataKind,
@@ -203,10 +209,19 @@ struct HeapWalk {
               let witnesses = catalog.witnesses(ofEnum: type)
         else { return }
         let size = self.size(of: type)
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
-        defer { copy.deallocate() }
-        guard memory.copy(size, from: address, into: copy) else { return }
-        defer { memory.release(copy) }
+        withUnsafeTemporaryAllocation(byteCount: max(size, 1), alignment: 16) { buffer in
+            guard let copy = buffer.baseAddress, memory.copy(size, from: address, into: copy) else { return }
+            defer { memory.release(copy) }
+            scanCopiedEnum(copy, cases: cases, witnesses: witnesses, path: path, namesCase: namesCase, ownership: ownership,
+                           holder: holder, depth: depth)
+        }
+    }
+
+    /// ``scanEnum``'s part once the value is copied to `copy`.
+    private mutating func scanCopiedEnum(
+        _ copy: UnsafeMutableRawPointer, cases: [MetadataCatalog.EnumCase], witnesses: EnumWitnesses, path: String,
+        namesCase: Bool, ownership: ReferenceOwnership, holder: UInt, depth: Int
+    ) {
         let tag = witnesses.takeTag(ofCopy: copy)
         guard cases.indices.contains(tag), let payload = cases[tag].payload else { return }
         let casePath = namesCase ? "\(path).\(cases[tag].name)" : path
@@ -235,20 +250,20 @@ struct HeapWalk {
             // The buffer and the type are copied together, so the type read is the one the
             // buffer's value was stored with (unless the value changed while it was copied).
             let size = RuntimeLayout.existentialTypeOffset + MemoryLayout<UInt>.size
-            let copy = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-            defer { copy.deallocate() }
-            let buffer = UInt(bitPattern: copy)
-            guard memory.copy(size, from: address, into: copy) else { return }
-            defer { memory.release(copy) }
-            guard let metadata = memory.word(at: buffer + UInt(RuntimeLayout.existentialTypeOffset)),
-                  let valueType = catalog.type(metadata: metadata),
-                  let flags = catalog.valueWitnessFlags(of: valueType)
-            else { return }
-            if flags & RuntimeLayout.isNonInlineFlag == 0 {
-                guard self.size(of: valueType) <= RuntimeLayout.existentialTypeOffset else { return }
-                scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth + 1)
-            } else if let box = memory.word(at: buffer) {
-                followWord(box, path: path, ownership: ownership, holder: holder, depth: depth)
+            withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { bytes in
+                guard let copy = bytes.baseAddress, memory.copy(size, from: address, into: copy) else { return }
+                defer { memory.release(copy) }
+                let buffer = UInt(bitPattern: copy)
+                guard let metadata = memory.word(at: buffer + UInt(RuntimeLayout.existentialTypeOffset)),
+                      let valueType = catalog.type(metadata: metadata),
+                      let flags = catalog.valueWitnessFlags(of: valueType)
+                else { return }
+                if flags & RuntimeLayout.isNonInlineFlag == 0 {
+                    guard self.size(of: valueType) <= RuntimeLayout.existentialTypeOffset else { return }
+                    scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+                } else if let box = memory.word(at: buffer) {
+                    followWord(box, path: path, ownership: ownership, holder: holder, depth: depth)
+                }
             }
         }
     }

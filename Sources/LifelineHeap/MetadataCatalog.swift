@@ -121,6 +121,12 @@ final class MetadataCatalog {
         return cases
     }
 
+    /// Whether `type` is `Optional` of a class: stored as the reference, `nil` as null.
+    func isOptionalClassReference(_ type: Any.Type) -> Bool {
+        guard let payload = cases(ofEnum: type)?.first?.payload else { return false }
+        return memory.word(at: unsafeBitCast(payload, to: UInt.self)) == RuntimeLayout.classMetadataKind
+    }
+
     /// The witnesses that read an enum or optional value's case.
     func witnesses(ofEnum type: Any.Type) -> EnumWitnesses? {
         let metadata = unsafeBitCast(type, to: UInt.self)

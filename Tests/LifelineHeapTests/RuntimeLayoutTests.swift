@@ -236,6 +236,18 @@ import Testing
         }
     }
 
+    @Test func anOptionalClassReferenceIsTheReferenceOrNull() throws {
+        let probe = Probe()
+        var some: Probe? = probe
+        var none: Probe? = nil
+        #expect(MemoryLayout<Probe?>.size == MemoryLayout<UInt>.size)
+        #expect(withUnsafeBytes(of: &some) { $0.load(as: UInt.self) } == HeapInspector.address(of: probe))
+        #expect(withUnsafeBytes(of: &none) { $0.load(as: UInt.self) } == 0)
+        #expect(MetadataCatalog(memory: memory).isOptionalClassReference(Probe?.self))
+        #expect(!MetadataCatalog(memory: memory).isOptionalClassReference(Int?.self))
+        withExtendedLifetime(probe) {}
+    }
+
     @Test func valueWitnessFlagsGiveAlignmentInlineStorageAndEnumWitnesses() throws {
         #expect(try witnessFlags(Int8.self) & RuntimeLayout.alignmentMask == 0)
         #expect(try witnessFlags(Int32.self) & RuntimeLayout.alignmentMask == 3)
