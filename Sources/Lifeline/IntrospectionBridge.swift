@@ -30,8 +30,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         let subscriberID = id(of: subscriber, role: .subscriber)
         let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
         let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
-        session.sweep(after: seq)
-        session.takeAutomaticSnapshot(after: seq, reason: .subscribe)
+        session.callEnded(at: seq, snapshotReason: .subscribe)
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
@@ -70,8 +69,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         let seq = session.record(.end, .completion(
             subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)
         ))
-        session.sweep(after: seq)
-        session.takeAutomaticSnapshot(after: seq, reason: .completion)
+        session.callEnded(at: seq, snapshotReason: .completion)
     }
 
     func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
@@ -88,8 +86,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func didCancel(subscription: Subscription) {
         let seq = session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription)))
-        session.sweep(after: seq)
-        session.takeAutomaticSnapshot(after: seq, reason: .cancel)
+        session.callEnded(at: seq, snapshotReason: .cancel)
     }
 
     /// A struct publisher has no identity of its own: it gets a fresh id for each subscribe,

@@ -54,7 +54,6 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
         hop.session.record(.begin, event)
         downstream?.receive(completion: completion)
         let seq = hop.session.record(.end, event)
-        hop.session.sweep(after: seq)
-        hop.session.takeAutomaticSnapshot(after: seq, reason: .completion)
+        hop.session.callEnded(at: seq, snapshotReason: .completion)
     }
 }

@@ -42,7 +42,6 @@ final class LifelineSubscription: Subscription {
         hop.session.record(.begin, .cancel(subscription: id))
         upstream?.cancel()
         let seq = hop.session.record(.end, .cancel(subscription: id))
-        hop.session.sweep(after: seq)
-        hop.session.takeAutomaticSnapshot(after: seq, reason: .cancel)
+        hop.session.callEnded(at: seq, snapshotReason: .cancel)
     }
 }

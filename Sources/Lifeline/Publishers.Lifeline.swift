@@ -55,8 +55,7 @@ extension Publishers {
             session.record(.begin, .subscribe(publisher: publisherID, subscriber: subscriberID))
             upstream.subscribe(LifelineSubscriber(downstream: subscriber, id: subscriberID, hop: hop))
             let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
-            session.sweep(after: seq)
-            session.takeAutomaticSnapshot(after: seq, reason: .subscribe)
+            session.callEnded(at: seq, snapshotReason: .subscribe)
         }
     }
 }

@@ -119,9 +119,11 @@ final class RecordingSession: Sendable {
         snapshots.take(label: label, reason: reason, in: self, roots: Lifeline.trackedRoots)
     }
 
-    /// Takes an automatic snapshot after the call that recorded `seq`, when the options ask
-    /// for them.
-    func takeAutomaticSnapshot(after seq: UInt64, reason: TraceSnapshot.Reason) {
+    /// After a subscribe, completion or cancel call whose end is event `seq`: records the
+    /// deaths since the last check, then takes an automatic snapshot when the options ask for
+    /// them.
+    func callEnded(at seq: UInt64, snapshotReason reason: TraceSnapshot.Reason) {
+        sweep(after: seq)
         guard options.automaticSnapshots else { return }
         takeSnapshot(label: "after \(reason.rawValue) #\(seq)", reason: reason)
     }
@@ -152,7 +154,7 @@ final class RecordingSession: Sendable {
     func finish() {
         sweep(after: lastSeq)
         if options.automaticSnapshots { takeSnapshot(label: "stop", reason: .stop) }
-        writer.close(events: nextSeq.load(ordering: .relaxed) - 1)
+        writer.close(events: lastSeq)
     }
 
     private func recordDeath(_ death: ObjectRegistry.Death) {

@@ -17,4 +17,7 @@ struct ClassLayout {
     /// The instance size the metadata declares.
     let instanceSize: Int
     let fields: [Field]
+    /// The collection type whose storage instances of the class are (the standard library's
+    /// array, set and dictionary storage classes), or `nil`.
+    let collectionType: Any.Type?
 }

@@ -4,6 +4,14 @@ enum CollectionShape {
     case set(element: Any.Type)
     case dictionary(key: Any.Type, value: Any.Type)
 
+    /// Where the storage object keeps the element count.
+    var countOffset: Int {
+        switch self {
+        case .array: return RuntimeLayout.arrayCountOffset
+        case .set, .dictionary: return RuntimeLayout.hashedCountOffset
+        }
+    }
+
     /// The shape of a collection type, or `nil` for any other type.
     init?(_ type: Any.Type) {
         guard let collection = type as? any InspectableCollection.Type else { return nil }

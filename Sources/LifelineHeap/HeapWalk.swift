@@ -54,7 +54,7 @@ struct HeapWalk {
         guard RuntimeLayout.isPlausibleAddress(address),
               let metadata = memory.word(at: address + UInt(RuntimeLayout.objectMetadataOffset)),
               case .instance(let layout)? = catalog.heapKind(metadata: metadata),
-              let bits = countBits(of: address), bits & RuntimeLayout.deinitingBit == 0
+              let bits = countWords(of: address)?.bits, bits & RuntimeLayout.deinitingBit == 0
         else { return nil }
         if let mapping = memory.mapping(containing: address), mapping.isHeap {
             guard let size = memory.allocationSize(at: address), size >= layout.instanceSize else { return nil }
@@ -74,24 +74,20 @@ struct HeapWalk {
         return object
     }
 
-    /// The inline count bits of the object at `address`: from its reference count word, or
-    /// from its side table when it has one.
-    func countBits(of address: UInt) -> UInt64? {
+    /// The inline count bits of the object at `address` and its weak count: from its
+    /// reference count word (weak count 1), or from its side table when it has one.
+    func countWords(of address: UInt) -> (bits: UInt64, weak: UInt32)? {
         guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
-        guard let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) else { return UInt64(refCount) }
-        return memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)).map(UInt64.init)
+        guard let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) else { return (UInt64(refCount), 1) }
+        guard let bits = memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)),
+              let weak = memory.uint32(at: sideTable + UInt(RuntimeLayout.sideTableWeakCountOffset))
+        else { return nil }
+        return (UInt64(bits), weak)
     }
 
     func counts(of address: UInt) -> HeapGraph.Counts? {
-        guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
-        if let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) {
-            guard let bits = memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)),
-                  let weak = memory.uint32(at: sideTable + UInt(RuntimeLayout.sideTableWeakCountOffset))
-            else { return nil }
-            let counts = RuntimeLayout.counts(inline: UInt64(bits), weak: weak)
-            return HeapGraph.Counts(strong: counts.strong, weak: counts.weak, unowned: counts.unowned)
-        }
-        let counts = RuntimeLayout.counts(inline: UInt64(refCount), weak: 1)
+        guard let words = countWords(of: address) else { return nil }
+        let counts = RuntimeLayout.counts(inline: words.bits, weak: words.weak)
         return HeapGraph.Counts(strong: counts.strong, weak: counts.weak, unowned: counts.unowned)
     }
 
@@ -274,14 +270,15 @@ struct HeapWalk {
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
         guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
-            if let collection = catalog.collectionType(ofStorage: layout), let shape = CollectionShape(collection) {
+            if let collection = layout.collectionType, let shape = CollectionShape(collection) {
                 scanCollection(word, type: collection, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
             } else {
                 reach(word, layout, path: path, ownership: ownership, holder: holder)
             }
             return
         }
-        if let object = objectOwningSideTable(word), let layout = instanceLayout(at: object) {
+        if let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
+           let layout = instanceLayout(at: object) {
             reach(object, layout, path: path, ownership: .weak, holder: holder)
             return
         }
@@ -292,7 +289,7 @@ struct HeapWalk {
         // A system library's internals often reach one closure from several places (a data
         // task's handler, and the operation that will call it): it is read once, at its
         // shortest path.
-        if interior != nil, interior?.visit(storage: word) != true { return }
+        if interior != nil, interior?.visit(container: word) != true { return }
         guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
         defer { openContainers.remove(word) }
         switch kind {
@@ -364,7 +361,7 @@ struct HeapWalk {
         holder: UInt, depth: Int
     ) {
         guard instanceLayout(at: storage) != nil,
-              let count = memory.word(at: storage + UInt(RuntimeLayout.hashedCountOffset)), count > 0, count < 1 << 24
+              let count = memory.word(at: storage + UInt(shape.countOffset)), count > 0, count < 1 << 24
         else { return }
         let limit = memory.allocationSize(at: storage).map { storage + UInt($0) }
         // A collection inside a system library's internals is not drawn: its elements count
@@ -372,7 +369,7 @@ struct HeapWalk {
         let elementHolder: UInt, elementOwnership: ReferenceOwnership
         var elementPathPrefix = ""
         if interior != nil {
-            guard interior?.visit(storage: storage) == true else { return }
+            guard interior?.visit(container: storage) == true else { return }
             (elementHolder, elementOwnership, elementPathPrefix) = (holder, ownership, path)
         } else {
             let isNew = graph.nodes[storage] == nil

@@ -34,8 +34,8 @@ struct LibraryInterior {
 
     /// Marks a collection's storage, a closure context or a box visited; `false` when it
     /// already was.
-    mutating func visit(storage: UInt) -> Bool {
-        visited.count < Self.objectLimit && visited.insert(storage).inserted
+    mutating func visit(container: UInt) -> Bool {
+        visited.count < Self.objectLimit && visited.insert(container).inserted
     }
 
     mutating func dequeue() -> Item? {

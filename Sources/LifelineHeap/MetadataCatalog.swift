@@ -91,9 +91,8 @@ final class MetadataCatalog {
     /// The stored properties of a struct type (metadata the runtime handed out, never a word
     /// read from memory).
     func fields(ofStruct type: Any.Type) -> [StructField] {
-        let key = unsafeBitCast(type, to: UInt.self)
-        if let known = structs[key] { return known }
         let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = structs[metadata] { return known }
         let declared = memory.word(at: metadata + UInt(RuntimeLayout.valueDescriptorOffset))
             .flatMap { declaredFields(descriptor: $0) } ?? []
         var fields: [StructField] = []
@@ -105,7 +104,7 @@ final class MetadataCatalog {
             return true
         }
         memory.forgetCopies()  // the field types' metadata may be new
-        structs[key] = fields
+        structs[metadata] = fields
         return fields
     }
 
@@ -169,19 +168,6 @@ final class MetadataCatalog {
     /// `Builtin.UnknownObject` or `Builtin.BridgeObject`, not an integer or a raw pointer.
     func isReference(builtin type: Any.Type) -> Bool {
         Self.referenceBuiltins.contains(unsafeBitCast(type, to: UInt.self))
-    }
-
-    /// The collection type whose storage the validated class `layout` is (``CollectionShape``),
-    /// or `nil` for any other class.
-    func collectionType(ofStorage layout: ClassLayout) -> Any.Type? {
-        guard layout.typeName.hasPrefix("Swift._"), layout.typeName.hasSuffix(">") else { return nil }
-        let metadata = unsafeBitCast(layout.type, to: UInt.self)
-        guard let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
-              let arguments = TypeDescriptor(at: descriptor, in: memory)?.genericArguments(ofMetadata: metadata, in: memory)
-        else { return nil }
-        let types = arguments.compactMap(type(metadata:))
-        guard types.count == arguments.count else { return nil }
-        return CollectionShape.collectionType(ofStorage: layout.typeName, arguments: types)
     }
 
     /// The type `metadata` (a word read from memory) is metadata of, once it checks out as
@@ -277,7 +263,23 @@ final class MetadataCatalog {
         }
         memory.forgetCopies()  // the field types' metadata may be new
         guard consistent, index == ownerships.count else { return nil }
-        return ClassLayout(type: type, typeName: _typeName(type, qualified: true), instanceSize: Int(size), fields: fields)
+        let typeName = _typeName(type, qualified: true)
+        return ClassLayout(
+            type: type, typeName: typeName, instanceSize: Int(size), fields: fields,
+            collectionType: collectionType(ofStorage: metadata, typeName: typeName)
+        )
+    }
+
+    /// The collection type whose storage instances of the class `metadata` named `typeName`
+    /// are (``CollectionShape``), or `nil` for any other class.
+    private func collectionType(ofStorage metadata: UInt, typeName: String) -> Any.Type? {
+        guard typeName.hasPrefix("Swift._"), typeName.hasSuffix(">"),
+              let descriptor = memory.word(at: metadata + UInt(RuntimeLayout.classDescriptorOffset)),
+              let arguments = TypeDescriptor(at: descriptor, in: memory)?.genericArguments(ofMetadata: metadata, in: memory)
+        else { return nil }
+        let types = arguments.compactMap(type(metadata:))
+        guard types.count == arguments.count else { return nil }
+        return CollectionShape.collectionType(ofStorage: typeName, arguments: types)
     }
 
     /// The number of generic bindings before a closure context's captures, and the captures
@@ -293,12 +295,12 @@ final class MetadataCatalog {
         // A closure with a generic environment (bindings, or metadata sources to recover its
         // generic parameters from) names its captures' types in terms of those parameters:
         // resolving such a name without them makes the runtime abort (a dependent member type
-        // such as `T.Element`), so its captures' types stay unknown.
+        // such as `T.Element`), so the runtime is not asked. A capture whose type is just a
+        // parameter is still read: the metadata sources say which binding holds its metadata.
         let isGeneric = sources > 0 || bindings > 0
-        // The metadata sources say where each generic parameter's metadata is; those kept
-        // in the context's bindings let a capture whose type is the parameter be read.
         var bindingOf: [Int: Int] = [:]
-        let sourceRecords = descriptor + UInt(RuntimeLayout.captureRecordsOffset) + UInt(count) * UInt(RuntimeLayout.captureRecordSize)
+        let records = descriptor + UInt(RuntimeLayout.captureRecordsOffset)
+        let sourceRecords = records + UInt(count) * UInt(RuntimeLayout.captureRecordSize)
         for index in 0..<UInt(min(sources, 256)) {
             let record = sourceRecords + index * UInt(RuntimeLayout.metadataSourceRecordSize)
             guard let typeName = memory.relativePointer(at: record),
@@ -310,7 +312,7 @@ final class MetadataCatalog {
         }
         var captures: [Capture] = []
         for index in 0..<UInt(count) {
-            guard let name = memory.relativePointer(at: descriptor + UInt(RuntimeLayout.captureRecordsOffset) + index * 4),
+            guard let name = memory.relativePointer(at: records + index * UInt(RuntimeLayout.captureRecordSize)),
                   let ownership = MangledName.ownership(at: name, in: memory)
             else { return nil }
             let resolved = isGeneric ? nil : MangledName.type(at: name, in: memory)

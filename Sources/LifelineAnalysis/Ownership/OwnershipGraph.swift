@@ -25,6 +25,8 @@ public struct OwnershipGraph: Sendable {
     /// Strong references leaving each live object, ordered by field, then target.
     private let strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
     private let strongHolders: [TraceObjectID: Int]
+    /// How many references of each ownership lead to each object, for ``tallies(of:)``.
+    let drawnReferences: [TraceObjectID: [TraceSnapshot.Ownership: Int]]
 
     /// Builds the graph of `snapshot`, naming its objects from the declarations in `trace`.
     public init(snapshot: TraceSnapshot, trace: Trace) {
@@ -39,6 +41,9 @@ public struct OwnershipGraph: Sendable {
         }
         self.strongEdges = strongEdges
         strongHolders = strong.reduce(into: [:]) { counts, edge in counts[edge.to, default: 0] += 1 }
+        drawnReferences = snapshot.edges.reduce(into: [:]) { counts, edge in
+            counts[edge.to, default: [:]][edge.ownership, default: 0] += 1
+        }
 
         let liveNodes = snapshot.nodes.filter(\.alive).map(\.id)
         let components = StronglyConnectedComponents(

@@ -34,8 +34,7 @@ extension OwnershipGraph {
     /// when the snapshot has no counts for the object.
     public func tallies(of id: TraceObjectID) -> [ReferenceTally]? {
         guard let node = node(id), node.alive, let counts = node.retainCounts else { return nil }
-        let incoming = snapshot.edges.filter { $0.to == id }
-        let drawn = { (ownership: TraceSnapshot.Ownership) in incoming.count { $0.ownership == ownership } }
+        let drawn = { (ownership: TraceSnapshot.Ownership) in drawnReferences[id]?[ownership] ?? 0 }
         let tallies = [
             ReferenceTally(ownership: .strong, counted: counts.strong, drawn: drawn(.strong)),
             ReferenceTally(ownership: .weak, counted: counts.programWeak, drawn: drawn(.weak)),
