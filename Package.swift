@@ -73,6 +73,15 @@ let package = Package(
         .target(name: "LifelineDOT"),
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
         .target(name: "LifelineOwnershipDOT", dependencies: ["LifelineLog", "LifelineAnalysis", "LifelineDOT"]),
+        .target(
+            name: "NewsReaderApp", dependencies: [combine], path: "Tests/Apps/NewsReader",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "news-reader",
+            dependencies: ["Lifeline", "NewsReaderApp"],
+            path: "Tests/Apps/news-reader"
+        ),
         .executableTarget(
             name: "lifeline-benchmarks",
             dependencies: ["Lifeline", "LifelineHeap", combine],
