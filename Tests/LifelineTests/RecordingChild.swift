@@ -51,8 +51,10 @@ struct RecordingChild {
         let output = Pipe()
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("recording-child-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let error = try FileHandle(forWritingTo: errorFile)
+        defer { try? error.close() }
         process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardError = error
         // The backtracer would take its time over the child's deliberate deaths.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         try process.run()
