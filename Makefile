@@ -1,7 +1,7 @@
 # The two commands a fresh machine needs: `make demo` runs the main job (the sample gallery
 # in output/), `make test` passes the tests. Both install what they need first.
 
-.PHONY: setup demo test benchmark
+.PHONY: setup demo test transparency benchmark
 
 setup:
 	scripts/setup.sh
@@ -13,6 +13,13 @@ demo: setup
 test: setup
 	swift build --build-tests
 	swift test --no-parallel
+	scripts/transparency.sh
+
+# OpenCombine's own suite run with Lifeline recording gives exactly the outcomes of a no-op hook
+# (scripts/transparency.sh; `--snapshots` for per-call snapshots).
+transparency: setup
+	swift package resolve
+	scripts/transparency.sh
 
 benchmark: setup
 	swift run -c release lifeline-benchmarks

@@ -89,7 +89,12 @@ let package = Package(
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineHeapTests", dependencies: ["LifelineHeap", combine]),
-        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
+        .executableTarget(
+            name: "lifeline-recording-child",
+            dependencies: ["Lifeline", combine],
+            path: "Tests/RecordingChild"
+        ),
+        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", "lifeline-recording-child", combine]),
         .testTarget(
             name: "LifelineSamplesTests",
             dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]
