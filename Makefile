@@ -14,5 +14,7 @@ test: setup
 	swift build --build-tests
 	swift test --no-parallel
 
+# The benchmark runs the release `lifeline` binary on million-event logs, so it builds it first.
 benchmark: setup
+	swift build -c release --product lifeline
 	swift run -c release lifeline-benchmarks
