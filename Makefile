@@ -21,5 +21,7 @@ transparency: setup
 	swift package resolve
 	scripts/transparency.sh
 
+# The benchmark runs the release `lifeline` binary on million-event logs, so it builds it first.
 benchmark: setup
+	swift build -c release --product lifeline
 	swift run -c release lifeline-benchmarks

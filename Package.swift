@@ -84,7 +84,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifeline-benchmarks",
-            dependencies: ["Lifeline", "LifelineHeap", combine],
+            dependencies: ["Lifeline", "LifelineHeap", "LifelineLog", combine],
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),

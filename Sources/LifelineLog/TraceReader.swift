@@ -21,42 +21,58 @@ public enum TraceReader {
 
     /// Reads a log held in memory.
     public static func read(_ data: Data) throws(TraceReadError) -> Trace {
-        var bytes = [UInt8](data)
-        var damage: [TraceDamage] = []
-        // A recording that never stopped leaves the rest of its last file chunk zero-filled.
-        while bytes.last == 0 { bytes.removeLast() }
-        guard !bytes.isEmpty else { throw .empty }
-
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let endsWithNewline = bytes.last == UInt8(ascii: "\n")
-        if endsWithNewline { lines.removeLast() }
-
-        let header = try readHeader(Array(lines[0]))
-        var builder = TraceBuilder()
-        for index in 1..<lines.count {
-            let number = index + 1
-            var line = lines[index]
-            if line.contains(0) {
-                damage.append(.unwrittenGap(line: number))
-                guard let start = line.lastIndex(of: 0) else { continue }
-                line = line[(start + 1)...]
-                if line.isEmpty { continue }
-            }
-            let isLast = index == lines.count - 1
-            do throws(TraceReadError) {
-                try builder.add(try LineFields(Array(line), number: number))
-            } catch {
-                if isLast && !endsWithNewline {
-                    damage.append(.truncatedFinalLine(line: number))
-                } else {
-                    throw error
-                }
-            }
+        let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            Result { () throws(TraceReadError) in try read(raw.bindMemory(to: UInt8.self)) }
         }
-        return try builder.finish(header: header, damage: damage)
+        return try result.get()
     }
 
-    private static func readHeader(_ line: [UInt8]) throws(TraceReadError) -> TraceHeader {
+    private static func read(_ whole: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> Trace {
+        // A recording that never stopped leaves the rest of its last file chunk zero-filled.
+        var length = whole.count
+        while length > 0 && whole[length - 1] == 0 { length -= 1 }
+        guard length > 0 else { throw .empty }
+        let bytes = UnsafeBufferPointer(rebasing: whole[0..<length])
+        let endsWithNewline = bytes[length - 1] == UInt8(ascii: "\n")
+
+        var damage: [TraceDamage] = []
+        var builder = TraceBuilder()
+        var header: TraceHeader?
+        var number = 0
+        var start = 0
+        while start < length {
+            let end = lineEnd(in: bytes, from: start)
+            number += 1
+            var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            start = end + 1
+            guard header != nil else {
+                header = try readHeader(line)
+                continue
+            }
+            if let zero = line.lastIndex(of: 0) {
+                damage.append(.unwrittenGap(line: number))
+                line = UnsafeBufferPointer(rebasing: line[(zero + 1)...])
+                if line.isEmpty { continue }
+            }
+            do throws(TraceReadError) {
+                try builder.add(try LineFields(line, number: number))
+            } catch {
+                guard end == length && !endsWithNewline else { throw error }
+                damage.append(.truncatedFinalLine(line: number))
+            }
+        }
+        return try builder.finish(header: header!, damage: damage)
+    }
+
+    /// The index of the newline that ends the line starting at `start`, or the end of `bytes`.
+    private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
+            return bytes.count
+        }
+        return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private static func readHeader(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> TraceHeader {
         let fields: LineFields
         do throws(TraceReadError) {
             fields = try LineFields(line, number: 1)
