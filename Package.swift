@@ -80,7 +80,7 @@ let package = Package(
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineHeapTests", dependencies: ["LifelineHeap", combine]),
-        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
+        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", "LifelineAnalysis", combine]),
         .testTarget(
             name: "LifelineSamplesTests",
             dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]

@@ -21,12 +21,22 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        if let hop = publisher as? LabelledHopPublisher {
+            // A `.lifeline(_:)` hop subscribes its subscriber straight to its upstream, whose
+            // subscribe call is the one recorded; here the subscriber gets the hop's label.
+            _ = session.identify(
+                subscriber, role: .subscriber, key: subscriber.combineIdentifier, label: hop.label,
+                sourceLocation: hop.sourceLocation
+            )
+            return
+        }
         let subscriberID = id(of: subscriber, role: .subscriber)
         session.record(.begin, .subscribe(publisher: beginPublisher(publisher, for: subscriberID), subscriber: subscriberID))
     }
 
     func didReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        guard !(publisher is LabelledHopPublisher) else { return }
         let subscriberID = id(of: subscriber, role: .subscriber)
         let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
         let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
@@ -106,7 +116,18 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         session.identify(subscription, role: role, key: subscription.combineIdentifier)
     }
 
+    /// A subscriber's id. An `AnySubscriber` is the subscriber it wraps: Combine hands the
+    /// hook one when a publisher passes its subscriber on to another publisher unchanged
+    /// (`eraseToAnyPublisher()`, a `.lifeline(_:)` hop).
     private func id<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole) -> TraceObjectID {
-        session.identify(subscriber, role: role, key: subscriber.combineIdentifier)
+        if subscriber is TypeErasedSubscriber, let id = session.registry.wrappedID(for: subscriber.combineIdentifier) {
+            return id
+        }
+        return session.identify(subscriber, role: role, key: subscriber.combineIdentifier)
     }
 }
+
+/// A subscriber that stands for another one and takes over its combine identifier.
+protocol TypeErasedSubscriber {}
+
+extension AnySubscriber: TypeErasedSubscriber {}

@@ -44,9 +44,13 @@ public enum Lifeline {
     ///   - path: The log file to write.
     ///   - options: Whether to record every pipeline or only `.lifeline(_:)` hops, and
     ///     whether to describe values.
-    /// - Throws: ``LifelineError/alreadyRecording`` when a recording is running, or
-    ///   ``LifelineError/cannotWriteLog(_:)`` when the file can't be written.
+    /// - Throws: ``LifelineError/invalidOptions(_:)`` when `options` can't be honoured (a value
+    ///   description limit below 1, a log capacity below
+    ///   ``RecordingOptions/minimumLogCapacity``), ``LifelineError/alreadyRecording`` when a
+    ///   recording is running, or ``LifelineError/cannotWriteLog(_:)`` when the file can't be
+    ///   written.
     public static func start(writingTo path: String, options: RecordingOptions = RecordingOptions()) throws(LifelineError) {
+        try options.validate()
         try active.withLock { active throws(LifelineError) in
             guard active == nil else { throw .alreadyRecording }
             let session: RecordingSession
@@ -186,11 +190,14 @@ public enum LifelineError: Error, Hashable, Sendable, CustomStringConvertible {
     case alreadyRecording
     /// The log file could not be created.
     case cannotWriteLog(String)
+    /// The recording options can't be honoured; the text says which and why.
+    case invalidOptions(String)
 
     public var description: String {
         switch self {
         case .alreadyRecording: return "a Lifeline recording is already running; stop it first"
         case .cannotWriteLog(let reason): return reason
+        case .invalidOptions(let reason): return "invalid recording options: \(reason)"
         }
     }
 }

@@ -36,6 +36,8 @@ final class ObjectRegistry: Sendable {
         /// The role the object was declared with, for snapshots' node kinds.
         let role: TraceObjectRole
         var aliveAtSeq: UInt64
+        /// The combine identifier it was identified with, when it had one.
+        let key: ValueKey?
     }
 
     /// A live tracked object, as heap inspection needs it.
@@ -54,6 +56,16 @@ final class ObjectRegistry: Sendable {
         var live: [ObjectIdentifier: LiveObject] = [:]
         var liveKeys: [TraceObjectID: ObjectIdentifier] = [:]
         var values: [ValueKey: TraceObjectID] = [:]
+        /// Live class instances by the combine identifier they were identified with, so that a
+        /// type-erased wrapper (`AnySubscriber`) is known as what it wraps.
+        var objectKeys: [ValueKey: ObjectIdentifier] = [:]
+
+        /// Forgets the live entry at `key`, which holds the object `id`.
+        mutating func forget(_ key: ObjectIdentifier, id: TraceObjectID) {
+            if let valueKey = live[key]?.key, objectKeys[valueKey] == key { objectKeys[valueKey] = nil }
+            live[key] = nil
+            liveKeys[id] = nil
+        }
 
         mutating func newID() -> TraceObjectID {
             defer { nextID += 1 }
@@ -70,19 +82,25 @@ final class ObjectRegistry: Sendable {
     }
 
     /// The id of a class instance. `declare` builds the declaration the first time.
-    func identify(object: AnyObject, role: TraceObjectRole, declare: (TraceObjectID) -> TraceObject) -> Identity {
+    /// `combineIdentifier` is the subscriber's or subscription's identifier, when it has one.
+    func identify(
+        object: AnyObject, role: TraceObjectRole, combineIdentifier: CombineIdentifier? = nil,
+        declare: (TraceObjectID) -> TraceObject
+    ) -> Identity {
         let key = ObjectIdentifier(object)
-        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0)
+        let valueKey = combineIdentifier.map(ValueKey.init)
+        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0, key: valueKey)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if let known = state.live[key] {
                 if known.object != nil { return (known.id, false, nil) }
                 death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq)
-                state.liveKeys[known.id] = nil
+                state.forget(key, id: known.id)
             }
             let id = state.newID()
-            state.live[key] = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0)
+            state.live[key] = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0, key: valueKey)
             state.liveKeys[id] = key
+            if let valueKey { state.objectKeys[valueKey] = key }
             return (id, true, death)
         }
         return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
@@ -100,12 +118,25 @@ final class ObjectRegistry: Sendable {
         return Identity(id: id, declaration: isNew ? declare(id) : nil, death: nil)
     }
 
+    /// The id of the live object or value identified with `identifier`, if any: what a
+    /// type-erased subscriber (`AnySubscriber`, which takes over the identifier of the
+    /// subscriber it wraps) stands for.
+    func wrappedID(for identifier: CombineIdentifier) -> TraceObjectID? {
+        let key = ValueKey(identifier: identifier)
+        let found = state.withLock { state -> (value: TraceObjectID?, object: LiveObject?) in
+            (state.values[key], state.objectKeys[key].flatMap { state.live[$0] })
+        }
+        // The weak reference is checked outside the lock (see ``liveAddresses()``).
+        if let object = found.object, object.object != nil { return object.id }
+        return found.value
+    }
+
     /// Forgets `id` because its death was seen exactly. Returns `false` when a check had
     /// already found it dead, so that no death is recorded twice.
     func retire(_ id: TraceObjectID) -> Bool {
         state.withLock { state in
-            guard let key = state.liveKeys.removeValue(forKey: id) else { return false }
-            state.live[key] = nil
+            guard let key = state.liveKeys[id] else { return false }
+            state.forget(key, id: id)
             return true
         }
     }
@@ -146,8 +177,7 @@ final class ObjectRegistry: Sendable {
             for (key, id) in dead {
                 guard let entry = state.live[key], entry.id == id else { continue }
                 deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq))
-                state.live[key] = nil
-                state.liveKeys[id] = nil
+                state.forget(key, id: id)
             }
             for (key, id) in alive where state.live[key]?.id == id {
                 state.live[key]?.aliveAtSeq = seq

@@ -62,24 +62,31 @@ public final class TraceFileWriter: Sendable {
 
     /// Encodes `event` and appends its line: the recorder's hot path, specialised here so that
     /// nothing generic is instantiated per event.
+    ///
+    /// An event that does not fit under the capacity is dropped and counted in the end record.
     public func append(_ event: TraceEvent) {
         withUnsafeTemporaryAllocation(byteCount: TraceLineEncoder.capacity(for: event), alignment: 1) { buffer in
             var line = TraceLineBuilder(buffer: buffer)
             TraceLineEncoder.encode(event, into: &line)
-            append(line.bytes)
+            write(line.bytes, isEvent: true)
         }
     }
 
-    /// Appends one complete line. Safe to call from any thread; never blocks except to grow
-    /// the file. After ``close(events:)`` lines are dropped.
+    /// Appends one complete line that is not an event (a declaration or a snapshot). Safe to
+    /// call from any thread; never blocks except to grow the file. Lines past the capacity
+    /// and lines after ``close(events:)`` are dropped; only dropped events are counted.
     public func append(_ line: UnsafeRawBufferPointer) {
+        write(line, isEvent: false)
+    }
+
+    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool) {
         writersInFlight.add(1, ordering: .acquiring)
         defer { writersInFlight.subtract(1, ordering: .releasing) }
         guard !isClosed.load(ordering: .acquiring) else { return }
         let start = offset.add(line.count, ordering: .relaxed).oldValue
         let end = start + line.count
         guard end <= capacity else {
-            dropped.add(1, ordering: .relaxed)
+            if isEvent { dropped.add(1, ordering: .relaxed) }
             if start < capacity { straddle.store(start, ordering: .relaxed) }
             return
         }
@@ -90,14 +97,18 @@ public final class TraceFileWriter: Sendable {
     /// Waits for writers in flight, trims the file to what was written, appends the end
     /// record and closes the file.
     ///
-    /// - Parameter events: The number of events recorded, for the end record.
-    public func close(events: UInt64) {
+    /// - Parameters:
+    ///   - events: The number of events recorded, for the end record.
+    ///   - neverAppended: How many of them never reached the writer (the ends of calls still
+    ///     running when recording stopped); they are counted as dropped with the events that
+    ///     did not fit.
+    public func close(events: UInt64, neverAppended: UInt64 = 0) {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         while writersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
         let length = min(offset.load(ordering: .acquiring), capacity, straddle.load(ordering: .relaxed))
         munmap(mapping, capacity)
         ftruncate(descriptor, off_t(length))
-        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed)) { line in
+        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
             _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
         }
         Glibc.close(descriptor)

@@ -182,7 +182,7 @@ extension RecordingTests {
         }
 
         @Test func automaticSnapshotsFollowSubscribeCancelAndStop() throws {
-            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+            let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
                 let subject = PassthroughSubject<Int, Never>()
                 let cancellable = subject.sink { _ in }
                 cancellable.cancel()
@@ -199,7 +199,7 @@ extension RecordingTests {
         }
 
         @Test func automaticSnapshotsWhileThreadsRunPipelinesGiveAReadableLog() throws {
-            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+            let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
                 DispatchQueue.concurrentPerform(iterations: 4) { worker in
                     let model = ViewModel()
                     Lifeline.track(model, name: "model \(worker)")
@@ -217,12 +217,12 @@ extension RecordingTests {
             #expect(names == ["model 0", "model 1", "model 2", "model 3"])
         }
 
-        @Test func snapshotsAreOffByDefault() throws {
+        @Test func byDefaultTheOnlySnapshotIsTakenAtStop() throws {
             let trace = try Lifeline.record {
                 let subject = PassthroughSubject<Int, Never>()
                 subject.sink { _ in }.cancel()
             }
-            #expect(trace.snapshots.isEmpty)
+            #expect(trace.snapshots.map(\.reason) == [.stop])
         }
     }
 }
