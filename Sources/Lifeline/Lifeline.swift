@@ -108,6 +108,10 @@ public enum Lifeline {
     /// write.
     public static let traceEnvironmentVariable = "LIFELINE_TRACE"
 
+    /// The environment variable ``recordingIfRequested(_:)`` reads the recording options from,
+    /// as `RecordingOptions(parsing:)` reads them: for example `snapshots,values=80`.
+    public static let optionsEnvironmentVariable = "LIFELINE_OPTIONS"
+
     /// Runs `body`, recording it to the log named by the `LIFELINE_TRACE` environment
     /// variable when that is set, so that a program can be traced without changing it again:
     ///
@@ -117,18 +121,28 @@ public enum Lifeline {
     ///
     /// ```sh
     /// LIFELINE_TRACE=trace.jsonl swift run MyApp
+    /// LIFELINE_TRACE=trace.jsonl LIFELINE_OPTIONS=snapshots,values=80 swift run MyApp
     /// ```
     ///
-    /// When the log can't be written, the reason goes to standard error and `body` runs
-    /// untraced: a tracer never stops the program it traces.
+    /// `LIFELINE_OPTIONS` holds the options, a comma-separated list of `automatic`,
+    /// `operator-only`, `snapshots[=none|stop|every-call]`, `values=N` and
+    /// `capacity=N[K|M|G]` (see `RecordingOptions(parsing:)`); unset or empty, the defaults.
+    ///
+    /// When the options can't be read or the log can't be written, the reason goes to
+    /// standard error and `body` runs untraced: a tracer never stops the program it traces,
+    /// and a recording made with options the user did not ask for (automatic mode instead of
+    /// a mistyped `operator-only`, say) would mislead.
     public static func recordingIfRequested(_ body: () throws -> Void) rethrows {
-        guard let path = ProcessInfo.processInfo.environment[traceEnvironmentVariable], !path.isEmpty else {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[traceEnvironmentVariable], !path.isEmpty else {
             return try body()
         }
         do {
-            try start(writingTo: path)
+            let options = try RecordingOptions(parsing: environment[optionsEnvironmentVariable] ?? "")
+            try start(writingTo: path, options: options)
         } catch {
-            FileHandle.standardError.write(Data("lifeline: not recording: \(error)\n".utf8))
+            let reason = if case .invalidOptions = error { "\(optionsEnvironmentVariable): \(error)" } else { "\(error)" }
+            FileHandle.standardError.write(Data("lifeline: not recording: \(reason)\n".utf8))
             return try body()
         }
         defer { stop() }

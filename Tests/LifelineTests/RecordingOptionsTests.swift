@@ -132,5 +132,29 @@ extension RecordingTests {
             #expect(trace.events.last?.phase == .begin)
             #expect(trace.damage.contains(.droppedEvents(1)))
         }
+
+        @Test func optionTextReadsEveryItemAndLaterItemsWin() throws {
+            #expect(try RecordingOptions(parsing: "") == RecordingOptions())
+            #expect(try RecordingOptions(parsing: " snapshots , values=80 ") == RecordingOptions(valueDescriptionLimit: 80, snapshots: .everyCall))
+            #expect(try RecordingOptions(parsing: "operator-only,snapshots=none,capacity=2M")
+                == RecordingOptions(automatic: false, logCapacity: 2 << 20, snapshots: .none))
+            #expect(try RecordingOptions(parsing: "snapshots=every-call,snapshots=stop,capacity=65536,automatic")
+                == RecordingOptions(logCapacity: 65_536))
+            #expect(try RecordingOptions(parsing: "capacity=1g").logCapacity == 1 << 30)
+        }
+
+        @Test(arguments: [
+            ("snapshot", "can't read \"snapshot\""), ("values", "can't read \"values\""), ("values=lots", "whole number"),
+            ("snapshots=always", "none, stop or every-call"), ("capacity=12X", "K, M or G"), ("values=0", "valueDescriptionLimit is 0"),
+            ("capacity=1K", "logCapacity is 1024 bytes"), ("capacity=99999999999999999G", "K, M or G"),
+        ])
+        func unreadableOptionTextSaysWhichItem(text: String, reason: String) {
+            #expect {
+                _ = try RecordingOptions(parsing: text)
+            } throws: { error in
+                guard let error = error as? LifelineError, case .invalidOptions(let message) = error else { return false }
+                return message.contains(reason)
+            }
+        }
     }
 }
