@@ -59,6 +59,7 @@ public enum Lifeline {
             } catch {
                 throw .cannotWriteLog(error.description)
             }
+            pendingRoots.moveAll(to: session.roots)
             let bridge = options.automatic ? IntrospectionBridge(session: session) : nil
             bridge?.enable()
             active = Recording(session: session, bridge: bridge)
@@ -80,19 +81,33 @@ public enum Lifeline {
     ///
     /// Scoped recordings run one at a time: a second one, on another thread, waits for the
     /// first to end. (Recording is process-wide, so two at once could not be told apart.)
+    /// Each sees only its own objects: the roots tracked during one (``track(_:name:)``) end
+    /// with it, so an object one test leaks on purpose never appears in the next test's log.
+    ///
+    /// ```swift
+    /// let trace = try Lifeline.record(keepingLogAt: "failing-test.jsonl") {
+    ///     model.load()
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - options: How to record.
+    ///   - path: Where to keep the log, to read it with `lifeline` later; `nil` (the default)
+    ///     writes it to a temporary file that is removed once it has been read.
     ///   - body: The code to record. It should return only once the work it starts is done.
     /// - Returns: The recorded trace.
     /// - Throws: What `body` throws, a ``LifelineError``, or a `TraceReadError` if the log
     ///   can't be read back.
-    public static func record(options: RecordingOptions = RecordingOptions(), _ body: () throws -> Void) throws -> Trace {
-        let name = "lifeline-\(ProcessInfo.processInfo.processIdentifier)-\(scopedLogs.add(1, ordering: .relaxed).newValue).jsonl"
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+    public static func record(
+        options: RecordingOptions = RecordingOptions(), keepingLogAt path: String? = nil, _ body: () throws -> Void
+    ) throws -> Trace {
+        let temporary = path == nil
+        let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifeline-\(ProcessInfo.processInfo.processIdentifier)-\(scopedLogs.add(1, ordering: .relaxed).newValue).jsonl"
+        ).path
         return try scopedRecording.withLock { _ in
             try start(writingTo: path, options: options)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { if temporary { try? FileManager.default.removeItem(atPath: path) } }
             do {
                 try body()
             } catch {
@@ -166,15 +181,35 @@ public enum Lifeline {
     /// Lifeline.snapshot("after bind")
     /// ```
     ///
-    /// Lifeline holds the object weakly: tracking never keeps it alive. Roots can be tracked
-    /// before recording starts; tracking an object again renames it.
+    /// Lifeline holds the object weakly: tracking never keeps it alive. A root belongs to the
+    /// recording it was tracked in and ends with it; one tracked while no recording runs
+    /// belongs to the next recording that starts. Tracking an object again renames it;
+    /// ``untrack(_:)`` forgets it.
     ///
     /// - Parameters:
     ///   - object: The object, typically a view model or controller.
     ///   - name: The name snapshots show for it.
     public static func track(_ object: AnyObject, name: String) {
-        trackedRoots.track(object, name: name)
-        _ = current?.identify(object, role: .object)
+        let session = active.withLock { active -> RecordingSession? in
+            guard let session = active?.session else {
+                pendingRoots.track(object, name: name)
+                return nil
+            }
+            session.roots.track(object, name: name)
+            return session
+        }
+        _ = session?.identify(object, role: .object)
+    }
+
+    /// Stops treating `object` as a root: later snapshots neither start from it nor name it
+    /// (they still show it where a reference reaches it). Does nothing for an object that
+    /// was not tracked.
+    public static func untrack(_ object: AnyObject) {
+        let session = active.withLock { active -> RecordingSession? in
+            pendingRoots.untrack(object)
+            return active?.session
+        }
+        session?.untrack(object)
     }
 
     /// Records a snapshot of the reference graph: who holds whom, through which field or
@@ -189,8 +224,8 @@ public enum Lifeline {
         current?.takeSnapshot(label: label, reason: .requested)
     }
 
-    /// The roots registered with ``track(_:name:)``.
-    static let trackedRoots = TrackedRoots()
+    /// The roots registered with ``track(_:name:)`` while no recording ran, for the next one.
+    static let pendingRoots = TrackedRoots()
 
     /// The running session, for `.lifeline(_:)` hops subscribed while it runs.
     static var current: RecordingSession? {

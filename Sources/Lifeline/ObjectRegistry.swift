@@ -131,6 +131,15 @@ final class ObjectRegistry: Sendable {
         return found.value
     }
 
+    /// The id of `object` when the registry knows it and it is alive, without declaring it.
+    func knownID(of object: AnyObject) -> TraceObjectID? {
+        let key = ObjectIdentifier(object)
+        return state.withLock { state in
+            // `object` is alive (the caller holds it), so an entry at its address is its own.
+            state.live[key]?.id
+        }
+    }
+
     /// Forgets `id` because its death was seen exactly. Returns `false` when a check had
     /// already found it dead, so that no death is recorded twice.
     func retire(_ id: TraceObjectID) -> Bool {

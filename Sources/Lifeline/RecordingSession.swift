@@ -19,6 +19,8 @@ final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry = ObjectRegistry()
     let snapshots = SnapshotRecorder()
+    /// The roots registered with `Lifeline.track(_:name:)` for this recording.
+    let roots = TrackedRoots()
     let path: String
 
     private let writer: TraceFileWriter
@@ -129,7 +131,13 @@ final class RecordingSession: Sendable {
     /// Takes a reference-graph snapshot of every object the recording knows and every
     /// tracked root, and writes it.
     func takeSnapshot(label: String, reason: TraceSnapshot.Reason) {
-        snapshots.take(label: label, reason: reason, in: self, roots: Lifeline.trackedRoots)
+        snapshots.take(label: label, reason: reason, in: self, roots: roots)
+    }
+
+    /// Stops treating `object` as a root: later snapshots neither start from it nor name it.
+    func untrack(_ object: AnyObject) {
+        roots.untrack(object)
+        if let id = registry.knownID(of: object) { snapshots.forgetRoot(id) }
     }
 
     /// After a subscribe, completion or cancel call whose end is event `seq`: records the

@@ -34,6 +34,11 @@ final class SnapshotRecorder: Sendable {
     private let state = Mutex(State())
     private let inspector = HeapInspector()
 
+    /// Forgets the root `id` was registered as: later snapshots show it as the object it is.
+    func forgetRoot(_ id: TraceObjectID) {
+        state.withLock { _ = $0.rootNames.removeValue(forKey: id) }
+    }
+
     /// Inspects the heap and writes a snapshot line (after the declarations it needs).
     func take(label: String, reason: TraceSnapshot.Reason, in session: RecordingSession, roots: TrackedRoots) {
         // Identifying a root may declare it: done before taking the lock.
