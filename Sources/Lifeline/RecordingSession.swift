@@ -82,9 +82,12 @@ final class RecordingSession: Sendable {
 
     /// The trace id of anything Combine hands over: class instances by identity, value types
     /// by their combine identifier when they have one, otherwise a fresh id per call.
+    ///
+    /// `joinedMidStream` marks an object first seen in the middle of its subscription (see
+    /// `TraceObject.joinedMidStream`); it only matters the first time.
     func identify(
         _ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil,
-        label: String? = nil, sourceLocation: String? = nil
+        label: String? = nil, sourceLocation: String? = nil, joinedMidStream: Bool = false
     ) -> TraceObjectID {
         let type = type(of: object)
         let isClass = type is AnyClass
@@ -92,7 +95,7 @@ final class RecordingSession: Sendable {
             let name = TypeName(type)
             return TraceObject(
                 id: id, role: role, typeName: name.full, shortTypeName: name.short, label: label,
-                sourceLocation: sourceLocation, lifetimeTracked: isClass
+                sourceLocation: sourceLocation, lifetimeTracked: isClass, joinedMidStream: joinedMidStream
             )
         }
         let identity: ObjectRegistry.Identity
