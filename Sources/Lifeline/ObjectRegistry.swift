@@ -12,7 +12,10 @@ import Synchronization
 /// program's objects die exactly when they would untraced. An entry whose weak reference has
 /// gone nil belongs to a dead object; the id is retired, and an object that later reuses the
 /// same address gets a new id. Value types have no lifetime; they are keyed by their
-/// `combineIdentifier`.
+/// `combineIdentifier`. A value keyed by an object's address (a struct subscriber whose
+/// identifier forwards a class instance's, as OpenCombine's `PrefixUntilOutput` termination
+/// does) stands for that object: its id is retired when an object at that address is found
+/// dead, so a later object there never inherits it.
 final class ObjectRegistry: Sendable {
     /// An object found dead, and the last sequence number at which it was seen alive.
     struct Death {
@@ -38,6 +41,9 @@ final class ObjectRegistry: Sendable {
         var aliveAtSeq: UInt64
         /// The combine identifier it was identified with, when it had one.
         let key: ValueKey?
+        /// Whether its death is recorded: `false` for an object a snapshot declared without
+        /// lifetime tracking before the recorder met it in a call.
+        var recordsDeath = true
     }
 
     /// A live tracked object, as heap inspection needs it.
@@ -49,6 +55,20 @@ final class ObjectRegistry: Sendable {
     /// A combine identifier is an immutable value; OpenCombine just doesn't mark it Sendable.
     private struct ValueKey: Hashable, @unchecked Sendable {
         let identifier: CombineIdentifier
+
+        init(identifier: CombineIdentifier) {
+            self.identifier = identifier
+        }
+
+        /// The key a value forwarding the identifier of the object at `key` has.
+        init(forwarding key: ObjectIdentifier) {
+            identifier = unsafeBitCast(UInt64(UInt(bitPattern: key)), to: CombineIdentifier.self)
+        }
+
+        /// The object address the identifier may be (`CombineIdentifier(object)` is one).
+        var address: ObjectIdentifier {
+            unsafeBitCast(UInt(truncatingIfNeeded: unsafeBitCast(identifier, to: UInt64.self)), to: ObjectIdentifier.self)
+        }
     }
 
     private struct State {
@@ -60,11 +80,13 @@ final class ObjectRegistry: Sendable {
         /// type-erased wrapper (`AnySubscriber`) is known as what it wraps.
         var objectKeys: [ValueKey: ObjectIdentifier] = [:]
 
-        /// Forgets the live entry at `key`, which holds the object `id`.
+        /// Forgets the live entry at `key`, which holds the object `id`, with the values that
+        /// forwarded its address.
         mutating func forget(_ key: ObjectIdentifier, id: TraceObjectID) {
             if let valueKey = live[key]?.key, objectKeys[valueKey] == key { objectKeys[valueKey] = nil }
             live[key] = nil
             liveKeys[id] = nil
+            values[ValueKey(forwarding: key)] = nil
         }
 
         mutating func newID() -> TraceObjectID {
@@ -83,9 +105,13 @@ final class ObjectRegistry: Sendable {
 
     /// The id of a class instance. `declare` builds the declaration the first time.
     /// `combineIdentifier` is the subscriber's or subscription's identifier, when it has one.
+    ///
+    /// An object new to the registry that a snapshot already declared keeps that id:
+    /// `declared` finds it, by address and type, and the object's death is then not recorded
+    /// (its declaration says Lifeline does not track its lifetime).
     func identify(
         object: AnyObject, role: TraceObjectRole, combineIdentifier: CombineIdentifier? = nil,
-        declare: (TraceObjectID) -> TraceObject
+        declared: (UInt) -> TraceObjectID? = { _ in nil }, declare: (TraceObjectID) -> TraceObject
     ) -> Identity {
         let key = ObjectIdentifier(object)
         let valueKey = combineIdentifier.map(ValueKey.init)
@@ -94,28 +120,43 @@ final class ObjectRegistry: Sendable {
             var death: Death?
             if let known = state.live[key] {
                 if known.object != nil { return (known.id, false, nil) }
-                death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq)
+                if known.recordsDeath { death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq) }
                 state.forget(key, id: known.id)
             }
-            let id = state.newID()
-            state.live[key] = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0, key: valueKey)
+            let adopted = declared(UInt(bitPattern: key))
+            let id = adopted ?? state.newID()
+            var fresh = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0, key: valueKey)
+            fresh.recordsDeath = adopted == nil
+            state.live[key] = fresh
             state.liveKeys[id] = key
             if let valueKey { state.objectKeys[valueKey] = key }
-            return (id, true, death)
+            return (id, adopted == nil, death)
         }
         return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
     }
 
     /// The id of a value-type subscriber or subscription, keyed by its combine identifier.
+    ///
+    /// When the identifier is the address of an object the registry knows and that object
+    /// has died, the object's death is recorded and the value gets a new id: it stands for
+    /// the object now at that address.
     func identify(value identifier: CombineIdentifier, declare: (TraceObjectID) -> TraceObject) -> Identity {
         let key = ValueKey(identifier: identifier)
-        let (id, isNew) = state.withLock { state -> (TraceObjectID, Bool) in
-            if let id = state.values[key] { return (id, false) }
+        // The weak reference is checked outside the lock, on a copy (see ``liveAddresses()``).
+        let forwarded = state.withLock { $0.live[key.address] }
+        let forwardedIsDead = forwarded.map { $0.object == nil } ?? false
+        let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
+            var death: Death?
+            if forwardedIsDead, let forwarded, let entry = state.live[key.address], entry.id == forwarded.id {
+                if entry.recordsDeath { death = Death(id: entry.id, aliveAtSeq: entry.aliveAtSeq) }
+                state.forget(key.address, id: entry.id)
+            }
+            if let id = state.values[key] { return (id, false, death) }
             let id = state.newID()
             state.values[key] = id
-            return (id, true)
+            return (id, true, death)
         }
-        return Identity(id: id, declaration: isNew ? declare(id) : nil, death: nil)
+        return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
     }
 
     /// The id of the live object or value identified with `identifier`, if any: what a
@@ -185,7 +226,7 @@ final class ObjectRegistry: Sendable {
             var deaths: [Death] = []
             for (key, id) in dead {
                 guard let entry = state.live[key], entry.id == id else { continue }
-                deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq))
+                if entry.recordsDeath { deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq)) }
                 state.forget(key, id: id)
             }
             for (key, id) in alive where state.live[key]?.id == id {

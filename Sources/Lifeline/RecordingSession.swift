@@ -100,7 +100,11 @@ final class RecordingSession: Sendable {
         }
         let identity: ObjectRegistry.Identity
         if isClass {
-            identity = registry.identify(object: object as AnyObject, role: role, combineIdentifier: key, declare: declare)
+            identity = registry.identify(
+                object: object as AnyObject, role: role, combineIdentifier: key,
+                declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName(type).full) },
+                declare: declare
+            )
         } else if let key {
             identity = registry.identify(value: key, declare: declare)
         } else {
