@@ -17,6 +17,9 @@ import Synchronization
 /// snapshot came between them, and which ids a run gets does not depend on where malloc
 /// happened to put its objects.
 ///
+/// Every live object the recorder knows is a node, with its references when inspection could
+/// read it, or alone, without counts, when it could not.
+///
 /// Two refinements keep one id per object:
 /// - When the recorder later meets such an object in a call, or `Lifeline.track` names it,
 ///   the registry takes over the id the last snapshot gave it (``claim(address:typeName:)``).
@@ -121,6 +124,19 @@ final class SnapshotRecorder: Sendable {
             }
             discovered.withLock { $0 = seenNow }
             state.collections = collections
+            // An object the recorder knows is alive is in the snapshot even when inspection could
+            // not read it (a type it cannot validate): shown alive, without counts or edges.
+            for (address, entry) in known where ids[address] == nil {
+                ids[address] = entry.id
+                let kind: TraceSnapshot.Node.Kind = switch (state.rootNames[entry.id], entry.role) {
+                case (_?, _): .root
+                case (nil, .publisher): .publisher
+                case (nil, .subscription): .subscription
+                case (nil, .subscriber): .subscriber
+                case (nil, .object): .object
+                }
+                nodes.append(TraceSnapshot.Node(id: entry.id, kind: kind, name: state.rootNames[entry.id], retainCounts: nil, alive: true))
+            }
             let liveIDs = Set(known.values.map(\.id))
             for (id, name) in state.rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
                 nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
