@@ -77,6 +77,38 @@ public enum Lifeline {
         return recording.session.path
     }
 
+    /// Lets a later automatic recording see the pipelines subscribed from now on, even those
+    /// subscribed before it starts.
+    ///
+    /// Automatic mode records through Combine's introspection hook, and Combine only puts
+    /// the hook's taps on a pipeline while the hook is installed, at subscribe time: a
+    /// pipeline subscribed before `start` is invisible to the recording. Call `prepare()`
+    /// early (at launch, or before making the objects you want to watch) to install the
+    /// hook now:
+    ///
+    /// ```swift
+    /// Lifeline.prepare()
+    /// let model = SearchViewModel()     // subscribes its pipelines
+    /// try Lifeline.start(writingTo: "trace.jsonl")
+    /// model.query.send("swift")         // recorded; the model's sink is declared "joined"
+    /// Lifeline.stop()
+    /// ```
+    ///
+    /// While prepared and not recording, every Combine call costs the hook's own overhead
+    /// (about 100 ns) and nothing is recorded. Combine then hands subscribers its wrappers,
+    /// as in any recording, which code that casts a subscription to its concrete type
+    /// notices. Calling it again does nothing; ``endPreparation()`` removes the hook.
+    public static func prepare() {
+        preparedHook.enable()
+    }
+
+    /// Removes the hook ``prepare()`` installed. A running automatic recording keeps its own.
+    public static func endPreparation() {
+        preparedHook.disable()
+    }
+
+    private static let preparedHook = PreparedHook()
+
     /// Records everything `body` does and returns the trace.
     ///
     /// Scoped recordings run one at a time: a second one, on another thread, waits for the

@@ -224,8 +224,19 @@ final class SnapshotRecorder: Sendable {
         case .publisher?: return .publisher
         case .subscription?: return .subscription
         case .subscriber?: return .subscriber
-        case .object?, nil: return .object
+        case .object?: return .object
+        case nil: return Self.combineKind(of: TypeName.removingAddresses(from: node.typeName), short: short) ?? .object
         }
+    }
+
+    /// The kind of one of Combine's own objects that the recorder never met in a call (the
+    /// conduit of a subscription made before recording started, whose requests it has not
+    /// seen yet): Combine's machinery, not the program's object. `nil` for any other type.
+    static func combineKind(of typeName: String, short: String) -> TraceSnapshot.Node.Kind? {
+        guard let module = ["OpenCombine.", "Combine."].first(where: typeName.hasPrefix) else { return nil }
+        if typeName.hasPrefix(module + "Subscribers.") { return .subscriber }
+        if short == "Future" { return .publisher }
+        return .subscription
     }
 
     private func ownership(_ ownership: ReferenceOwnership) -> TraceSnapshot.Ownership {

@@ -71,5 +71,26 @@ extension RecordingTests {
             }
             #expect(!trace.objects.values.contains { $0.joinedMidStream })
         }
+
+        @Test func aPreparedProcessRecordsAPipelineSubscribedBeforeStart() throws {
+            let withoutPreparation = SearchModel()
+            Lifeline.prepare()
+            defer { Lifeline.endPreparation() }
+            let prepared = SearchModel()
+            let trace = try Lifeline.record {
+                withoutPreparation.query.send("unseen")
+                prepared.query.send("seen")
+            }
+            #expect(withoutPreparation.results == ["UNSEEN"] && prepared.results == ["SEEN"])
+            let sinks = trace.objects.values.filter { $0.shortTypeName == "Sink" }
+            #expect(sinks.count == 1)
+            #expect(sinks.allSatisfy { $0.joinedMidStream })
+            let delivered = trace.events.filter { event in
+                if event.phase == .begin, case .value(let subscriber, _, _) = event.kind { return sinks.first?.id == subscriber }
+                return false
+            }
+            #expect(delivered.count == 1)
+            #expect(TraceAnalyzer().diagnose(trace).isEmpty)
+        }
     }
 }
