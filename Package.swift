@@ -94,7 +94,10 @@ let package = Package(
             dependencies: ["Lifeline", combine],
             path: "Tests/RecordingChild"
         ),
-        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", "lifeline-recording-child", combine]),
+        .testTarget(
+            name: "LifelineTests",
+            dependencies: ["Lifeline", "LifelineLog", "LifelineAnalysis", "lifeline-recording-child", combine]
+        ),
         .testTarget(
             name: "LifelineSamplesTests",
             dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]

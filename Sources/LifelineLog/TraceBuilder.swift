@@ -19,7 +19,8 @@ struct TraceBuilder {
             objects[id] = TraceObject(
                 id: id, role: role, typeName: try fields.string("type"),
                 shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
-                sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime")
+                sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime"),
+                joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
             )
         case "thread":
             let tid = try fields.unsigned("tid")

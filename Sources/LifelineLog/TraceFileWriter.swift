@@ -17,7 +17,7 @@ import Synchronization
 /// reserves only about as much address space as the log takes (`ulimit -v` and valgrind
 /// refuse a large reservation up front).
 ///
-/// ``close(events:)`` waits for writers in flight, cuts the file to its real length and
+/// ``close(events:neverAppended:)`` waits for writers in flight, cuts the file to its real length and
 /// appends the end record. A process that exits without closing its writers has each of
 /// them cut to its real length at exit, with no end record: the recording was not stopped.
 ///
@@ -108,24 +108,32 @@ public final class TraceFileWriter: Sendable {
 
     /// Encodes `event` and appends its line: the recorder's hot path, specialised here so that
     /// nothing generic is instantiated per event.
+    ///
+    /// An event that does not fit under the capacity is dropped and counted in the end record.
     public func append(_ event: TraceEvent) {
         withUnsafeTemporaryAllocation(byteCount: TraceLineEncoder.capacity(for: event), alignment: 1) { buffer in
             var line = TraceLineBuilder(buffer: buffer)
             TraceLineEncoder.encode(event, into: &line)
-            append(line.bytes)
+            write(line.bytes, isEvent: true)
         }
     }
 
-    /// Appends one complete line. Safe to call from any thread; never blocks except to grow
-    /// the file. After ``close(events:)`` lines are dropped.
+    /// Appends one complete line that is not an event (a declaration or a snapshot). Safe to
+    /// call from any thread; never blocks except to grow the file. Lines past the capacity
+    /// and lines after ``close(events:neverAppended:)`` are dropped; only dropped events are
+    /// counted.
     public func append(_ line: UnsafeRawBufferPointer) {
+        write(line, isEvent: false)
+    }
+
+    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool) {
         writersInFlight.add(1, ordering: .sequentiallyConsistent)
         defer { writersInFlight.subtract(1, ordering: .releasing) }
         guard !isClosed.load(ordering: .sequentiallyConsistent) else { return }
         let start = offset.add(line.count, ordering: .relaxed).oldValue
         let end = start + line.count
         guard end <= committedSize.load(ordering: .acquiring) || grow(to: end) else {
-            dropped.add(1, ordering: .relaxed)
+            if isEvent { dropped.add(1, ordering: .relaxed) }
             cutoff.min(start, ordering: .relaxed)
             return
         }
@@ -135,11 +143,15 @@ public final class TraceFileWriter: Sendable {
     /// Waits for writers in flight, trims the file to what was written, appends the end
     /// record and closes the file.
     ///
-    /// - Parameter events: The number of events recorded, for the end record.
-    public func close(events: UInt64) {
+    /// - Parameters:
+    ///   - events: The number of events recorded, for the end record.
+    ///   - neverAppended: How many of them never reached the writer (the ends of calls still
+    ///     running when recording stopped); they are counted as dropped with the events that
+    ///     did not fit.
+    public func close(events: UInt64, neverAppended: UInt64 = 0) {
         Self.openWriters.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         guard let length = stopWriting(waitingAtMost: nil) else { return }
-        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed)) { line in
+        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
             _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
         }
         Glibc.close(descriptor)

@@ -37,7 +37,7 @@ struct SampleGallery {
         let console = SampleConsole()
         do {
             try Lifeline.start(writingTo: tracePath, options: RecordingOptions(
-                valueDescriptionLimit: 80, automaticSnapshots: true
+                valueDescriptionLimit: 80, snapshots: .everyCall
             ))
         } catch {
             StandardError.write("error: \(error)")

@@ -11,8 +11,8 @@ enum SnapshotChoice {
     static func snapshot(in trace: Trace, from path: String, at reference: String?) throws -> TraceSnapshot {
         guard let last = trace.snapshots.last else {
             StandardError.write(
-                "error: \(path) has no ownership snapshot: record with RecordingOptions(automaticSnapshots: true), "
-                    + "or take one with Lifeline.snapshot(\"label\")"
+                "error: \(path) has no ownership snapshot: record with the default options (one at stop) or "
+                    + "RecordingOptions(snapshots: .everyCall), or take one with Lifeline.snapshot(\"label\")"
             )
             throw ExitCode(2)
         }

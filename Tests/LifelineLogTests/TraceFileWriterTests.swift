@@ -12,7 +12,7 @@ import Testing
     }
 
     func append(_ writer: TraceFileWriter, _ events: some Sequence<TraceEvent>) {
-        for event in events { TraceLineEncoder.withLine(for: event) { writer.append($0) } }
+        for event in events { writer.append(event) }
     }
 
     func declare(_ writer: TraceFileWriter) {
