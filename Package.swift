@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineRenderTests",
-            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineOwnershipDOT"],
+            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineOwnershipDOT", "LifelineGraphviz"],
             exclude: ["__Snapshots__", "Fixtures"]
         ),
     ] + sampleStories.map { story in
