@@ -3,7 +3,7 @@
 # `make install PREFIX=~/.local` installs the `lifeline` command; `make docs` builds the DocC
 # documentation of the Lifeline module.
 
-.PHONY: setup demo test benchmark install docs docs-check
+.PHONY: setup demo test benchmark install docs
 
 PREFIX ?= /usr/local
 
@@ -13,17 +13,26 @@ setup:
 demo: setup
 	swift run lifeline samples --output output
 
-# Recording is process-wide, so the tests run one at a time.
+# Recording is process-wide, so the tests run one at a time. The docs build last: it reuses the
+# build, and fails on any DocC warning.
 test: setup
 	swift build --build-tests
 	swift test --no-parallel
+	scripts/docs.sh
+
+# The DocC documentation of the Lifeline module, in .build/docs/Lifeline.doccarchive; fails on
+# any warning.
+docs: setup
+	swift build --target Lifeline
+	scripts/docs.sh
 
 benchmark: setup
 	swift run -c release lifeline-benchmarks
 
-# A release build with the Swift runtime linked in, so that the command runs outside the
-# toolchain; it still needs Graphviz's shared libraries (libgraphviz-dev, or libgvc6 alone).
+# A release build of the command, copied to $(PREFIX)/bin. On Linux it loads the Swift runtime
+# from the toolchain that built it (its run path names the toolchain's lib/swift/linux) and
+# Graphviz's shared libraries (libgvc6), so both must stay installed.
 install: setup
-	swift build -c release --product lifeline --static-swift-stdlib
+	swift build -c release --product lifeline
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 "$$(swift build -c release --show-bin-path)/lifeline" "$(DESTDIR)$(PREFIX)/bin/lifeline"
