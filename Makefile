@@ -10,8 +10,10 @@ PREFIX ?= /usr/local
 setup:
 	scripts/setup.sh
 
+# The gallery, and the copies of its pictures that the DocC catalog embeds.
 demo: setup
 	swift run lifeline samples --output output
+	scripts/docs-pictures.sh
 
 # Recording is process-wide, so the tests run one at a time. The docs build last: it reuses the
 # build, and fails on any DocC warning.

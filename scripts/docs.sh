@@ -2,9 +2,8 @@
 # Builds the DocC documentation of the Lifeline module with the docc that ships with the
 # toolchain, and fails on any DocC warning. No package plugin: nothing extra to resolve.
 #
-# 1. Copies the gallery pictures the catalog's articles embed from output/ into the catalog's
-#    Resources, as DocC's light and dark pairs (name.svg, name~dark.svg): the docs show what
-#    `make demo` drew, and a test checks that the copies match the gallery.
+# 1. Copies the gallery pictures the catalog's articles embed into its Resources
+#    (scripts/docs-pictures.sh).
 # 2. Extracts the module's public symbol graph from the debug build
 #    (`swift package dump-symbol-graph`, which reuses `swift build`'s products).
 # 3. Runs `docc convert --warnings-as-errors` into .build/docs/Lifeline.doccarchive.
@@ -14,18 +13,7 @@ cd "$(dirname "$0")/.."
 catalog=Sources/Lifeline/Lifeline.docc
 output=.build/docs/Lifeline.doccarchive
 
-# The sample story whose pictures the catalog shows, and which of its pictures.
-story=retain-cycle
-pictures=(sequence marbles graph)
-mkdir -p "$catalog/Resources"
-for picture in "${pictures[@]}"; do
-    for variant in "" "~dark"; do
-        source="output/$story/$picture$variant.svg"
-        [ -f "$source" ] || { echo "docs: $source is missing: run make demo" >&2; exit 1; }
-        cmp -s "$source" "$catalog/Resources/$story-$picture$variant.svg" \
-            || cp "$source" "$catalog/Resources/$story-$picture$variant.svg"
-    done
-done
+scripts/docs-pictures.sh
 
 if command -v docc >/dev/null 2>&1; then
     docc=(docc)

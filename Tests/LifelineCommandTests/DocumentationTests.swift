@@ -42,7 +42,8 @@ import Testing
         }
     }
 
-    /// The catalog embeds copies of the gallery's pictures, which `scripts/docs.sh` makes.
+    /// The catalog embeds copies of the gallery's pictures, which `scripts/docs-pictures.sh`
+    /// makes (`make demo` and `make docs` run it).
     @Test func theCatalogsPicturesAreTheGallerys() throws {
         let resources = Self.catalog.appendingPathComponent("Resources")
         let files = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter { $0.hasSuffix(".svg") }.sorted()
@@ -51,7 +52,7 @@ import Testing
             let match = try #require(file.firstMatch(of: /^(retain-cycle)-(sequence|marbles|graph)(~dark)?\.svg$/), "\(file)")
             let gallery = Self.root.appendingPathComponent("output/\(match.1)/\(match.2)\(match.3 ?? "").svg")
             #expect(try Data(contentsOf: resources.appendingPathComponent(file)) == (try Data(contentsOf: gallery)),
-                    "\(file) is not the gallery's \(gallery.lastPathComponent): run make docs")
+                    "\(file) is not the gallery's \(gallery.lastPathComponent): run make demo")
             if match.3 == nil {
                 #expect(files.contains(file.replacingOccurrences(of: ".svg", with: "~dark.svg")), "\(file) has no dark pair")
             }
