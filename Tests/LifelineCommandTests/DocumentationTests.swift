@@ -42,6 +42,24 @@ import Testing
         }
     }
 
+    /// Every picture the README and the gallery page show is a light file with its dark pair,
+    /// and both exist.
+    @Test(arguments: ["README.md", "output/README.md"]) func everyPictureIsALightAndDarkPairThatExists(_ page: String) throws {
+        // The pictures the page shows, not the examples in its code blocks.
+        let text = try Self.text(page).replacing(/```[a-z]*\n(?:.*\n)*?```\n/, with: "")
+        let folder = Self.root.appendingPathComponent(page).deletingLastPathComponent()
+        let pictures = text.matches(of: /<picture>\n  <source media="\(prefers-color-scheme: dark\)" srcset="([^"]+)">\n  <img src="([^"]+)"/)
+        #expect(!pictures.isEmpty, "\(page) shows no <picture>")
+        #expect(text.components(separatedBy: "<img ").count - 1 == pictures.count, "an <img> outside a light and dark <picture>")
+        for picture in pictures {
+            let dark = String(picture.1), light = String(picture.2)
+            #expect(dark == light.replacingOccurrences(of: ".svg", with: "~dark.svg"), "\(dark) is not \(light)'s DocC-style pair")
+            for path in [light, dark] {
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path), "\(page) shows \(path), which does not exist")
+            }
+        }
+    }
+
     /// The catalog embeds copies of the gallery's pictures, which `scripts/docs-pictures.sh`
     /// makes (`make demo` and `make docs` run it).
     @Test func theCatalogsPicturesAreTheGallerys() throws {
