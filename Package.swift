@@ -119,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineRenderTests",
-            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineOwnershipDOT"],
+            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineOwnershipDOT", "LifelineGraphviz"],
             exclude: ["__Snapshots__", "Fixtures"]
         ),
     ] + sampleStories.map { story in
@@ -133,3 +133,10 @@ let package = Package(
     },
     swiftLanguageModes: [.v6]
 )
+
+// `LIFELINE_DOCS=1 swift package generate-documentation --target Lifeline` builds the DocC
+// catalog with swift-docc-plugin. Without the variable nothing extra is resolved: `make docs`
+// (scripts/docs.sh) drives the toolchain's docc directly, and is what `make test` checks.
+if Context.environment["LIFELINE_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

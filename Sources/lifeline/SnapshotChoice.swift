@@ -18,12 +18,21 @@ enum SnapshotChoice {
         }
         guard let reference else { return last }
         if let snapshot = trace.snapshot(at: reference) { return snapshot }
-        let labels = trace.snapshots.map { "\"\($0.label)\"" }
-        let shown = labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
+        let shown = labelsToSuggest(in: trace)
         StandardError.write(
             "error: \(path): no snapshot matches --at \(reference): give a label (\(shown)) or a sequence number "
-                + "at or after #\(trace.snapshots[0].seq), the event the first snapshot follows"
+                + "at or after #\(trace.snapshots[0].seq), the event the first snapshot follows; "
+                + "`lifeline snapshots \(path)` lists them all"
         )
         throw ExitCode(2)
+    }
+
+    /// Up to ten labels, quoted: the user's own (from `Lifeline.snapshot(_:)`) first, then the
+    /// automatic ones, each label once, in the order taken.
+    static func labelsToSuggest(in trace: Trace) -> String {
+        let ordered = trace.snapshots.filter { $0.reason == .requested } + trace.snapshots.filter { $0.reason != .requested }
+        var seen: Set<String> = []
+        let labels = ordered.map(\.label).filter { seen.insert($0).inserted }.map { "\"\($0)\"" }
+        return labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
     }
 }
