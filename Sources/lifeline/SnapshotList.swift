@@ -19,7 +19,7 @@ struct SnapshotList {
     /// record them.
     func render() -> String {
         guard !trace.snapshots.isEmpty else {
-            return "No ownership snapshots: record with RecordingOptions(automaticSnapshots: true), "
+            return "No ownership snapshots: record with the default RecordingOptions(snapshots: .atStop) or .everyCall, "
                 + "or take one with Lifeline.snapshot(\"label\").\n"
         }
         let header = ["#", "after event", "reason", "objects", "references", "label (for --at)"]

@@ -12,7 +12,7 @@ struct SnapshotsCommandTests {
     /// around it, to a log in `folder`.
     func record(in folder: URL) throws -> (path: String, trace: Trace) {
         let path = folder.appendingPathComponent("trace.jsonl").path
-        try Lifeline.start(writingTo: path, options: RecordingOptions(automaticSnapshots: true))
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall))
         SampleScenario.retainCycle.run(SampleConsole())
         Lifeline.snapshot("after the story")
         Lifeline.snapshot("before stop")
