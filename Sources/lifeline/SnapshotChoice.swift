@@ -18,7 +18,7 @@ enum SnapshotChoice {
         }
         guard let reference else { return last }
         if let snapshot = trace.snapshot(at: reference) { return snapshot }
-        let labels = trace.snapshots.map { "\"\($0.label)\"" }
+        let labels = trace.snapshots.map { "\"\(TraceText.printable($0.label, limit: 80))\"" }
         let shown = labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
         StandardError.write(
             "error: \(path): no snapshot matches --at \(reference): give a label (\(shown)) or a sequence number "
