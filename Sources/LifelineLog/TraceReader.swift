@@ -7,22 +7,26 @@ import Foundation
 /// JSON, an unknown version, a missing field, an undeclared object) is a ``TraceReadError``
 /// that names the line.
 public enum TraceReader {
-    /// Reads the log at `path`.
+    /// Reads the log at `path`: a file, or a pipe or device to read to its end (`/dev/stdin`,
+    /// a shell's `<(zcat trace.jsonl.gz)`).
+    ///
+    /// - Throws: ``TraceReadError/unreadable(path:reason:)`` saying in words why the file
+    ///   cannot be read (it does not exist, it is a directory, permission is denied), or any
+    ///   error ``read(_:)`` throws.
     public static func read(contentsOf path: String) throws(TraceReadError) -> Trace {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
-            throw .unreadable(path: path, reason: reason)
-        }
-        return try read(data)
+        try read(try LogFile.contents(of: path))
     }
 
     /// Reads a log held in memory.
     public static func read(_ data: Data) throws(TraceReadError) -> Trace {
         var bytes = [UInt8](data)
         var damage: [TraceDamage] = []
+        // JSONSerialization reads UTF-16 and UTF-32 too, so such a header would pass and every
+        // later line, full of zero bytes, would be skipped as unwritten: 0 events.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || (bytes.count >= 2 && (bytes[0] == 0) != (bytes[1] == 0)) {
+            throw .notALifelineLog(reason: "it is UTF-16 or UTF-32 text; a Lifeline log is UTF-8")
+        }
         // A recording that never stopped leaves the rest of its last file chunk zero-filled.
         while bytes.last == 0 { bytes.removeLast() }
         guard !bytes.isEmpty else { throw .empty }

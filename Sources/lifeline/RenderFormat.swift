@@ -58,6 +58,12 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         var description: String { "the log has no ownership snapshot" }
     }
 
+    /// Graphviz gave no bytes for a picture: no file is better than an empty one.
+    struct EmptyPicture: Error, CustomStringConvertible {
+        let format: RenderFormat
+        var description: String { "Graphviz produced an empty \(format.rawValue) picture" }
+    }
+
     /// Draws `trace` in this format, as the bytes of the file.
     ///
     /// - Parameters:
@@ -69,7 +75,8 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
-    ///   `GraphvizError` when Graphviz fails to lay it out.
+    ///   `GraphvizError` when Graphviz fails to lay it out, ``EmptyPicture`` when it renders
+    ///   no bytes.
     func render(
         _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis
     ) throws -> [UInt8] {
@@ -83,11 +90,14 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
             let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
+            let picture: [UInt8]
             switch self {
-            case .graphSVG: return Array(try GraphvizRenderer().svg(fromDOT: dot).utf8)
-            case .graphPNG: return try GraphvizRenderer().png(fromDOT: dot)
+            case .graphSVG: picture = Array(try GraphvizRenderer().svg(fromDOT: dot).utf8)
+            case .graphPNG: picture = try GraphvizRenderer().png(fromDOT: dot)
             default: return Array(dot.utf8)
             }
+            guard !picture.isEmpty else { throw EmptyPicture(format: self) }
+            return picture
         }
     }
 }
