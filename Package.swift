@@ -74,6 +74,14 @@ let package = Package(
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
         .target(name: "LifelineOwnershipDOT", dependencies: ["LifelineLog", "LifelineAnalysis", "LifelineDOT"]),
         .executableTarget(
+            name: "lifeline-fuzz",
+            dependencies: [
+                "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineOwnershipDOT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Fuzz/Sources"
+        ),
+        .executableTarget(
             name: "lifeline-benchmarks",
             dependencies: ["Lifeline", "LifelineHeap", combine],
             path: "Benchmarks/LifelineBenchmarks"
