@@ -39,11 +39,13 @@ struct Campaign {
                     + "\(failures.count) crashes or hangs",
             ]
             if stoppedEarly { lines.append("lifeline-fuzz: stopped early at the time limit") }
-            for failure in failures {
+            // The first ten in full: the rest are usually the same bug again.
+            for failure in failures.prefix(10) {
                 lines.append("lifeline-fuzz: input \(failure.index) \(failure.kind): saved at \(failure.savedAt); "
                     + "run it again with lifeline-fuzz --reproduce \(failure.savedAt)")
                 if !failure.detail.isEmpty { lines.append(failure.detail) }
             }
+            if failures.count > 10 { lines.append("lifeline-fuzz: … and \(failures.count - 10) more, saved beside them") }
             return lines.joined(separator: "\n")
         }
     }

@@ -65,15 +65,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("pipe").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let received = ReceivedBytes()
-        let reader = Thread {
-            let handle = FileHandle(forReadingAtPath: fifo)
-            received.store(handle?.readDataToEndOfFile() ?? Data())
-        }
-        reader.start()
+        // Opened for reading first, without waiting for a writer, so that the command's write
+        // lands in the pipe and a command that replaced the FIFO instead fails the test
+        // rather than hanging it.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
         let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", fifo])
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(received.wait().starts(with: Data("digraph".utf8)))
+        var received = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &received, received.count)
+        #expect(count > 0 && received.starts(with: Array("digraph".utf8)), "nothing arrived through the FIFO")
         var status = stat()
         #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
     }
@@ -105,25 +107,5 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["graph.dot"], "a temporary file was left")
-    }
-}
-
-/// Bytes handed from a reader thread to the test.
-private final class ReceivedBytes: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var bytes: Data?
-
-    func store(_ data: Data) {
-        condition.lock()
-        bytes = data
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while bytes == nil { condition.wait() }
-        return bytes!
     }
 }
