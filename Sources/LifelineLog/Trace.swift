@@ -14,7 +14,8 @@ public struct Trace: Sendable {
     /// The reference-graph snapshots, ordered by the event they follow
     /// (``TraceSnapshot/seq``), then by ``TraceSnapshot/index``.
     public let snapshots: [TraceSnapshot]
-    /// What the reader tolerated: damage that loses no recorded event but the last.
+    /// What the reader tolerated: what a crash leaves (which loses no recorded event but the
+    /// last), events the recorder dropped, and events missing from a closed log.
     public let damage: [TraceDamage]
 
     /// Creates a trace. `events` are sorted by sequence number, `snapshots` by the event they

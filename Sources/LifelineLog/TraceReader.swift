@@ -3,9 +3,10 @@ import Foundation
 /// Reads a Lifeline log back into a ``Trace``.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
-/// no end record, unwritten zero bytes) and reports it in ``Trace/damage``. Anything else (bad
-/// JSON, an unknown version, a missing field, an undeclared object) is a ``TraceReadError``
-/// that names the line.
+/// no end record, unwritten zero bytes) and reports it in ``Trace/damage``, as it does a log
+/// holding fewer events than its end record counts. Anything else (bad JSON, an unknown
+/// version, a missing field, an undeclared object, an object declared twice differently, a
+/// second end record, UTF-16 text) is a ``TraceReadError`` that names the line.
 public enum TraceReader {
     /// Reads the log at `path`: a file, or a pipe or device to read to its end (`/dev/stdin`,
     /// a shell's `<(zcat trace.jsonl.gz)`).
