@@ -139,3 +139,6 @@ print("automatic mode costs \(String(format: "%.1f", (automatic - untraced) / (f
 
 print()
 InspectionBenchmark.run()
+
+print()
+try ReadingBenchmark.run(events: 1_000_000, logDirectory: logDirectory)

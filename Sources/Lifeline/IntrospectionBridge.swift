@@ -21,12 +21,22 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        if let hop = publisher as? LabelledHopPublisher {
+            // A `.lifeline(_:)` hop subscribes its subscriber straight to its upstream, whose
+            // subscribe call is the one recorded; here the subscriber gets the hop's label.
+            _ = session.identify(
+                subscriber, role: .subscriber, key: subscriber.combineIdentifier, label: hop.label,
+                sourceLocation: hop.sourceLocation
+            )
+            return
+        }
         let subscriberID = id(of: subscriber, role: .subscriber)
         session.record(.begin, .subscribe(publisher: beginPublisher(publisher, for: subscriberID), subscriber: subscriberID))
     }
 
     func didReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        guard !(publisher is LabelledHopPublisher) else { return }
         let subscriberID = id(of: subscriber, role: .subscriber)
         let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
         let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
@@ -48,7 +58,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         session.record(.begin, .value(
-            subscriber: id(of: subscriber, role: .subscriber), returnedDemand: nil, value: session.describe(input)
+            subscriber: id(of: subscriber, role: .subscriber, joined: true), returnedDemand: nil, value: session.describe(input)
         ))
     }
 
@@ -56,36 +66,36 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
         session.record(.end, .value(
-            subscriber: id(of: subscriber, role: .subscriber), returnedDemand: TraceDemand(resultingDemand),
+            subscriber: id(of: subscriber, role: .subscriber, joined: true), returnedDemand: TraceDemand(resultingDemand),
             value: session.describe(input)
         ))
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
-        session.record(.begin, .completion(subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)))
+        session.record(.begin, .completion(subscriber: id(of: subscriber, role: .subscriber, joined: true), completion: TraceEvent.Completion(completion)))
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
         let seq = session.record(.end, .completion(
-            subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)
+            subscriber: id(of: subscriber, role: .subscriber, joined: true), completion: TraceEvent.Completion(completion)
         ))
         session.callEnded(at: seq, snapshotReason: .completion)
     }
 
     func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
-        session.record(.begin, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)))
+        session.record(.begin, .request(subscription: id(of: subscription, role: .subscription, joined: true), demand: TraceDemand(demand)))
     }
 
     func didRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
-        session.record(.end, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)))
+        session.record(.end, .request(subscription: id(of: subscription, role: .subscription, joined: true), demand: TraceDemand(demand)))
     }
 
     func willCancel(subscription: Subscription) {
-        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription)))
+        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription, joined: true)))
     }
 
     func didCancel(subscription: Subscription) {
-        let seq = session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription)))
+        let seq = session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription, joined: true)))
         session.callEnded(at: seq, snapshotReason: .cancel)
     }
 
@@ -102,11 +112,26 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         session.identify(publisher, role: role)
     }
 
-    private func id(of subscription: Subscription, role: TraceObjectRole) -> TraceObjectID {
-        session.identify(subscription, role: role, key: subscription.combineIdentifier)
+    /// A subscription's id. `joined` says the call is one a subscription only gets once it was
+    /// handed over (a request or a cancel): seen first there, it joined mid-stream.
+    private func id(of subscription: Subscription, role: TraceObjectRole, joined: Bool = false) -> TraceObjectID {
+        session.identify(subscription, role: role, key: subscription.combineIdentifier, joinedMidStream: joined)
     }
 
-    private func id<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole) -> TraceObjectID {
-        session.identify(subscriber, role: role, key: subscriber.combineIdentifier)
+    /// A subscriber's id. An `AnySubscriber` is the subscriber it wraps: Combine hands the
+    /// hook one when a publisher passes its subscriber on to another publisher unchanged
+    /// (`eraseToAnyPublisher()`, a `.lifeline(_:)` hop).
+    /// `joined` says the call is one a subscriber only gets once subscribed (a value or a
+    /// completion): seen first there, it joined mid-stream.
+    private func id<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole, joined: Bool = false) -> TraceObjectID {
+        if subscriber is TypeErasedSubscriber, let id = session.registry.wrappedID(for: subscriber.combineIdentifier) {
+            return id
+        }
+        return session.identify(subscriber, role: role, key: subscriber.combineIdentifier, joinedMidStream: joined)
     }
 }
+
+/// A subscriber that stands for another one and takes over its combine identifier.
+protocol TypeErasedSubscriber {}
+
+extension AnySubscriber: TypeErasedSubscriber {}

@@ -44,9 +44,13 @@ public enum Lifeline {
     ///   - path: The log file to write.
     ///   - options: Whether to record every pipeline or only `.lifeline(_:)` hops, and
     ///     whether to describe values.
-    /// - Throws: ``LifelineError/alreadyRecording`` when a recording is running, or
-    ///   ``LifelineError/cannotWriteLog(_:)`` when the file can't be written.
+    /// - Throws: ``LifelineError/invalidOptions(_:)`` when `options` can't be honoured (a value
+    ///   description limit below 1, a log capacity below
+    ///   ``RecordingOptions/minimumLogCapacity``), ``LifelineError/alreadyRecording`` when a
+    ///   recording is running, or ``LifelineError/cannotWriteLog(_:)`` when the file can't be
+    ///   written.
     public static func start(writingTo path: String, options: RecordingOptions = RecordingOptions()) throws(LifelineError) {
+        try options.validate()
         try active.withLock { active throws(LifelineError) in
             guard active == nil else { throw .alreadyRecording }
             let session: RecordingSession
@@ -55,6 +59,7 @@ public enum Lifeline {
             } catch {
                 throw .cannotWriteLog(error.description)
             }
+            pendingRoots.moveAll(to: session.roots)
             let bridge = options.automatic ? IntrospectionBridge(session: session) : nil
             bridge?.enable()
             active = Recording(session: session, bridge: bridge)
@@ -72,23 +77,69 @@ public enum Lifeline {
         return recording.session.path
     }
 
+    /// Lets a later automatic recording see the pipelines subscribed from now on, even those
+    /// subscribed before it starts.
+    ///
+    /// Automatic mode records through Combine's introspection hook, and Combine only puts
+    /// the hook's taps on a pipeline while the hook is installed, at subscribe time: a
+    /// pipeline subscribed before `start` is invisible to the recording. Call `prepare()`
+    /// early (at launch, or before making the objects you want to watch) to install the
+    /// hook now:
+    ///
+    /// ```swift
+    /// Lifeline.prepare()
+    /// let model = SearchViewModel()     // subscribes its pipelines
+    /// try Lifeline.start(writingTo: "trace.jsonl")
+    /// model.query.send("swift")         // recorded; the model's sink is declared "joined"
+    /// Lifeline.stop()
+    /// ```
+    ///
+    /// While prepared and not recording, every Combine call costs the hook's own overhead
+    /// (about 100 ns) and nothing is recorded. Combine then hands subscribers its wrappers,
+    /// as in any recording, which code that casts a subscription to its concrete type
+    /// notices. Calling it again does nothing; ``endPreparation()`` removes the hook.
+    public static func prepare() {
+        preparedHook.enable()
+    }
+
+    /// Removes the hook ``prepare()`` installed. A running automatic recording keeps its own.
+    public static func endPreparation() {
+        preparedHook.disable()
+    }
+
+    private static let preparedHook = PreparedHook()
+
     /// Records everything `body` does and returns the trace.
     ///
     /// Scoped recordings run one at a time: a second one, on another thread, waits for the
     /// first to end. (Recording is process-wide, so two at once could not be told apart.)
+    /// Each sees only its own objects: the roots tracked during one (``track(_:name:)``) end
+    /// with it, so an object one test leaks on purpose never appears in the next test's log.
+    ///
+    /// ```swift
+    /// let trace = try Lifeline.record(keepingLogAt: "failing-test.jsonl") {
+    ///     model.load()
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - options: How to record.
+    ///   - path: Where to keep the log, to read it with `lifeline` later; `nil` (the default)
+    ///     writes it to a temporary file that is removed once it has been read.
     ///   - body: The code to record. It should return only once the work it starts is done.
     /// - Returns: The recorded trace.
     /// - Throws: What `body` throws, a ``LifelineError``, or a `TraceReadError` if the log
     ///   can't be read back.
-    public static func record(options: RecordingOptions = RecordingOptions(), _ body: () throws -> Void) throws -> Trace {
-        let name = "lifeline-\(ProcessInfo.processInfo.processIdentifier)-\(scopedLogs.add(1, ordering: .relaxed).newValue).jsonl"
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+    public static func record(
+        options: RecordingOptions = RecordingOptions(), keepingLogAt path: String? = nil, _ body: () throws -> Void
+    ) throws -> Trace {
+        let temporary = path == nil
+        let path = path ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifeline-\(ProcessInfo.processInfo.processIdentifier)-\(scopedLogs.add(1, ordering: .relaxed).newValue).jsonl"
+        ).path
         return try scopedRecording.withLock { _ in
             try start(writingTo: path, options: options)
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer { if temporary { try? FileManager.default.removeItem(atPath: path) } }
             do {
                 try body()
             } catch {
@@ -104,6 +155,10 @@ public enum Lifeline {
     /// write.
     public static let traceEnvironmentVariable = "LIFELINE_TRACE"
 
+    /// The environment variable ``recordingIfRequested(_:)`` reads the recording options from,
+    /// as `RecordingOptions(parsing:)` reads them: for example `snapshots,values=80`.
+    public static let optionsEnvironmentVariable = "LIFELINE_OPTIONS"
+
     /// Runs `body`, recording it to the log named by the `LIFELINE_TRACE` environment
     /// variable when that is set, so that a program can be traced without changing it again:
     ///
@@ -113,18 +168,28 @@ public enum Lifeline {
     ///
     /// ```sh
     /// LIFELINE_TRACE=trace.jsonl swift run MyApp
+    /// LIFELINE_TRACE=trace.jsonl LIFELINE_OPTIONS=snapshots,values=80 swift run MyApp
     /// ```
     ///
-    /// When the log can't be written, the reason goes to standard error and `body` runs
-    /// untraced: a tracer never stops the program it traces.
+    /// `LIFELINE_OPTIONS` holds the options, a comma-separated list of `automatic`,
+    /// `operator-only`, `snapshots[=none|stop|every-call]`, `values=N` and
+    /// `capacity=N[K|M|G]` (see `RecordingOptions(parsing:)`); unset or empty, the defaults.
+    ///
+    /// When the options can't be read or the log can't be written, the reason goes to
+    /// standard error and `body` runs untraced: a tracer never stops the program it traces,
+    /// and a recording made with options the user did not ask for (automatic mode instead of
+    /// a mistyped `operator-only`, say) would mislead.
     public static func recordingIfRequested(_ body: () throws -> Void) rethrows {
-        guard let path = ProcessInfo.processInfo.environment[traceEnvironmentVariable], !path.isEmpty else {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[traceEnvironmentVariable], !path.isEmpty else {
             return try body()
         }
         do {
-            try start(writingTo: path)
+            let options = try RecordingOptions(parsing: environment[optionsEnvironmentVariable] ?? "")
+            try start(writingTo: path, options: options)
         } catch {
-            FileHandle.standardError.write(Data("lifeline: not recording: \(error)\n".utf8))
+            let reason = if case .invalidOptions = error { "\(optionsEnvironmentVariable): \(error)" } else { "\(error)" }
+            FileHandle.standardError.write(Data("lifeline: not recording: \(reason)\n".utf8))
             return try body()
         }
         defer { stop() }
@@ -148,15 +213,35 @@ public enum Lifeline {
     /// Lifeline.snapshot("after bind")
     /// ```
     ///
-    /// Lifeline holds the object weakly: tracking never keeps it alive. Roots can be tracked
-    /// before recording starts; tracking an object again renames it.
+    /// Lifeline holds the object weakly: tracking never keeps it alive. A root belongs to the
+    /// recording it was tracked in and ends with it; one tracked while no recording runs
+    /// belongs to the next recording that starts. Tracking an object again renames it;
+    /// ``untrack(_:)`` forgets it.
     ///
     /// - Parameters:
     ///   - object: The object, typically a view model or controller.
     ///   - name: The name snapshots show for it.
     public static func track(_ object: AnyObject, name: String) {
-        trackedRoots.track(object, name: name)
-        _ = current?.identify(object, role: .object)
+        let session = active.withLock { active -> RecordingSession? in
+            guard let session = active?.session else {
+                pendingRoots.track(object, name: name)
+                return nil
+            }
+            session.roots.track(object, name: name)
+            return session
+        }
+        _ = session?.identify(object, role: .object)
+    }
+
+    /// Stops treating `object` as a root: later snapshots neither start from it nor name it
+    /// (they still show it where a reference reaches it). Does nothing for an object that
+    /// was not tracked.
+    public static func untrack(_ object: AnyObject) {
+        let session = active.withLock { active -> RecordingSession? in
+            pendingRoots.untrack(object)
+            return active?.session
+        }
+        session?.untrack(object)
     }
 
     /// Records a snapshot of the reference graph: who holds whom, through which field or
@@ -171,8 +256,8 @@ public enum Lifeline {
         current?.takeSnapshot(label: label, reason: .requested)
     }
 
-    /// The roots registered with ``track(_:name:)``.
-    static let trackedRoots = TrackedRoots()
+    /// The roots registered with ``track(_:name:)`` while no recording ran, for the next one.
+    static let pendingRoots = TrackedRoots()
 
     /// The running session, for `.lifeline(_:)` hops subscribed while it runs.
     static var current: RecordingSession? {
@@ -186,11 +271,14 @@ public enum LifelineError: Error, Hashable, Sendable, CustomStringConvertible {
     case alreadyRecording
     /// The log file could not be created.
     case cannotWriteLog(String)
+    /// The recording options can't be honoured; the text says which and why.
+    case invalidOptions(String)
 
     public var description: String {
         switch self {
         case .alreadyRecording: return "a Lifeline recording is already running; stop it first"
         case .cannotWriteLog(let reason): return reason
+        case .invalidOptions(let reason): return "invalid recording options: \(reason)"
         }
     }
 }

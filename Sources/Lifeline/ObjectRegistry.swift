@@ -12,7 +12,10 @@ import Synchronization
 /// program's objects die exactly when they would untraced. An entry whose weak reference has
 /// gone nil belongs to a dead object; the id is retired, and an object that later reuses the
 /// same address gets a new id. Value types have no lifetime; they are keyed by their
-/// `combineIdentifier`.
+/// `combineIdentifier`. A value keyed by an object's address (a struct subscriber whose
+/// identifier forwards a class instance's, as OpenCombine's `PrefixUntilOutput` termination
+/// does) stands for that object: its id is retired when an object at that address is found
+/// dead, so a later object there never inherits it.
 final class ObjectRegistry: Sendable {
     /// An object found dead, and the last sequence number at which it was seen alive.
     struct Death {
@@ -36,6 +39,11 @@ final class ObjectRegistry: Sendable {
         /// The role the object was declared with, for snapshots' node kinds.
         let role: TraceObjectRole
         var aliveAtSeq: UInt64
+        /// The combine identifier it was identified with, when it had one.
+        let key: ValueKey?
+        /// Whether its death is recorded: `false` for an object a snapshot declared without
+        /// lifetime tracking before the recorder met it in a call.
+        var recordsDeath = true
     }
 
     /// A live tracked object, as heap inspection needs it.
@@ -47,6 +55,20 @@ final class ObjectRegistry: Sendable {
     /// A combine identifier is an immutable value; OpenCombine just doesn't mark it Sendable.
     private struct ValueKey: Hashable, @unchecked Sendable {
         let identifier: CombineIdentifier
+
+        init(identifier: CombineIdentifier) {
+            self.identifier = identifier
+        }
+
+        /// The key a value forwarding the identifier of the object at `key` has.
+        init(forwarding key: ObjectIdentifier) {
+            identifier = unsafeBitCast(UInt64(UInt(bitPattern: key)), to: CombineIdentifier.self)
+        }
+
+        /// The object address the identifier may be (`CombineIdentifier(object)` is one).
+        var address: ObjectIdentifier {
+            unsafeBitCast(UInt(truncatingIfNeeded: unsafeBitCast(identifier, to: UInt64.self)), to: ObjectIdentifier.self)
+        }
     }
 
     private struct State {
@@ -54,6 +76,18 @@ final class ObjectRegistry: Sendable {
         var live: [ObjectIdentifier: LiveObject] = [:]
         var liveKeys: [TraceObjectID: ObjectIdentifier] = [:]
         var values: [ValueKey: TraceObjectID] = [:]
+        /// Live class instances by the combine identifier they were identified with, so that a
+        /// type-erased wrapper (`AnySubscriber`) is known as what it wraps.
+        var objectKeys: [ValueKey: ObjectIdentifier] = [:]
+
+        /// Forgets the live entry at `key`, which holds the object `id`, with the values that
+        /// forwarded its address.
+        mutating func forget(_ key: ObjectIdentifier, id: TraceObjectID) {
+            if let valueKey = live[key]?.key, objectKeys[valueKey] == key { objectKeys[valueKey] = nil }
+            live[key] = nil
+            liveKeys[id] = nil
+            values[ValueKey(forwarding: key)] = nil
+        }
 
         mutating func newID() -> TraceObjectID {
             defer { nextID += 1 }
@@ -70,42 +104,89 @@ final class ObjectRegistry: Sendable {
     }
 
     /// The id of a class instance. `declare` builds the declaration the first time.
-    func identify(object: AnyObject, role: TraceObjectRole, declare: (TraceObjectID) -> TraceObject) -> Identity {
+    /// `combineIdentifier` is the subscriber's or subscription's identifier, when it has one.
+    ///
+    /// An object new to the registry that a snapshot already declared keeps that id:
+    /// `declared` finds it, by address and type, and the object's death is then not recorded
+    /// (its declaration says Lifeline does not track its lifetime).
+    func identify(
+        object: AnyObject, role: TraceObjectRole, combineIdentifier: CombineIdentifier? = nil,
+        declared: (UInt) -> TraceObjectID? = { _ in nil }, declare: (TraceObjectID) -> TraceObject
+    ) -> Identity {
         let key = ObjectIdentifier(object)
-        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0)
+        let valueKey = combineIdentifier.map(ValueKey.init)
+        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0, key: valueKey)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if let known = state.live[key] {
                 if known.object != nil { return (known.id, false, nil) }
-                death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq)
-                state.liveKeys[known.id] = nil
+                if known.recordsDeath { death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq) }
+                state.forget(key, id: known.id)
             }
-            let id = state.newID()
-            state.live[key] = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0)
+            let adopted = declared(UInt(bitPattern: key))
+            let id = adopted ?? state.newID()
+            var fresh = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0, key: valueKey)
+            fresh.recordsDeath = adopted == nil
+            state.live[key] = fresh
             state.liveKeys[id] = key
-            return (id, true, death)
+            if let valueKey { state.objectKeys[valueKey] = key }
+            return (id, adopted == nil, death)
         }
         return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
     }
 
     /// The id of a value-type subscriber or subscription, keyed by its combine identifier.
+    ///
+    /// When the identifier is the address of an object the registry knows and that object
+    /// has died, the object's death is recorded and the value gets a new id: it stands for
+    /// the object now at that address.
     func identify(value identifier: CombineIdentifier, declare: (TraceObjectID) -> TraceObject) -> Identity {
         let key = ValueKey(identifier: identifier)
-        let (id, isNew) = state.withLock { state -> (TraceObjectID, Bool) in
-            if let id = state.values[key] { return (id, false) }
+        // The weak reference is checked outside the lock, on a copy (see ``liveAddresses()``).
+        let forwarded = state.withLock { $0.live[key.address] }
+        let forwardedIsDead = forwarded.map { $0.object == nil } ?? false
+        let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
+            var death: Death?
+            if forwardedIsDead, let forwarded, let entry = state.live[key.address], entry.id == forwarded.id {
+                if entry.recordsDeath { death = Death(id: entry.id, aliveAtSeq: entry.aliveAtSeq) }
+                state.forget(key.address, id: entry.id)
+            }
+            if let id = state.values[key] { return (id, false, death) }
             let id = state.newID()
             state.values[key] = id
-            return (id, true)
+            return (id, true, death)
         }
-        return Identity(id: id, declaration: isNew ? declare(id) : nil, death: nil)
+        return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
+    }
+
+    /// The id of the live object or value identified with `identifier`, if any: what a
+    /// type-erased subscriber (`AnySubscriber`, which takes over the identifier of the
+    /// subscriber it wraps) stands for.
+    func wrappedID(for identifier: CombineIdentifier) -> TraceObjectID? {
+        let key = ValueKey(identifier: identifier)
+        let found = state.withLock { state -> (value: TraceObjectID?, object: LiveObject?) in
+            (state.values[key], state.objectKeys[key].flatMap { state.live[$0] })
+        }
+        // The weak reference is checked outside the lock (see ``liveAddresses()``).
+        if let object = found.object, object.object != nil { return object.id }
+        return found.value
+    }
+
+    /// The id of `object` when the registry knows it and it is alive, without declaring it.
+    func knownID(of object: AnyObject) -> TraceObjectID? {
+        let key = ObjectIdentifier(object)
+        return state.withLock { state in
+            // `object` is alive (the caller holds it), so an entry at its address is its own.
+            state.live[key]?.id
+        }
     }
 
     /// Forgets `id` because its death was seen exactly. Returns `false` when a check had
     /// already found it dead, so that no death is recorded twice.
     func retire(_ id: TraceObjectID) -> Bool {
         state.withLock { state in
-            guard let key = state.liveKeys.removeValue(forKey: id) else { return false }
-            state.live[key] = nil
+            guard let key = state.liveKeys[id] else { return false }
+            state.forget(key, id: id)
             return true
         }
     }
@@ -145,9 +226,8 @@ final class ObjectRegistry: Sendable {
             var deaths: [Death] = []
             for (key, id) in dead {
                 guard let entry = state.live[key], entry.id == id else { continue }
-                deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq))
-                state.live[key] = nil
-                state.liveKeys[id] = nil
+                if entry.recordsDeath { deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq)) }
+                state.forget(key, id: id)
             }
             for (key, id) in alive where state.live[key]?.id == id {
                 state.live[key]?.aliveAtSeq = seq

@@ -15,10 +15,15 @@ extension Publisher {
     /// ```
     ///
     /// When no recording runs, the operator subscribes the downstream directly and costs
-    /// nothing. While one runs, it places two small proxies in the chain: a subscriber that
-    /// the upstream subscription holds and that holds the downstream, and a subscription that
-    /// the downstream holds and that holds the upstream subscription. Ownership stays exactly
-    /// as it was: the proxies add no reference the untraced chain lacks, and no cycle.
+    /// nothing. In automatic mode, where every hop is recorded anyway, it also subscribes the
+    /// downstream directly and only names it: the downstream subscriber is declared with the
+    /// label and source location, and each call of the hop is recorded once.
+    ///
+    /// When only `.lifeline(_:)` hops are recorded (`RecordingOptions(automatic: false)`), it
+    /// places two small proxies in the chain: a subscriber that the upstream subscription
+    /// holds and that holds the downstream, and a subscription that the downstream holds and
+    /// that holds the upstream subscription. Ownership stays exactly as it was: the proxies add
+    /// no reference the untraced chain lacks, and no cycle.
     ///
     /// - Parameters:
     ///   - label: The name of this hop in diagrams and diagnoses.
@@ -32,7 +37,7 @@ extension Publisher {
 extension Publishers {
     /// A publisher that records the hop below it while Lifeline records. See
     /// `Publisher.lifeline(_:file:line:)`.
-    public struct Lifeline<Upstream: Publisher>: Publisher {
+    public struct Lifeline<Upstream: Publisher>: Publisher, LabelledHopPublisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
 
@@ -45,7 +50,7 @@ extension Publishers {
 
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == Output, Downstream.Failure == Failure {
-            guard let session = RecordingSession.current else {
+            guard let session = RecordingSession.current, !session.options.automatic else {
                 upstream.subscribe(subscriber)
                 return
             }
@@ -58,4 +63,11 @@ extension Publishers {
             session.callEnded(at: seq, snapshotReason: .subscribe)
         }
     }
+}
+
+/// A `.lifeline(_:)` hop, as the automatic mode's hook sees it: the label and source location
+/// to give the subscriber it subscribes.
+protocol LabelledHopPublisher {
+    var label: String { get }
+    var sourceLocation: String { get }
 }

@@ -1,18 +1,47 @@
 /// How Lifeline records.
-public struct RecordingOptions: Sendable {
+///
+/// The defaults record every pipeline, no value descriptions, and one reference-graph
+/// snapshot when recording stops, so that a retain cycle still alive at stop is found:
+///
+/// ```swift
+/// try Lifeline.start(writingTo: "trace.jsonl")                       // the defaults
+/// try Lifeline.start(writingTo: "trace.jsonl", options: RecordingOptions(
+///     valueDescriptionLimit: 80, snapshots: .everyCall))             // values, and every snapshot
+/// ```
+///
+/// `Lifeline.start(writingTo:options:)` rejects options it cannot honour with
+/// ``LifelineError/invalidOptions(_:)``, before anything is recorded.
+public struct RecordingOptions: Sendable, Hashable {
+    /// When Lifeline takes reference-graph snapshots by itself. `Lifeline.snapshot(_:)` takes
+    /// one whenever the program asks, under every policy.
+    public enum SnapshotPolicy: String, Sendable, Hashable, CaseIterable {
+        /// Never: the log has only the snapshots the program asks for, so retain cycles and
+        /// leaks at stop are checked only from those.
+        case none
+        /// Once, when recording stops (the default). It inspects every live object the
+        /// recorder knows, which costs milliseconds, once.
+        case atStop
+        /// After every subscribe, after every completion and cancel, and when recording
+        /// stops. Each one inspects every live object the recorder knows, on the thread that
+        /// made the call: for short programs and tests, not for a whole app.
+        case everyCall
+    }
+
+    /// The smallest ``logCapacity`` accepted, in bytes: room for the header and a few hundred
+    /// events.
+    public static let minimumLogCapacity = 64 << 10
+
     /// Whether every pipeline in the process is recorded through Combine's introspection
     /// hook. When `false`, only hops marked with `.lifeline(_:)` are recorded, at a lower cost.
     public var automatic: Bool
-    /// The longest value description to record, in characters, or `nil` to record no value
-    /// descriptions. Off by default: values can be large or private.
+    /// The longest value description to record, in characters (at least 1), or `nil` to
+    /// record no value descriptions. Off by default: values can be large or private.
     public var valueDescriptionLimit: Int?
-    /// The largest the log file may grow, in bytes. Events past it are dropped and counted.
+    /// The largest the log file may grow, in bytes (at least ``minimumLogCapacity``). Events
+    /// past it are dropped and counted in the log's end record.
     public var logCapacity: Int
-    /// Whether to take a reference-graph snapshot automatically after every subscribe, after
-    /// every completion and cancel, and when recording stops. Off by default: each snapshot
-    /// inspects every live object the recorder knows, on the thread that made the call.
-    /// `Lifeline.snapshot(_:)` works either way.
-    public var automaticSnapshots: Bool
+    /// When Lifeline takes reference-graph snapshots by itself; at stop by default.
+    public var snapshots: SnapshotPolicy
 
     /// Creates options.
     ///
@@ -20,15 +49,51 @@ public struct RecordingOptions: Sendable {
     ///   - automatic: Record every pipeline (the default), or only `.lifeline(_:)` hops.
     ///   - valueDescriptionLimit: Record value descriptions cut to this many characters.
     ///   - logCapacity: The log's size limit in bytes.
-    ///   - automaticSnapshots: Take reference-graph snapshots at subscribe, completion,
-    ///     cancel and stop.
+    ///   - snapshots: When to take reference-graph snapshots: at stop (the default), never,
+    ///     or after every call as well.
     public init(
         automatic: Bool = true, valueDescriptionLimit: Int? = nil, logCapacity: Int = 64 << 30,
-        automaticSnapshots: Bool = false
+        snapshots: SnapshotPolicy = .atStop
     ) {
         self.automatic = automatic
         self.valueDescriptionLimit = valueDescriptionLimit
         self.logCapacity = logCapacity
-        self.automaticSnapshots = automaticSnapshots
+        self.snapshots = snapshots
+    }
+
+    /// Creates options, with per-call snapshots on or off.
+    ///
+    /// `automaticSnapshots: true` is ``SnapshotPolicy/everyCall``; `false` is the default,
+    /// ``SnapshotPolicy/atStop``.
+    @available(*, deprecated, message: "use snapshots: .everyCall, .atStop or .none")
+    public init(
+        automatic: Bool = true, valueDescriptionLimit: Int? = nil, logCapacity: Int = 64 << 30,
+        automaticSnapshots: Bool
+    ) {
+        self.init(
+            automatic: automatic, valueDescriptionLimit: valueDescriptionLimit, logCapacity: logCapacity,
+            snapshots: automaticSnapshots ? .everyCall : .atStop
+        )
+    }
+
+    /// Whether a snapshot is taken after every subscribe, completion and cancel call.
+    @available(*, deprecated, message: "use snapshots == .everyCall")
+    public var automaticSnapshots: Bool {
+        get { snapshots == .everyCall }
+        set { snapshots = newValue ? .everyCall : .atStop }
+    }
+
+    /// Throws when the options can't be honoured.
+    func validate() throws(LifelineError) {
+        if let limit = valueDescriptionLimit, limit < 1 {
+            throw .invalidOptions(
+                "valueDescriptionLimit is \(limit); it must be at least 1, or nil to record no value descriptions"
+            )
+        }
+        if logCapacity < Self.minimumLogCapacity {
+            throw .invalidOptions(
+                "logCapacity is \(logCapacity) bytes; it must be at least \(Self.minimumLogCapacity) (64 KiB)"
+            )
+        }
     }
 }

@@ -19,12 +19,18 @@ final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry = ObjectRegistry()
     let snapshots = SnapshotRecorder()
+    /// The roots registered with `Lifeline.track(_:name:)` for this recording.
+    let roots = TrackedRoots()
     let path: String
 
     private let writer: TraceFileWriter
     private let generation: UInt64
     private let clockOrigin: UInt64
     private let nextSeq = Atomic<UInt64>(1)
+    /// Calls whose begin event was recorded and whose end event was not, yet.
+    private let openCalls = Atomic<Int>(0)
+    /// Set when recording stops: from then on nothing is recorded.
+    private let isFinished = Atomic<Bool>(false)
     private let contexts = Mutex(ExecutionContexts())
 
     private static let generations = Atomic<UInt64>(1)
@@ -47,9 +53,18 @@ final class RecordingSession: Sendable {
         writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity)
     }
 
-    /// Records one event and returns its sequence number.
+    /// Records one event and returns its sequence number, or 0 once recording has stopped.
+    ///
+    /// The calls still running when recording stops can't end in the log: ``finish()`` counts
+    /// their end events as dropped in the end record, and they are not recorded later.
     @discardableResult
     func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind) -> UInt64 {
+        guard !isFinished.load(ordering: .relaxed) else { return 0 }
+        switch phase {
+        case .begin: openCalls.add(1, ordering: .relaxed)
+        case .end: openCalls.subtract(1, ordering: .relaxed)
+        case .instant: break
+        }
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
         let time = lifeline_monotonic_ns() &- clockOrigin
         let thread = lifeline_thread_id()
@@ -67,9 +82,12 @@ final class RecordingSession: Sendable {
 
     /// The trace id of anything Combine hands over: class instances by identity, value types
     /// by their combine identifier when they have one, otherwise a fresh id per call.
+    ///
+    /// `joinedMidStream` marks an object first seen in the middle of its subscription (see
+    /// `TraceObject.joinedMidStream`); it only matters the first time.
     func identify(
         _ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil,
-        label: String? = nil, sourceLocation: String? = nil
+        label: String? = nil, sourceLocation: String? = nil, joinedMidStream: Bool = false
     ) -> TraceObjectID {
         let type = type(of: object)
         let isClass = type is AnyClass
@@ -77,12 +95,16 @@ final class RecordingSession: Sendable {
             let name = TypeName(type)
             return TraceObject(
                 id: id, role: role, typeName: name.full, shortTypeName: name.short, label: label,
-                sourceLocation: sourceLocation, lifetimeTracked: isClass
+                sourceLocation: sourceLocation, lifetimeTracked: isClass, joinedMidStream: joinedMidStream
             )
         }
         let identity: ObjectRegistry.Identity
         if isClass {
-            identity = registry.identify(object: object as AnyObject, role: role, declare: declare)
+            identity = registry.identify(
+                object: object as AnyObject, role: role, combineIdentifier: key,
+                declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName(type).full) },
+                declare: declare
+            )
         } else if let key {
             identity = registry.identify(value: key, declare: declare)
         } else {
@@ -116,7 +138,13 @@ final class RecordingSession: Sendable {
     /// Takes a reference-graph snapshot of every object the recording knows and every
     /// tracked root, and writes it.
     func takeSnapshot(label: String, reason: TraceSnapshot.Reason) {
-        snapshots.take(label: label, reason: reason, in: self, roots: Lifeline.trackedRoots)
+        snapshots.take(label: label, reason: reason, in: self, roots: roots)
+    }
+
+    /// Stops treating `object` as a root: later snapshots neither start from it nor name it.
+    func untrack(_ object: AnyObject) {
+        roots.untrack(object)
+        if let id = registry.knownID(of: object) { snapshots.forgetRoot(id) }
     }
 
     /// After a subscribe, completion or cancel call whose end is event `seq`: records the
@@ -124,7 +152,7 @@ final class RecordingSession: Sendable {
     /// them.
     func callEnded(at seq: UInt64, snapshotReason reason: TraceSnapshot.Reason) {
         sweep(after: seq)
-        guard options.automaticSnapshots else { return }
+        guard options.snapshots == .everyCall else { return }
         takeSnapshot(label: "after \(reason.rawValue) #\(seq)", reason: reason)
     }
 
@@ -150,11 +178,14 @@ final class RecordingSession: Sendable {
         return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
-    /// Records the deaths a final check finds, and closes the log.
+    /// Records the deaths a final check finds, takes the stop snapshot unless the options
+    /// say none, and closes the log.
     func finish() {
         sweep(after: lastSeq)
-        if options.automaticSnapshots { takeSnapshot(label: "stop", reason: .stop) }
-        writer.close(events: lastSeq)
+        if options.snapshots != .none { takeSnapshot(label: "stop", reason: .stop) }
+        isFinished.store(true, ordering: .relaxed)
+        let unfinishedCalls = UInt64(max(0, openCalls.load(ordering: .relaxed)))
+        writer.close(events: lastSeq + unfinishedCalls, neverAppended: unfinishedCalls)
     }
 
     private func recordDeath(_ death: ObjectRegistry.Death) {

@@ -16,23 +16,53 @@ import Synchronization
 /// appears again. Two objects of one type at one address are then told apart whenever a
 /// snapshot came between them, and which ids a run gets does not depend on where malloc
 /// happened to put its objects.
+///
+/// Every live object the recorder knows is a node, with its references when inspection could
+/// read it, or alone, without counts, when it could not.
+///
+/// Two refinements keep one id per object:
+/// - When the recorder later meets such an object in a call, or `Lifeline.track` names it,
+///   the registry takes over the id the last snapshot gave it (``claim(address:typeName:)``).
+/// - A collection is named by where it is stored: a `Set<AnyCancellable>` whose storage moved
+///   when it grew keeps its id while the same holder stores it in the same field.
 final class SnapshotRecorder: Sendable {
     private struct State {
         var taken = 0
         /// Roots by id, with their names, including roots that have died since.
         var rootNames: [TraceObjectID: String] = [:]
-        /// Ids of the objects only inspection reached in the last snapshot, by address and
-        /// type.
-        var discovered: [DiscoveredKey: TraceObjectID] = [:]
+        /// Ids of the collections the last snapshot discovered, by holder and field.
+        var collections: [CollectionKey: TraceObjectID] = [:]
     }
 
     private struct DiscoveredKey: Hashable {
         let address: UInt
+        /// The full type name, run-dependent addresses removed (as `TypeName.full`).
+        let typeName: String
+    }
+
+    private struct CollectionKey: Hashable {
+        let holder: TraceObjectID
+        let field: String
         let typeName: String
     }
 
     private let state = Mutex(State())
+    /// Ids of the objects only inspection reached in the last snapshot, by address and type.
+    /// Its own lock, held for nothing else, so that the registry can claim an id while it
+    /// holds its own.
+    private let discovered = Mutex<[DiscoveredKey: TraceObjectID]>([:])
     private let inspector = HeapInspector()
+
+    /// The id the last snapshot gave the object at `address` of type `typeName` (a
+    /// `TypeName.full`), if it discovered one there; the object is the registry's from now on.
+    func claim(address: UInt, typeName: String) -> TraceObjectID? {
+        discovered.withLock { $0.removeValue(forKey: DiscoveredKey(address: address, typeName: typeName)) }
+    }
+
+    /// Forgets the root `id` was registered as: later snapshots show it as the object it is.
+    func forgetRoot(_ id: TraceObjectID) {
+        state.withLock { _ = $0.rootNames.removeValue(forKey: id) }
+    }
 
     /// Inspects the heap and writes a snapshot line (after the declarations it needs).
     func take(label: String, reason: TraceSnapshot.Reason, in session: RecordingSession, roots: TrackedRoots) {
@@ -62,11 +92,25 @@ final class SnapshotRecorder: Sendable {
 
             var ids: [UInt: TraceObjectID] = [:]
             var nodes: [TraceSnapshot.Node] = []
-            var discovered: [DiscoveredKey: TraceObjectID] = [:]
-            for address in Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder) {
+            let seenBefore = discovered.withLock { $0 }
+            var seenNow: [DiscoveredKey: TraceObjectID] = [:]
+            var collections: [CollectionKey: TraceObjectID] = [:]
+            let order = Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder)
+            let holders = Self.firstHolders(in: graph, order: order)
+            for address in order {
                 let node = graph.nodes[address]!
                 let entry = known[node.address]
-                let id = entry?.id ?? discoveredID(node, seenBefore: state.discovered, seenNow: &discovered, session: session)
+                var found = entry?.id
+                if found == nil, node.isCollection, let holder = holders[address], let holderID = ids[holder.address] {
+                    let key = CollectionKey(holder: holderID, field: holder.path, typeName: TypeName.removingAddresses(from: node.typeName))
+                    if let earlier = state.collections[key], !ids.values.contains(earlier) {
+                        found = earlier
+                        seenNow[DiscoveredKey(address: address, typeName: key.typeName)] = earlier
+                    }
+                    found = found ?? discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
+                    collections[key] = found
+                }
+                let id = found ?? discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
                 ids[node.address] = id
                 nodes.append(TraceSnapshot.Node(
                     id: id, kind: kind(of: node, id: id, role: entry?.role, roots: state.rootNames), name: state.rootNames[id],
@@ -78,7 +122,21 @@ final class SnapshotRecorder: Sendable {
                     alive: true, opaque: node.isOpaque
                 ))
             }
-            state.discovered = discovered
+            discovered.withLock { $0 = seenNow }
+            state.collections = collections
+            // An object the recorder knows is alive is in the snapshot even when inspection could
+            // not read it (a type it cannot validate): shown alive, without counts or edges.
+            for (address, entry) in known where ids[address] == nil {
+                ids[address] = entry.id
+                let kind: TraceSnapshot.Node.Kind = switch (state.rootNames[entry.id], entry.role) {
+                case (_?, _): .root
+                case (nil, .publisher): .publisher
+                case (nil, .subscription): .subscription
+                case (nil, .subscriber): .subscriber
+                case (nil, .object): .object
+                }
+                nodes.append(TraceSnapshot.Node(id: entry.id, kind: kind, name: state.rootNames[entry.id], retainCounts: nil, alive: true))
+            }
             let liveIDs = Set(known.values.map(\.id))
             for (id, name) in state.rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
                 nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
@@ -116,20 +174,36 @@ final class SnapshotRecorder: Sendable {
         return order + rest.map(\.address)
     }
 
+    /// For each object of the graph, the reference that reached it first in discovery order
+    /// (`order`): the holder that names a collection.
+    private static func firstHolders(in graph: HeapGraph, order: [UInt]) -> [UInt: (address: UInt, path: String)] {
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var holders: [UInt: (address: UInt, path: String)] = [:]
+        for reference in graph.references where reference.from != reference.to {
+            guard let from = position[reference.from] else { continue }
+            if let current = holders[reference.to], let currentPosition = position[current.address],
+               (currentPosition, current.path) <= (from, reference.path) {
+                continue
+            }
+            holders[reference.to] = (reference.from, reference.path)
+        }
+        return holders
+    }
+
     /// The id of an object only inspection reached: the one it had in the last snapshot, or
     /// a new one, declared now.
     private func discoveredID(
         _ node: HeapGraph.Node, seenBefore: [DiscoveredKey: TraceObjectID], seenNow: inout [DiscoveredKey: TraceObjectID],
         session: RecordingSession
     ) -> TraceObjectID {
-        let key = DiscoveredKey(address: node.address, typeName: node.typeName)
+        let full = TypeName.removingAddresses(from: node.typeName)
+        let key = DiscoveredKey(address: node.address, typeName: full)
         if let id = seenBefore[key] {
             seenNow[key] = id
             return id
         }
         let id = session.registry.freshID()
         seenNow[key] = id
-        let full = TypeName.removingAddresses(from: node.typeName)
         session.declare(TraceObject(
             id: id, role: .object, typeName: full,
             shortTypeName: node.isCollection ? Self.withoutModules(full) : TypeName.shortened(full),
@@ -150,8 +224,19 @@ final class SnapshotRecorder: Sendable {
         case .publisher?: return .publisher
         case .subscription?: return .subscription
         case .subscriber?: return .subscriber
-        case .object?, nil: return .object
+        case .object?: return .object
+        case nil: return Self.combineKind(of: TypeName.removingAddresses(from: node.typeName), short: short) ?? .object
         }
+    }
+
+    /// The kind of one of Combine's own objects that the recorder never met in a call (the
+    /// conduit of a subscription made before recording started, whose requests it has not
+    /// seen yet): Combine's machinery, not the program's object. `nil` for any other type.
+    static func combineKind(of typeName: String, short: String) -> TraceSnapshot.Node.Kind? {
+        guard let module = ["OpenCombine.", "Combine."].first(where: typeName.hasPrefix) else { return nil }
+        if typeName.hasPrefix(module + "Subscribers.") { return .subscriber }
+        if short == "Future" { return .publisher }
+        return .subscription
     }
 
     private func ownership(_ ownership: ReferenceOwnership) -> TraceSnapshot.Ownership {

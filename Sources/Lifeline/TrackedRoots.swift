@@ -1,10 +1,10 @@
 import Synchronization
 
-/// The objects the user registered with `Lifeline.track(_:name:)`, held weakly.
+/// The objects the user registered with `Lifeline.track(_:name:)`, held weakly: those of one
+/// recording, or those tracked while none runs, which the next recording takes over.
 ///
-/// Roots outlive recordings: an object tracked before `start` is a root of every snapshot
-/// taken while it lives. A weak reference never extends a lifetime, so tracking changes
-/// nothing about when the object dies.
+/// A weak reference never extends a lifetime, so tracking changes nothing about when the
+/// object dies.
 ///
 /// Checking a weak reference makes a strong one for a moment, and if the program lets go of
 /// the object meanwhile, letting go of that moment's reference runs the object's deinit, which
@@ -20,6 +20,8 @@ final class TrackedRoots: Sendable {
         let serial: UInt64
         // Only ever read as a weak reference, outside the lock.
         weak var object: AnyObject?
+        /// The object's identity, compared under the lock.
+        let key: ObjectIdentifier
         let name: String
     }
 
@@ -34,7 +36,27 @@ final class TrackedRoots: Sendable {
     func track(_ object: AnyObject, name: String) {
         state.withLock { state in
             state.nextSerial += 1
-            state.entries.append(Entry(serial: state.nextSerial, object: object, name: name))
+            state.entries.append(Entry(serial: state.nextSerial, object: object, key: ObjectIdentifier(object), name: name))
+        }
+    }
+
+    /// Forgets `object`, under every name it was registered with.
+    func untrack(_ object: AnyObject) {
+        let key = ObjectIdentifier(object)
+        state.withLock { $0.entries.removeAll { $0.key == key } }
+    }
+
+    /// Hands every root over to `other`, in registration order, and forgets them here.
+    func moveAll(to other: TrackedRoots) {
+        let entries = state.withLock { state in
+            defer { state.entries = [] }
+            return state.entries
+        }
+        other.state.withLock { state in
+            for entry in entries {
+                state.nextSerial += 1
+                state.entries.append(Entry(serial: state.nextSerial, object: entry.object, key: entry.key, name: entry.name))
+            }
         }
     }
 

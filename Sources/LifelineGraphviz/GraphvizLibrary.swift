@@ -29,13 +29,15 @@ enum GraphvizLibrary {
     ///   - dot: The DOT text.
     ///   - engine: The layout engine, or nil to choose one by the graph's size.
     ///   - format: The output format.
-    ///   - transparentBackground: Whether to override the graph's background with transparency.
+    ///   - appearance: The colours and background to draw with: an adaptive SVG gets a
+    ///     transparent background (its style sheet is added afterwards), an adaptive PNG is
+    ///     drawn light.
     /// - Returns: The rendered bytes.
     static func render(
         dot: String,
         engine: GraphvizLayoutEngine?,
         format: Format,
-        transparentBackground: Bool
+        appearance: GraphvizAppearance
     ) throws(GraphvizError) -> [UInt8] {
         try lock.withLock { _ throws(GraphvizError) -> [UInt8] in
             // AGMAX keeps messages out of stderr: Graphviz stores them for aglasterr instead.
@@ -53,8 +55,11 @@ enum GraphvizLibrary {
                 throw .invalidDOT(message: lastError(or: "the text contains no graph"))
             }
             defer { agclose(graph) }
-            if transparentBackground {
+            let baked = appearance == .adaptive && format == .png ? GraphvizAppearance.light : appearance
+            if baked == .adaptive {
                 lifeline_set_graph_attribute(graph, "bgcolor", "transparent")
+            } else if let substitutions = baked.substitutions {
+                apply(substitutions, to: graph)
             }
             if format == .png, attribute("size", of: graph).isEmpty {
                 lifeline_set_graph_attribute(graph, "size", pngSizeLimit)
@@ -75,6 +80,21 @@ enum GraphvizLibrary {
                 throw .renderFailed(format: format.rawValue, message: lastError(or: "no message"))
             }
             return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+        }
+    }
+
+    /// Recolours every colour attribute of `graph` by `substitutions`.
+    private static func apply(_ substitutions: [(from: String, to: String)], to graph: UnsafeMutablePointer<Agraph_t>) {
+        let strings = substitutions.map { (strdup($0.from), strdup($0.to)) }
+        defer {
+            for (from, to) in strings {
+                free(from)
+                free(to)
+            }
+        }
+        let table = strings.map { lifeline_color_substitution(from: $0.0, to: $0.1) }
+        table.withUnsafeBufferPointer { buffer in
+            lifeline_apply_palette(graph, buffer.baseAddress, Int32(buffer.count))
         }
     }
 

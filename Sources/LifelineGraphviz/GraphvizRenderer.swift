@@ -17,23 +17,25 @@ public struct GraphvizRenderer: Hashable, Sendable {
     /// ``GraphvizLayoutEngine/forNodeCount(_:)``. A `layout` attribute in the DOT text wins
     /// over both.
     public var engine: GraphvizLayoutEngine?
-    /// How SVG output handles light and dark mode. PNG output is always as authored.
-    public var svgAppearance: GraphvizSVGAppearance
+    /// The colours and background of the output: adaptive (the default) follows the viewer's
+    /// light or dark mode in an SVG and is light in a PNG; light and dark bake one palette in.
+    public var appearance: GraphvizAppearance
 
     /// Creates a renderer.
     ///
     /// - Parameters:
     ///   - engine: The layout engine, or nil (the default) to choose by the graph's size.
-    ///   - svgAppearance: How SVG output handles light and dark mode; adaptive by default.
-    public init(engine: GraphvizLayoutEngine? = nil, svgAppearance: GraphvizSVGAppearance = .adaptive) {
+    ///   - appearance: The colours and background of the output; adaptive by default.
+    public init(engine: GraphvizLayoutEngine? = nil, appearance: GraphvizAppearance = .adaptive) {
         self.engine = engine
-        self.svgAppearance = svgAppearance
+        self.appearance = appearance
     }
 
     /// Renders DOT text as an SVG document.
     ///
     /// The SVG has no Graphviz version comment, is checked to be valid UTF-8 and well-formed
-    /// XML, and, when adaptive, has a transparent background and a dark-mode style sheet.
+    /// XML. When adaptive, it has a transparent background and a dark-mode style sheet; when
+    /// light or dark, an opaque background and that palette's colours, with no style sheet.
     ///
     /// - Parameter dot: The graph in the DOT language.
     /// - Returns: The SVG text.
@@ -43,13 +45,14 @@ public struct GraphvizRenderer: Hashable, Sendable {
             dot: dot,
             engine: engine,
             format: .svg,
-            transparentBackground: svgAppearance == .adaptive
+            appearance: appearance
         )
-        return try GraphvizSVGDocument.finish(bytes, appearance: svgAppearance)
+        return try GraphvizSVGDocument.finish(bytes, appearance: appearance)
     }
 
-    /// Renders DOT text as a PNG image, at Graphviz's default 96 dpi, on the background the
-    /// DOT text sets (white by default).
+    /// Renders DOT text as a PNG image, at Graphviz's default 96 dpi: in the light palette on
+    /// white when adaptive or light, in the dark palette on near-black when dark, and on the
+    /// background the DOT text sets (white by default) when as authored.
     ///
     /// Unless the DOT text sets its own `size`, a drawing larger than 100 × 100 inches
     /// (9,600 pixels at 96 dpi) is scaled down to fit.
@@ -58,6 +61,6 @@ public struct GraphvizRenderer: Hashable, Sendable {
     /// - Returns: The PNG file's bytes.
     /// - Throws: ``GraphvizError`` when the DOT text is invalid or Graphviz fails.
     public func png(fromDOT dot: String) throws(GraphvizError) -> [UInt8] {
-        try GraphvizLibrary.render(dot: dot, engine: engine, format: .png, transparentBackground: false)
+        try GraphvizLibrary.render(dot: dot, engine: engine, format: .png, appearance: appearance)
     }
 }

@@ -14,7 +14,7 @@ enum GraphvizSVGDocument {
     /// - Parameters:
     ///   - bytes: The SVG as Graphviz rendered it.
     ///   - appearance: Whether to add the dark-mode style sheet.
-    static func finish(_ bytes: [UInt8], appearance: GraphvizSVGAppearance) throws(GraphvizError) -> String {
+    static func finish(_ bytes: [UInt8], appearance: GraphvizAppearance) throws(GraphvizError) -> String {
         guard var svg = String(validating: bytes, as: UTF8.self) else {
             throw .malformedSVG(reason: "the output is not valid UTF-8")
         }

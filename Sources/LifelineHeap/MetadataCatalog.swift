@@ -79,6 +79,10 @@ final class MetadataCatalog {
 
     private let memory: ProcessMemory
     private var cache: [UInt: HeapKind?] = [:]
+    /// Generic arguments already proven to be type metadata. Type metadata is never freed, so
+    /// a proof holds for the whole inspection, and a type nested in many others (a pipeline's
+    /// upstream type, repeated in every later operator's type) is checked once.
+    private var genuineArguments = Set<UInt>()
     private var structs: [UInt: [StructField]] = [:]
     private var enums: [UInt: [EnumCase]?] = [:]
     private var enumWitnesses: [UInt: EnumWitnesses?] = [:]
@@ -442,8 +446,19 @@ final class MetadataCatalog {
     /// a boxed value's type it need not have its value witnesses in an image (a tuple's or a
     /// function type's are made at run time), and its nominal type may be a C type, whose
     /// descriptor no image's type records list.
+    ///
+    /// Nesting is bounded only to end a loop that forged metadata could make: a real
+    /// pipeline's types nest deeply, since each operator's type holds its whole upstream's
+    /// (`Debounce<…>.Inner<RemoveDuplicates<…>.Inner<FlatMap<…>.Outer<ReceiveOn<…>.Inner<Sink<…>>>>>`).
     private func isGenericArgument(_ metadata: UInt, depth: Int) -> Bool {
-        guard depth < 8, RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
+        if genuineArguments.contains(metadata) { return true }
+        guard checkGenericArgument(metadata, depth: depth) else { return false }
+        genuineArguments.insert(metadata)
+        return true
+    }
+
+    private func checkGenericArgument(_ metadata: UInt, depth: Int) -> Bool {
+        guard depth < Self.maximumTypeNesting, RuntimeLayout.isPlausibleAddress(metadata), let kind = memory.word(at: metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
               RuntimeLayout.isPlausibleAddress(witnesses), hasPlausibleLayout(witnesses)
         else { return false }
@@ -476,6 +491,9 @@ final class MetadataCatalog {
             return false
         }
     }
+
+    /// How deeply generic arguments may nest before metadata is taken for forged.
+    static let maximumTypeNesting = 256
 
     /// Whether the value witness table at `witnesses` gives a size, stride and alignment a
     /// type can have: the walk sizes values and steps through captures with them.

@@ -1,30 +1,26 @@
-import Foundation
-
 /// The fields of one JSON line, with typed accessors whose errors name the line and field.
 struct LineFields {
     let number: Int
-    private let fields: [String: Any]
+    private let members: [(key: String, value: JSONValue)]
     /// Where these fields sit in the line, for error messages: empty at the top level,
     /// `nodes[2].` inside an array element.
     private let path: String
 
-    init(_ bytes: [UInt8], number: Int) throws(TraceReadError) {
-        self.number = number
-        self.path = ""
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+    init(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) throws(TraceReadError) {
+        let parsed: JSONValue
+        do throws(JSONLineParser.Failure) {
+            parsed = try JSONLineParser.parse(bytes)
         } catch {
-            throw .malformedLine(line: number, reason: "invalid JSON")
+            throw .malformedLine(line: number, reason: "invalid JSON: \(error.reason) at byte \(error.offset + 1)")
         }
-        guard let fields = parsed as? [String: Any] else {
+        guard case .object(let members) = parsed else {
             throw .malformedLine(line: number, reason: "a JSON value that is not an object")
         }
-        self.fields = fields
+        self.init(members: members, number: number, path: "")
     }
 
-    private init(fields: [String: Any], number: Int, path: String) {
-        self.fields = fields
+    private init(members: [(key: String, value: JSONValue)], number: Int, path: String) {
+        self.members = members
         self.number = number
         self.path = path
     }
@@ -45,12 +41,15 @@ struct LineFields {
     }
 
     func has(_ key: String) -> Bool {
-        fields[key] != nil && !(fields[key] is NSNull)
+        switch self[key] {
+        case nil, .null?: return false
+        default: return true
+        }
     }
 
     func string(_ key: String) throws(TraceReadError) -> String {
-        guard let value = fields[key] else { throw missing(key) }
-        guard let string = value as? String else { throw wrongType(key, "a string") }
+        guard let value = self[key] else { throw missing(key) }
+        guard case .string(let string) = value else { throw wrongType(key, "a string") }
         return string
     }
 
@@ -59,29 +58,29 @@ struct LineFields {
     }
 
     func integer(_ key: String) throws(TraceReadError) -> Int {
-        guard let value = fields[key] else { throw missing(key) }
-        guard !Self.isBoolean(value), let integer = value as? Int else { throw wrongType(key, "an integer") }
-        return integer
+        guard let value = self[key] else { throw missing(key) }
+        switch value {
+        case .unsigned(let number) where number <= UInt64(Int.max): return Int(number)
+        case .negative(let number): return Int(number)
+        default: throw wrongType(key, "an integer")
+        }
     }
 
     func unsigned(_ key: String) throws(TraceReadError) -> UInt64 {
-        guard let value = fields[key] else { throw missing(key) }
-        if !Self.isBoolean(value) {
-            if let integer = value as? Int, integer >= 0 { return UInt64(integer) }
-            if let integer = value as? UInt64 { return integer }
-        }
-        throw wrongType(key, "a non-negative integer")
+        guard let value = self[key] else { throw missing(key) }
+        guard case .unsigned(let number) = value else { throw wrongType(key, "a non-negative integer") }
+        return number
     }
 
     func boolean(_ key: String) throws(TraceReadError) -> Bool {
-        guard let value = fields[key] else { throw missing(key) }
-        guard Self.isBoolean(value), let flag = value as? Bool else { throw wrongType(key, "true or false") }
+        guard let value = self[key] else { throw missing(key) }
+        guard case .bool(let flag) = value else { throw wrongType(key, "true or false") }
         return flag
     }
 
     func demand(_ key: String) throws(TraceReadError) -> TraceDemand {
-        guard let value = fields[key] else { throw missing(key) }
-        if let text = value as? String {
+        guard let value = self[key] else { throw missing(key) }
+        if case .string(let text) = value {
             guard text == "unlimited" else { throw wrongType(key, "a count or \"unlimited\"") }
             return .unlimited
         }
@@ -89,9 +88,9 @@ struct LineFields {
     }
 
     func object(_ key: String) throws(TraceReadError) -> LineFields {
-        guard let value = fields[key] else { throw missing(key) }
-        guard let nested = value as? [String: Any] else { throw wrongType(key, "an object") }
-        return LineFields(fields: nested, number: number, path: "\(path)\(key).")
+        guard let value = self[key] else { throw missing(key) }
+        guard case .object(let nested) = value else { throw wrongType(key, "an object") }
+        return LineFields(members: nested, number: number, path: "\(path)\(key).")
     }
 
     func optionalObject(_ key: String) throws(TraceReadError) -> LineFields? {
@@ -100,12 +99,13 @@ struct LineFields {
 
     /// The JSON objects in the array at `key`.
     func objects(_ key: String) throws(TraceReadError) -> [LineFields] {
-        guard let value = fields[key] else { throw missing(key) }
-        guard let array = value as? [Any] else { throw wrongType(key, "an array") }
+        guard let value = self[key] else { throw missing(key) }
+        guard case .array(let array) = value else { throw wrongType(key, "an array") }
         var result: [LineFields] = []
+        result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
-            guard let nested = element as? [String: Any] else { throw wrongType(key, "an array of objects") }
-            result.append(LineFields(fields: nested, number: number, path: "\(path)\(key)[\(index)]."))
+            guard case .object(let nested) = element else { throw wrongType(key, "an array of objects") }
+            result.append(LineFields(members: nested, number: number, path: "\(path)\(key)[\(index)]."))
         }
         return result
     }
@@ -114,10 +114,9 @@ struct LineFields {
         TraceObjectID(try unsigned(key))
     }
 
-    /// JSONSerialization returns numbers and booleans alike as NSNumber; booleans are its
-    /// CFBoolean subclass.
-    private static func isBoolean(_ value: Any) -> Bool {
-        type(of: value) == type(of: NSNumber(value: true))
+    /// The value at `key`: the last one when a key repeats, as most JSON readers do.
+    private subscript(key: String) -> JSONValue? {
+        members.last(where: { $0.key == key })?.value
     }
 
     private func missing(_ key: String) -> TraceReadError {

@@ -68,7 +68,8 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
     case truncatedFinalLine(line: Int)
     /// The log has no end record: the recording never stopped cleanly (crash or kill).
     case notClosed
-    /// The recorder dropped events because the log reached its size limit.
+    /// The recorder counted events it could not write: the log reached its size limit, or
+    /// calls were still running when recording stopped, so their ends are missing.
     case droppedEvents(UInt64)
     /// Unwritten (zero) bytes inside the log, left by a thread that was interrupted while
     /// writing its event.
@@ -85,7 +86,7 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
         case .notClosed:
             return "the log has no end record: the recorded process stopped without stopping the recording"
         case .droppedEvents(let count):
-            return "the recorder dropped \(count) events because the log reached its size limit"
+            return "the recorder dropped \(count) events (the log reached its size limit, or calls were still running when recording stopped)"
         case .unwrittenGap(let line):
             return "line \(line) holds unwritten bytes left by an interrupted writer; it was skipped"
         case .eventCountMismatch(let counted, let dropped, let found):

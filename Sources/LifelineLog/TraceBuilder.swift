@@ -21,7 +21,8 @@ struct TraceBuilder {
             let object = TraceObject(
                 id: id, role: role, typeName: try fields.string("type"),
                 shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
-                sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime")
+                sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime"),
+                joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
             )
             // The recorder declares each object once; a repeat that says the same is harmless,
             // one that says otherwise leaves no way to know which object the events meant.

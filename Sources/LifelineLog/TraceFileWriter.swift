@@ -5,14 +5,21 @@ import Darwin
 #endif
 import Synchronization
 
-/// Appends lines to a log file through a shared memory mapping, from any thread, without
+/// Appends lines to a log file through shared memory mappings, from any thread, without
 /// locks or heap allocation.
 ///
 /// Each line is copied straight into the file's pages, so when the process crashes or is
 /// killed, every line written before is already in the kernel's page cache and survives.
-/// A writer reserves its bytes with one atomic add; the file grows in chunks, under a lock
-/// that only the thread crossing a chunk boundary takes. ``close(events:)`` waits for writers
-/// in flight, cuts the file to its real length and appends the end record.
+/// A writer reserves its bytes with one atomic add. The file grows in steps, under a lock
+/// that only the thread crossing the end of the file takes: a step is 1/8 of the log (at
+/// least 64 KiB, at most 4 MiB), so a killed process leaves little zero padding. The file is
+/// mapped in 64 MiB windows, each mapped when the file first grows into it, so the process
+/// reserves only about as much address space as the log takes (`ulimit -v` and valgrind
+/// refuse a large reservation up front).
+///
+/// ``close(events:neverAppended:)`` waits for writers in flight, cuts the file to its real length and
+/// appends the end record. A process that exits without closing its writers has each of
+/// them cut to its real length at exit, with no end record: the recording was not stopped.
 ///
 /// Because threads reserve their bytes independently, lines from different threads can
 /// appear in the file in a different order from their sequence numbers. Readers order events
@@ -22,18 +29,36 @@ public final class TraceFileWriter: Sendable {
     public let path: String
 
     private let descriptor: Int32
-    nonisolated(unsafe) private let mapping: UnsafeMutableRawPointer
-    private let capacity: Int
+    private let ownerProcess: pid_t
+    /// The base address of each mapped window, or nil. An entry is written once, under
+    /// `growth`, before `committedSize` is raised past the window's start; writers read it
+    /// only below a `committedSize` they loaded with acquiring ordering.
+    nonisolated(unsafe) private let windows: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private let windowCount: Int
+    private let windowShift: Int
+    private let windowSize: Int
+    /// Bytes reserved so far.
     private let offset = Atomic<Int>(0)
+    /// The file's length: every byte below it is mapped and writable.
     private let committedSize = Atomic<Int>(0)
     private let writersInFlight = Atomic<Int>(0)
     private let isClosed = Atomic<Bool>(false)
     private let dropped = Atomic<UInt64>(0)
-    /// Where the one reservation that straddles the capacity began: the log ends there.
-    private let straddle = Atomic<Int>(Int.max)
-    private let growth = Mutex<Void>(())
+    /// Where the first reservation that could not be written began: the log ends there.
+    private let cutoff = Atomic<Int>(Int.max)
+    private let growth: Mutex<Growth>
 
-    private static let chunkSize = 4 << 20
+    private struct Growth {
+        var mappedWindows = 0
+        /// The log may not grow past this: the capacity, or where growing failed.
+        var limit: Int
+        var failure: String?
+    }
+
+    private static let smallestStep = 64 << 10
+    private static let largestStep = 4 << 20
+    /// The most windows a log is mapped in, to bound the window table.
+    private static let largestWindowCount = 1 << 16
     /// MADV_POPULATE_WRITE, which Glibc's headers here predate.
     private static let populateWrite: Int32 = 23
 
@@ -44,77 +69,220 @@ public final class TraceFileWriter: Sendable {
     ///   - header: The header line.
     ///   - capacity: The largest the log may grow, in bytes. Events past it are dropped and
     ///     counted in the end record.
-    public init(path: String, header: TraceHeader, capacity: Int = 64 << 30) throws(TraceWriteError) {
+    public convenience init(path: String, header: TraceHeader, capacity: Int = 64 << 30) throws(TraceWriteError) {
+        try self.init(path: path, header: header, capacity: capacity, windowShift: 26)
+    }
+
+    /// Creates a writer that maps the file in windows of `1 << windowShift` bytes (64 MiB
+    /// outside tests). Capacities above 65,536 windows are cut to that.
+    init(path: String, header: TraceHeader, capacity: Int, windowShift: Int) throws(TraceWriteError) {
         self.path = path
-        self.capacity = capacity
+        self.windowShift = windowShift
+        windowSize = 1 << windowShift
+        let capacity = min(max(capacity, 0), Self.largestWindowCount << windowShift)
+        ownerProcess = getpid()
+        windowCount = max(1, (capacity + windowSize - 1) >> windowShift)
+        growth = Mutex(Growth(limit: capacity))
         descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        guard let mapped = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
-              mapped != MAP_FAILED
-        else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(descriptor)
-            throw .cannotOpen(path: path, reason: "cannot map it: \(reason)")
+        guard descriptor >= 0 else {
+            windows = .allocate(capacity: 0)
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
-        mapping = mapped
+        windows = .allocate(capacity: windowCount)
+        windows.initialize(repeating: nil, count: windowCount)
+        let headerLength = TraceLineEncoder.withLine(for: header) { $0.count }
+        guard grow(to: min(headerLength, capacity)) else {
+            let reason = growth.withLock { $0.failure } ?? "its capacity is too small"
+            unmapWindows()
+            Glibc.close(descriptor)
+            throw .cannotOpen(path: path, reason: reason)
+        }
         TraceLineEncoder.withLine(for: header) { append($0) }
+        Self.openWriters.withLock { $0[ObjectIdentifier(self)] = self }
+        _ = Self.exitHandler
+    }
+
+    deinit {
+        windows.deallocate()
     }
 
     /// Encodes `event` and appends its line: the recorder's hot path, specialised here so that
     /// nothing generic is instantiated per event.
+    ///
+    /// An event that does not fit under the capacity is dropped and counted in the end record.
     public func append(_ event: TraceEvent) {
         withUnsafeTemporaryAllocation(byteCount: TraceLineEncoder.capacity(for: event), alignment: 1) { buffer in
             var line = TraceLineBuilder(buffer: buffer)
             TraceLineEncoder.encode(event, into: &line)
-            append(line.bytes)
+            write(line.bytes, isEvent: true)
         }
     }
 
-    /// Appends one complete line. Safe to call from any thread; never blocks except to grow
-    /// the file. After ``close(events:)`` lines are dropped.
+    /// Appends one complete line that is not an event (a declaration or a snapshot). Safe to
+    /// call from any thread; never blocks except to grow the file. Lines past the capacity
+    /// and lines after ``close(events:neverAppended:)`` are dropped; only dropped events are
+    /// counted.
     public func append(_ line: UnsafeRawBufferPointer) {
-        writersInFlight.add(1, ordering: .acquiring)
+        write(line, isEvent: false)
+    }
+
+    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool) {
+        writersInFlight.add(1, ordering: .sequentiallyConsistent)
         defer { writersInFlight.subtract(1, ordering: .releasing) }
-        guard !isClosed.load(ordering: .acquiring) else { return }
+        guard !isClosed.load(ordering: .sequentiallyConsistent) else { return }
         let start = offset.add(line.count, ordering: .relaxed).oldValue
         let end = start + line.count
-        guard end <= capacity else {
-            dropped.add(1, ordering: .relaxed)
-            if start < capacity { straddle.store(start, ordering: .relaxed) }
+        guard end <= committedSize.load(ordering: .acquiring) || grow(to: end) else {
+            if isEvent { dropped.add(1, ordering: .relaxed) }
+            cutoff.min(start, ordering: .relaxed)
             return
         }
-        if end > committedSize.load(ordering: .acquiring) { grow(to: end) }
-        (mapping + start).copyMemory(from: line.baseAddress!, byteCount: line.count)
+        copy(line, to: start)
     }
 
     /// Waits for writers in flight, trims the file to what was written, appends the end
     /// record and closes the file.
     ///
-    /// - Parameter events: The number of events recorded, for the end record.
-    public func close(events: UInt64) {
-        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        while writersInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
-        let length = min(offset.load(ordering: .acquiring), capacity, straddle.load(ordering: .relaxed))
-        munmap(mapping, capacity)
-        ftruncate(descriptor, off_t(length))
-        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed)) { line in
+    /// - Parameters:
+    ///   - events: The number of events recorded, for the end record.
+    ///   - neverAppended: How many of them never reached the writer (the ends of calls still
+    ///     running when recording stopped); they are counted as dropped with the events that
+    ///     did not fit.
+    public func close(events: UInt64, neverAppended: UInt64 = 0) {
+        Self.openWriters.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        guard let length = stopWriting(waitingAtMost: nil) else { return }
+        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
             _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
         }
         Glibc.close(descriptor)
     }
 
-    private func grow(to end: Int) {
-        growth.withLock { _ in
-            let committed = committedSize.load(ordering: .acquiring)
-            guard end > committed else { return }
-            let size = min(capacity, (end / Self.chunkSize + 1) * Self.chunkSize)
-            ftruncate(descriptor, off_t(size))
-            // Fault the new pages in with one call rather than one trap per page. Kernels
-            // older than 5.14 refuse the advice; the pages then fault in as they are written.
-            _ = madvise(mapping + committed, size - committed, Self.populateWrite)
-            committedSize.store(size, ordering: .releasing)
+    /// Closes the log without an end record, cut to what was written, when the process exits
+    /// without closing it. Only the process that opened the log does this: a forked child
+    /// shares the file and must not cut it under its parent.
+    private func trimAtExit() {
+        guard getpid() == ownerProcess else { return }
+        // A thread that stays inside `append` this long is stuck; leave the file as it is
+        // rather than hold up the exit.
+        guard stopWriting(waitingAtMost: 2_000_000_000) != nil else { return }
+        Glibc.close(descriptor)
+    }
+
+    /// Stops all writing, waits for the writers in flight, unmaps the file and cuts it to the
+    /// length written. Returns that length, or nil when the writer was already stopped or the
+    /// writers in flight did not finish in time (the file is then left as it is).
+    private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
+        guard !isClosed.exchange(true, ordering: .sequentiallyConsistent) else { return nil }
+        let started = monotonicNanoseconds()
+        while writersInFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            if let timeout, monotonicNanoseconds() - started > timeout { return nil }
+            sched_yield()
+        }
+        let limit = growth.withLock { $0.limit }
+        let length = min(offset.load(ordering: .acquiring), limit, cutoff.load(ordering: .relaxed))
+        unmapWindows()
+        ftruncate(descriptor, off_t(length))
+        return length
+    }
+
+    private func copy(_ line: UnsafeRawBufferPointer, to start: Int) {
+        var source = line.baseAddress!
+        var position = start
+        var remaining = line.count
+        while remaining > 0 {
+            let within = position & (windowSize - 1)
+            let count = min(remaining, windowSize - within)
+            (windows[position >> windowShift]! + within).copyMemory(from: source, byteCount: count)
+            source += count
+            position += count
+            remaining -= count
         }
     }
+
+    /// Grows the file (and maps the windows it grows into) so that it holds at least `end`
+    /// bytes. Returns false when the log may not or cannot grow that far; it then never grows
+    /// again.
+    private func grow(to end: Int) -> Bool {
+        growth.withLock { growth in
+            let committed = committedSize.load(ordering: .relaxed)
+            guard end > committed else { return true }
+            guard end <= growth.limit else { return false }
+            let size = min(Self.roundUp(end, to: Self.step(toHold: end)), growth.limit)
+            let neededWindows = (size + windowSize - 1) >> windowShift
+            while growth.mappedWindows < neededWindows {
+                let index = growth.mappedWindows
+                let mapped = mmap(nil, windowSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(index << windowShift))
+                guard let mapped, mapped != MAP_FAILED else {
+                    return fail(&growth, at: committed, "cannot map it: \(String(cString: strerror(errno)))")
+                }
+                windows[index] = mapped
+                growth.mappedWindows += 1
+            }
+            guard ftruncate(descriptor, off_t(size)) == 0 else {
+                return fail(&growth, at: committed, "cannot grow it: \(String(cString: strerror(errno)))")
+            }
+            populate(from: committed, to: size)
+            committedSize.store(size, ordering: .releasing)
+            return true
+        }
+    }
+
+    private func fail(_ growth: inout Growth, at committed: Int, _ reason: String) -> Bool {
+        growth.limit = committed
+        growth.failure = reason
+        return false
+    }
+
+    /// Faults the new pages in with one call per window rather than one trap per page.
+    /// Kernels older than 5.14 refuse the advice; the pages then fault in as they are written.
+    private func populate(from start: Int, to end: Int) {
+        var position = start & ~(Int(getpagesize()) - 1)
+        while position < end {
+            let within = position & (windowSize - 1)
+            let count = min(end - position, windowSize - within)
+            _ = madvise(windows[position >> windowShift]! + within, count, Self.populateWrite)
+            position += count
+        }
+    }
+
+    private func unmapWindows() {
+        growth.withLock { growth in
+            for index in 0..<growth.mappedWindows { munmap(windows[index], windowSize) }
+            growth.mappedWindows = 0
+        }
+    }
+
+    /// The growth step for a log of `length` bytes: about an eighth of it, a power of two
+    /// between 64 KiB and 4 MiB.
+    private static func step(toHold length: Int) -> Int {
+        var step = smallestStep
+        while step < largestStep && step < length / 8 { step <<= 1 }
+        return step
+    }
+
+    private static func roundUp(_ value: Int, to multiple: Int) -> Int {
+        (value + multiple - 1) / multiple * multiple
+    }
+
+    private func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// The writers not yet closed, which the exit handler trims.
+    private static let openWriters = Mutex<[ObjectIdentifier: TraceFileWriter]>([:])
+
+    /// Registers, once, the handler that trims the open writers when the process exits.
+    private static let exitHandler: Void = {
+        atexit {
+            let writers = TraceFileWriter.openWriters.withLock { writers in
+                defer { writers.removeAll() }
+                return Array(writers.values)
+            }
+            writers.forEach { $0.trimAtExit() }
+        }
+    }()
 }
 
 /// Why a log file could not be written.

@@ -38,6 +38,7 @@ public enum TraceLineEncoder {
                 line.raw(",\"source\":")
                 line.string(source)
             }
+            if object.joinedMidStream { line.raw(",\"joined\":true") }
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
     }

@@ -17,11 +17,17 @@ public struct TraceObject: Hashable, Sendable {
     /// Whether Lifeline can see when the object dies. Value types (structs and enums) have no
     /// lifetime of their own, so no deallocation is ever recorded for them.
     public let lifetimeTracked: Bool
+    /// Whether the recorder first saw the object in the middle of its subscription, with no
+    /// subscribe call or `receive(subscription:)` before: a subscriber that first appears
+    /// receiving a value or a completion, or a subscription that first appears asked for
+    /// demand or cancelled. It was subscribed before recording started, so the log lacks
+    /// its handshake.
+    public let joinedMidStream: Bool
 
     /// Creates a declaration.
     public init(
         id: TraceObjectID, role: TraceObjectRole, typeName: String, shortTypeName: String,
-        label: String? = nil, sourceLocation: String? = nil, lifetimeTracked: Bool
+        label: String? = nil, sourceLocation: String? = nil, lifetimeTracked: Bool, joinedMidStream: Bool = false
     ) {
         self.id = id
         self.role = role
@@ -30,6 +36,7 @@ public struct TraceObject: Hashable, Sendable {
         self.label = label
         self.sourceLocation = sourceLocation
         self.lifetimeTracked = lifetimeTracked
+        self.joinedMidStream = joinedMidStream
     }
 
     /// The short type name with the label, for diagrams and timelines: `Sink "ui" #7`.

@@ -20,48 +20,64 @@ public enum TraceReader {
 
     /// Reads a log held in memory.
     public static func read(_ data: Data) throws(TraceReadError) -> Trace {
-        var bytes = [UInt8](data)
-        var damage: [TraceDamage] = []
-        // JSONSerialization reads UTF-16 and UTF-32 too, so such a header would pass and every
-        // later line, full of zero bytes, would be skipped as unwritten: 0 events.
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
-            || (bytes.count >= 2 && (bytes[0] == 0) != (bytes[1] == 0)) {
+        let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            Result { () throws(TraceReadError) in try read(raw.bindMemory(to: UInt8.self)) }
+        }
+        return try result.get()
+    }
+
+    private static func read(_ whole: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> Trace {
+        // UTF-16 or UTF-32 text would otherwise read as a header that is no JSON, or, after a
+        // header in UTF-8, as lines full of zero bytes skipped as unwritten: 0 events.
+        if whole.starts(with: [0xFF, 0xFE]) || whole.starts(with: [0xFE, 0xFF])
+            || (whole.count >= 2 && (whole[0] == 0) != (whole[1] == 0)) {
             throw .notALifelineLog(reason: "it is UTF-16 or UTF-32 text; a Lifeline log is UTF-8")
         }
         // A recording that never stopped leaves the rest of its last file chunk zero-filled.
-        while bytes.last == 0 { bytes.removeLast() }
-        guard !bytes.isEmpty else { throw .empty }
+        var length = whole.count
+        while length > 0 && whole[length - 1] == 0 { length -= 1 }
+        guard length > 0 else { throw .empty }
+        let bytes = UnsafeBufferPointer(rebasing: whole[0..<length])
+        let endsWithNewline = bytes[length - 1] == UInt8(ascii: "\n")
 
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        let endsWithNewline = bytes.last == UInt8(ascii: "\n")
-        if endsWithNewline { lines.removeLast() }
-
-        let header = try readHeader(Array(lines[0]))
+        var damage: [TraceDamage] = []
         var builder = TraceBuilder()
-        for index in 1..<lines.count {
-            let number = index + 1
-            var line = lines[index]
-            if line.contains(0) {
+        var header: TraceHeader?
+        var number = 0
+        var start = 0
+        while start < length {
+            let end = lineEnd(in: bytes, from: start)
+            number += 1
+            var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            start = end + 1
+            guard header != nil else {
+                header = try readHeader(line)
+                continue
+            }
+            if let zero = line.lastIndex(of: 0) {
                 damage.append(.unwrittenGap(line: number))
-                guard let start = line.lastIndex(of: 0) else { continue }
-                line = line[(start + 1)...]
+                line = UnsafeBufferPointer(rebasing: line[(zero + 1)...])
                 if line.isEmpty { continue }
             }
-            let isLast = index == lines.count - 1
             do throws(TraceReadError) {
-                try builder.add(try LineFields(Array(line), number: number))
+                try builder.add(try LineFields(line, number: number))
             } catch {
-                if isLast && !endsWithNewline {
-                    damage.append(.truncatedFinalLine(line: number))
-                } else {
-                    throw error
-                }
+                guard end == length && !endsWithNewline else { throw error }
+                damage.append(.truncatedFinalLine(line: number))
             }
         }
-        return try builder.finish(header: header, damage: damage)
+        return try builder.finish(header: header!, damage: damage)
     }
 
-    private static func readHeader(_ line: [UInt8]) throws(TraceReadError) -> TraceHeader {
+    /// The index of the newline that ends the line starting at `start`, or the end of `bytes`.
+    private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
+            return bytes.count
+        }
+        return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private static func readHeader(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> TraceHeader {
         let fields: LineFields
         do throws(TraceReadError) {
             fields = try LineFields(line, number: 1)

@@ -10,9 +10,10 @@ import LifelineLog
 /// last evidence event, and the events they cite carry the note's number in the left column,
 /// beside each event's sequence number.
 ///
-/// The SVG is self-contained (its own `<style>`, system fonts, no scripts), has a `viewBox`
-/// and a transparent background, carries light and dark colours, and is byte-for-byte the
-/// same for the same input.
+/// The SVG is self-contained (its own `<style>`, system fonts, no scripts), has a `viewBox`,
+/// and is byte-for-byte the same for the same input. By default it carries light and dark
+/// colours on a transparent background; ``SVGAppearance/light`` and ``SVGAppearance/dark``
+/// bake one palette in, on an opaque background.
 ///
 /// ```swift
 /// let trace = try TraceReader.read(contentsOf: "pipeline.lifeline")

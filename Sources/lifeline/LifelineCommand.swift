@@ -6,9 +6,10 @@ struct LifelineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifeline",
         abstract: "See what really happens inside Combine pipelines.",
+        version: LifelineVersion.description,
         subcommands: [
             SamplesCommand.self, TimelineCommand.self, DiagnoseCommand.self, RenderCommand.self, GraphCommand.self,
-            WhyCommand.self,
+            WhyCommand.self, SnapshotsCommand.self,
         ]
     )
 }

@@ -29,6 +29,11 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         self == .dot || self == .graphSVG || self == .graphPNG
     }
 
+    /// Whether `--theme` chooses the format's colours: the SVG and PNG pictures.
+    var hasTheme: Bool {
+        self == .svg || self == .marbles || self == .graphSVG || self == .graphPNG
+    }
+
     /// The name of this format's file in a sample's gallery folder.
     var galleryFileName: String {
         switch self {
@@ -74,26 +79,29 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///     Perfetto trace do not show them.
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
+    ///   - theme: The colours of the SVG and PNG pictures; the text formats ignore it.
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
     ///   `GraphvizError` when Graphviz fails to lay it out, ``EmptyPicture`` when it renders
     ///   no bytes.
     func render(
-        _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis
+        _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
+        theme: PictureTheme = .auto
     ) throws -> [UInt8] {
-        let sequence = SequenceDiagramOptions(folding: folding)
+        let sequence = SequenceDiagramOptions(folding: folding, appearance: theme.svgAppearance)
         switch self {
         case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .plantuml: return Array(PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
-        case .marbles: return Array(MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding)).utf8)
+        case .marbles: return Array(MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding, appearance: theme.svgAppearance)).utf8)
         case .perfetto: return Array(PerfettoTraceRenderer.render(trace).utf8)
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
             let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
+            let graphviz = GraphvizRenderer(appearance: theme.graphvizAppearance)
             let picture: [UInt8]
             switch self {
-            case .graphSVG: picture = Array(try GraphvizRenderer().svg(fromDOT: dot).utf8)
-            case .graphPNG: picture = try GraphvizRenderer().png(fromDOT: dot)
+            case .graphSVG: picture = Array(try graphviz.svg(fromDOT: dot).utf8)
+            case .graphPNG: picture = try graphviz.png(fromDOT: dot)
             default: return Array(dot.utf8)
             }
             guard !picture.isEmpty else { throw EmptyPicture(format: self) }

@@ -23,6 +23,23 @@ struct SampleGallery {
     /// The pictures each story's folder holds, in the order the index links them.
     static let pictures: [RenderFormat] = [.svg, .mermaid, .plantuml, .marbles, .perfetto]
 
+    /// The files that carry this run's clock times, process id and thread ids, so that every
+    /// run writes different bytes. They are written, but kept out of git (`.gitignore`): the
+    /// committed gallery links the recording of each story kept as a test fixture instead.
+    static let runSpecificFiles: Set<String> = ["trace.jsonl", RenderFormat.perfetto.galleryFileName]
+
+    /// Where the committed recording of a story is, relative to the gallery folder.
+    static func fixturePath(of story: String) -> String {
+        "../Tests/LifelineRenderTests/Fixtures/\(story).jsonl"
+    }
+
+    /// The name of the dark copy of a picture file: `sequence.svg` → `sequence~dark.svg`,
+    /// which is how DocC pairs a dark image with its light one.
+    static func darkFileName(of fileName: String) -> String {
+        guard let dot = fileName.lastIndex(of: ".") else { return fileName + "~dark" }
+        return fileName[..<dot] + "~dark" + fileName[dot...]
+    }
+
     /// The pictures of the fullest ownership snapshot (`Trace.fullestSnapshot`), for a story
     /// recorded with snapshots (all text formats, so that the gallery stays diffable).
     static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
@@ -37,7 +54,7 @@ struct SampleGallery {
         let console = SampleConsole()
         do {
             try Lifeline.start(writingTo: tracePath, options: RecordingOptions(
-                valueDescriptionLimit: 80, automaticSnapshots: true
+                valueDescriptionLimit: 80, snapshots: .everyCall
             ))
         } catch {
             StandardError.write("error: \(error)")
@@ -62,11 +79,19 @@ struct SampleGallery {
         ]
         let pictures = Self.pictures + (trace.snapshots.isEmpty ? [] : Self.ownershipPictures)
         for format in pictures {
+            // Pictures come in a light and a dark copy, each with its palette baked in, for
+            // GitHub's <picture> element and DocC's name~dark.svg pairs.
+            let themes: [(PictureTheme, String)] = format.hasTheme
+                ? [(.light, format.galleryFileName), (.dark, Self.darkFileName(of: format.galleryFileName))]
+                : [(.auto, format.galleryFileName)]
             do {
-                let picture = try format.render(
-                    trace, snapshot: trace.fullestSnapshot, diagnoses: diagnoses, folding: true, axis: .sequence
-                )
-                files[format.galleryFileName] = String(decoding: picture, as: UTF8.self)
+                for (theme, fileName) in themes {
+                    let picture = try format.render(
+                        trace, snapshot: trace.fullestSnapshot, diagnoses: diagnoses, folding: true, axis: .sequence,
+                        theme: theme
+                    )
+                    files[fileName] = String(decoding: picture, as: UTF8.self)
+                }
             } catch {
                 StandardError.write("error: \(scenario.name): could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
@@ -97,11 +122,20 @@ struct SampleGallery {
             ```sh
             lifeline render trace.jsonl --format svg -o sequence.svg     # or mermaid, plantuml, marbles, perfetto
             lifeline render trace.jsonl --format graph-svg -o graph.svg  # a log with ownership snapshots: or dot, graph-png
+            lifeline render trace.jsonl --format svg --theme dark -o sequence~dark.svg  # or light; auto (the default) follows the viewer
             ```
 
-            Regenerate this page and every folder with `swift run lifeline samples`. Everything \
-            but the logs (`trace.jsonl`, `trace.perfetto.json`, which carry real timestamps) comes \
-            out byte for byte the same.
+            Every SVG comes in a light and a dark copy, each with its colours and background \
+            baked in (`lifeline render --theme light|dark`), so that it reads the same in any \
+            viewer: `sequence.svg` and `sequence~dark.svg` side by side is how DocC pairs them, \
+            and this page shows the one that matches GitHub's theme with a `<picture>` element.
+
+            Regenerate this page and every folder with `make demo` (`swift run lifeline samples \
+            --output output`): everything comes out byte for byte the same, except each story's \
+            log (`trace.jsonl`) and Perfetto trace (`trace.perfetto.json`), which carry the run's \
+            clock times, process id and thread ids. Those two are written beside the pictures but \
+            not committed; each story links instead the recording of it that the tests keep \
+            (`Tests/LifelineRenderTests/Fixtures/`), a real log you can open, diagnose and draw.
 
             "Lifeline finds" is what `lifeline samples` diagnosed in this recording, with the \
             story's run, between the marks "story begins" and "story ends", as the observed scope \
@@ -134,12 +168,14 @@ struct SampleGallery {
                 \(entry.scenario.summary)
 
                 Story: [samples/\(name)](../samples/\(name)/) · Files: \
-                [sequence.svg](\(name)/sequence.svg) · [sequence.mmd](\(name)/sequence.mmd) · \
-                [sequence.puml](\(name)/sequence.puml) · [marbles.svg](\(name)/marbles.svg) · \
-                [trace.perfetto.json](\(name)/trace.perfetto.json) (open in ui.perfetto.dev) · \
+                [sequence.svg](\(name)/sequence.svg) ([dark](\(name)/sequence~dark.svg)) · \
+                [sequence.mmd](\(name)/sequence.mmd) · [sequence.puml](\(name)/sequence.puml) · \
+                [marbles.svg](\(name)/marbles.svg) ([dark](\(name)/marbles~dark.svg)) · \
                 [diagnoses.txt](\(name)/diagnoses.txt) · [diagnoses.json](\(name)/diagnoses.json) · \
                 [timeline.txt](\(name)/timeline.txt) · [console.txt](\(name)/console.txt) · \
-                [trace.jsonl](\(name)/trace.jsonl) (\(entry.trace.events.count) events, \(entry.trace.objects.count) objects)
+                a recorded log: [\(name).jsonl](\(Self.fixturePath(of: name))) (`make demo` writes \
+                this run's `trace.jsonl`, \(entry.trace.events.count) events and \(entry.trace.objects.count) objects, \
+                and `trace.perfetto.json` for ui.perfetto.dev beside it)
 
                 ### Diagnosis
 
@@ -148,11 +184,11 @@ struct SampleGallery {
 
                 ### Sequence diagram
 
-                <img src="\(name)/sequence.svg" alt="Sequence diagram of the \(name) story">
+                \(Self.picture("\(name)/sequence.svg", alt: "Sequence diagram of the \(name) story"))
 
                 ### Marble diagram
 
-                <img src="\(name)/marbles.svg" alt="Marble diagram of the \(name) story">
+                \(Self.picture("\(name)/marbles.svg", alt: "Marble diagram of the \(name) story"))
                 \(ownershipSection(entry))
                 ### Mermaid
 
@@ -172,18 +208,30 @@ struct SampleGallery {
 
     /// The ownership graph of a story recorded with snapshots, or nothing.
     private func ownershipSection(_ entry: Entry) -> String {
-        guard let snapshot = entry.trace.snapshots.last else { return "" }
+        guard let snapshot = entry.trace.fullestSnapshot else { return "" }
         let name = entry.scenario.name
         return """
 
             ### Ownership graph
 
             Snapshot \(snapshot.index) "\(snapshot.label)", after event #\(snapshot.seq) \
-            ([graph.dot](\(name)/graph.dot) · [graph.svg](\(name)/graph.svg)):
+            ([graph.dot](\(name)/graph.dot) · [graph.svg](\(name)/graph.svg) · \
+            [graph~dark.svg](\(name)/graph~dark.svg)):
 
-            <img src="\(name)/graph.svg" alt="Ownership graph of the \(name) story">
+            \(Self.picture("\(name)/graph.svg", alt: "Ownership graph of the \(name) story"))
 
             """
+    }
+
+    /// A `<picture>` that shows the dark copy of `path` when the page is dark, and the light
+    /// one otherwise (and wherever `<picture>` is not understood).
+    static func picture(_ path: String, alt: String) -> String {
+        """
+        <picture>
+          <source media="(prefers-color-scheme: dark)" srcset="\(darkFileName(of: path))">
+          <img src="\(path)" alt="\(alt)">
+        </picture>
+        """
     }
 
     /// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.

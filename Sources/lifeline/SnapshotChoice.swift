@@ -11,19 +11,29 @@ enum SnapshotChoice {
     static func snapshot(in trace: Trace, from path: String, at reference: String?) throws -> TraceSnapshot {
         guard let last = trace.snapshots.last else {
             StandardError.write(
-                "error: \(path) has no ownership snapshot: record with RecordingOptions(automaticSnapshots: true), "
-                    + "or take one with Lifeline.snapshot(\"label\")"
+                "error: \(path) has no ownership snapshot: record with the default options (one at stop) or "
+                    + "RecordingOptions(snapshots: .everyCall), or take one with Lifeline.snapshot(\"label\")"
             )
             throw ExitCode(2)
         }
         guard let reference else { return last }
         if let snapshot = trace.snapshot(at: reference) { return snapshot }
-        let labels = trace.snapshots.map { "\"\(TraceText.printable($0.label, limit: 80))\"" }
-        let shown = labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
+        let shown = labelsToSuggest(in: trace)
         StandardError.write(
             "error: \(path): no snapshot matches --at \(reference): give a label (\(shown)) or a sequence number "
-                + "at or after #\(trace.snapshots[0].seq), the event the first snapshot follows"
+                + "at or after #\(trace.snapshots[0].seq), the event the first snapshot follows; "
+                + "`lifeline snapshots \(path)` lists them all"
         )
         throw ExitCode(2)
+    }
+
+    /// Up to ten labels, quoted: the user's own (from `Lifeline.snapshot(_:)`) first, then the
+    /// automatic ones, each label once, in the order taken.
+    static func labelsToSuggest(in trace: Trace) -> String {
+        let ordered = trace.snapshots.filter { $0.reason == .requested } + trace.snapshots.filter { $0.reason != .requested }
+        var seen: Set<String> = []
+        let labels = ordered.map(\.label).filter { seen.insert($0).inserted }
+            .map { "\"\(TraceText.printable($0, limit: 80))\"" }
+        return labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
     }
 }

@@ -26,7 +26,7 @@ struct OwnershipCommandTests {
     /// trace read back.
     func record(in folder: URL) throws -> (path: String, trace: Trace) {
         let path = folder.appendingPathComponent("trace.jsonl").path
-        try Lifeline.start(writingTo: path, options: RecordingOptions(automaticSnapshots: true))
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall))
         SampleScenario.retainCycle.run(SampleConsole())
         Lifeline.stop()
         return (path, try TraceReader.read(contentsOf: path))

@@ -1,4 +1,5 @@
 import Foundation
+import LifelineLog
 import LifelineSamples
 import Testing
 
@@ -6,13 +7,13 @@ import Testing
 /// the same bytes for everything but the files that carry real timestamps.
 @Suite struct SamplesCommandTests {
     static let filesPerStory = [
-        "console.txt", "diagnoses.json", "diagnoses.txt", "marbles.svg", "sequence.mmd",
-        "sequence.puml", "sequence.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
+        "console.txt", "diagnoses.json", "diagnoses.txt", "marbles.svg", "marbles~dark.svg", "sequence.mmd",
+        "sequence.puml", "sequence.svg", "sequence~dark.svg", "timeline.txt", "trace.jsonl", "trace.perfetto.json",
     ]
     /// The ownership graph of each story, recorded with snapshots.
-    static let ownershipFiles = ["graph.dot", "graph.svg"]
+    static let ownershipFiles = ["graph.dot", "graph.svg", "graph~dark.svg"]
     /// The files whose bytes change from run to run: the log and the Perfetto trace carry
-    /// event times and the process id.
+    /// event times, the process id and thread ids. They are not committed.
     static let timestamped: Set<String> = ["trace.jsonl", "trace.perfetto.json"]
 
     /// Every file under `folder`, by path relative to it.
@@ -53,19 +54,26 @@ import Testing
     }
 
     /// output/ is committed as the gallery users see first: regenerating it must leave every
-    /// file that does not carry timestamps unchanged. Regenerate it with `make demo`.
+    /// committed file unchanged, so that `make demo` does not dirty a fresh clone. The logs and
+    /// Perfetto traces, which differ on every run, are kept out of git (`.gitignore`).
     @Test func theCommittedGalleryIsUpToDate() throws {
-        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("output")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let committed = root.appendingPathComponent("output")
         let folder = try LifelineExecutable.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try LifelineExecutable.run(["samples", "--output", folder.path])
         #expect(run.status == 0, "lifeline samples failed: \(run.standardError)")
-        let fresh = try files(under: folder), kept = try files(under: committed)
+        let isCommitted = { (path: String) in !Self.timestamped.contains(URL(fileURLWithPath: path).lastPathComponent) }
+        let fresh = try files(under: folder).filter { isCommitted($0.key) }
+        let kept = try files(under: committed).filter { isCommitted($0.key) }
         #expect(Set(kept.keys) == Set(fresh.keys), "output/ does not hold the files lifeline samples writes: run make demo")
         for (path, bytes) in fresh.sorted(by: { $0.key < $1.key }) {
-            guard !Self.timestamped.contains(URL(fileURLWithPath: path).lastPathComponent) else { continue }
             #expect(kept[path] == bytes, "output/\(path) is not what lifeline samples writes now: run make demo")
+        }
+        let ignored = try String(contentsOf: root.appendingPathComponent(".gitignore"), encoding: .utf8)
+        for file in Self.timestamped.sorted() {
+            #expect(ignored.contains("/output/*/\(file)"), "output/*/\(file) differs on every run and must not be committed")
         }
     }
 
@@ -80,11 +88,21 @@ import Testing
         #expect(page.contains("## \(SampleScenario.forgottenSubscription.title)"))
         #expect(page.contains("```\n" + report + "```"), "the diagnosis report is not on the page as written")
         #expect(page.contains("```mermaid\n" + mermaid + "```"), "the Mermaid diagram is not inline")
-        #expect(page.contains(#"<img src="forgotten-subscription/sequence.svg""#))
-        #expect(page.contains(#"<img src="forgotten-subscription/marbles.svg""#))
-        for file in Self.filesPerStory {
+        for picture in ["sequence", "marbles"] {
+            #expect(page.contains("""
+                <picture>
+                  <source media="(prefers-color-scheme: dark)" srcset="forgotten-subscription/\(picture)~dark.svg">
+                  <img src="forgotten-subscription/\(picture).svg"
+                """), "the \(picture) diagram is not shown as a light and dark pair")
+        }
+        for file in Self.filesPerStory where !Self.timestamped.contains(file) {
             #expect(page.contains("](forgotten-subscription/\(file))"), "no link to \(file)")
         }
+        #expect(page.contains("](../Tests/LifelineRenderTests/Fixtures/forgotten-subscription.jsonl)"),
+                "no link to a recorded log of the story")
+        let light = try String(contentsOf: folder.appendingPathComponent("forgotten-subscription/sequence.svg"), encoding: .utf8)
+        let dark = try String(contentsOf: folder.appendingPathComponent("forgotten-subscription/sequence~dark.svg"), encoding: .utf8)
+        #expect(light.contains(".bg{fill:#ffffff}") && dark.contains(".bg{fill:#0d1117}"), "each copy has its palette baked in")
     }
 
     @Test func everyStoryHasARecordedFixture() {
@@ -106,6 +124,10 @@ import Testing
         let svg = try String(contentsOf: folder.appendingPathComponent("retain-cycle/graph.svg"), encoding: .utf8)
         #expect(page.contains("### Ownership graph"))
         #expect(page.contains(#"<img src="retain-cycle/graph.svg""#))
+        #expect(page.contains(#"srcset="retain-cycle/graph~dark.svg""#))
+        let snapshot = try #require(try TraceReader.read(contentsOf: folder.appendingPathComponent("retain-cycle/trace.jsonl").path).fullestSnapshot)
+        #expect(page.contains("Snapshot \(snapshot.index) \"\(snapshot.label)\""), "the caption names the snapshot drawn")
+        #expect(dot.contains("snapshot \(snapshot.index) "))
         #expect(dot.contains("receiveValue (closure)"))
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
         #expect(svg.contains("ProfileViewModel"))

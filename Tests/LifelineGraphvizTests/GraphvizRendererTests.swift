@@ -61,9 +61,48 @@ struct GraphvizRendererTests {
         #expect(!svg.contains("<polygon fill=\"white\""), "no opaque background")
         #expect(SVGInspection(svg: svg).isWellFormed)
 
-        let authored = try GraphvizRenderer(svgAppearance: .asAuthored).svg(fromDOT: Self.ownershipGraph.text)
+        let authored = try GraphvizRenderer(appearance: .asAuthored).svg(fromDOT: Self.ownershipGraph.text)
         #expect(!authored.contains("<style>"))
         #expect(authored.contains(#"<polygon fill="white""#), "Graphviz's own white background")
+    }
+
+    @Test("dark bakes the dark palette in: every colour is its dark value, on a near-black page, in SVG and PNG")
+    func darkAppearance() throws {
+        let svg = try GraphvizRenderer(appearance: .dark).svg(fromDOT: Self.ownershipGraph.text)
+        #expect(!svg.contains("<style>"), "no media query to depend on")
+        #expect(svg.contains(#"<polygon fill="\#(DotColor.paper.darkHex)""#), "an opaque dark background")
+        for color in DotColor.allCases where color.lightHex != color.darkHex {
+            #expect(!svg.contains("\"\(color.lightHex)\""), "\(color) still drawn in its light value")
+        }
+        #expect(svg.contains(#"stroke="\#(DotColor.red.darkHex)""#), "the cycle in the dark warning colour")
+        #expect(!svg.contains(#"="black""#) && !svg.contains(#"="white""#), "no Graphviz default left")
+        let textWithoutFill = svg.split(separator: "\n").filter { $0.hasPrefix("<text") && !$0.contains("fill=") }
+        #expect(textWithoutFill.isEmpty, "text without a fill is black: \(textWithoutFill.prefix(2))")
+        #expect(SVGInspection(svg: svg).nodeTextLines["o1"] == ["ViewModel"])
+
+        let dark = try GraphvizRenderer(appearance: .dark).png(fromDOT: Self.ownershipGraph.text)
+        let light = try GraphvizRenderer(appearance: .light).png(fromDOT: Self.ownershipGraph.text)
+        #expect(dark != light)
+        #expect(light == (try GraphvizRenderer().png(fromDOT: Self.ownershipGraph.text)), "an adaptive PNG is light")
+    }
+
+    @Test("light bakes the light palette in, on an opaque white page, with no style sheet")
+    func lightAppearance() throws {
+        let svg = try GraphvizRenderer(appearance: .light).svg(fromDOT: Self.ownershipGraph.text)
+        #expect(!svg.contains("<style>"))
+        #expect(svg.contains(#"<polygon fill="\#(DotColor.paper.lightHex)""#))
+        #expect(svg.contains(#"stroke="\#(DotColor.red.lightHex)""#))
+        #expect(!svg.contains(#"="black""#))
+    }
+
+    @Test("dark recolours Graphviz's defaults in a graph that sets no colour at all, subgraphs included")
+    func darkAppearanceOfPlainDOT() throws {
+        let dot = "digraph { label=\"title\"; subgraph cluster_a { label=\"group\"; a } a -> b [label=\"edge\"] }"
+        let svg = try GraphvizRenderer(appearance: .dark).svg(fromDOT: dot)
+        #expect(!svg.contains(#"="black""#) && !svg.contains(#"="white""#))
+        #expect(svg.contains(#"stroke="\#(DotColor.ink.darkHex)""#))
+        let textWithoutFill = svg.split(separator: "\n").filter { $0.hasPrefix("<text") && !$0.contains("fill=") }
+        #expect(textWithoutFill.isEmpty, "text without a fill is black: \(textWithoutFill.prefix(2))")
     }
 
     @Test("renders from several threads at once, one at a time, and all succeed")

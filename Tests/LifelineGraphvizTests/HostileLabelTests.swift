@@ -79,8 +79,8 @@ struct HostileLabelTests {
 
     @Test("xmllint accepts the SVG", .enabled(if: xmllintIsInstalled, "xmllint is not installed (apt-get install libxml2-utils)"))
     func xmllintAccepts() throws {
-        for appearance in [GraphvizSVGAppearance.adaptive, .asAuthored] {
-            let svg = try GraphvizRenderer(svgAppearance: appearance).svg(fromDOT: Self.graph.text)
+        for appearance in GraphvizAppearance.allCases {
+            let svg = try GraphvizRenderer(appearance: appearance).svg(fromDOT: Self.graph.text)
             let result = try xmllint(svg)
             #expect(result.status == 0, "\(result.output)")
         }

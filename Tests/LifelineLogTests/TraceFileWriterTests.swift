@@ -12,7 +12,7 @@ import Testing
     }
 
     func append(_ writer: TraceFileWriter, _ events: some Sequence<TraceEvent>) {
-        for event in events { TraceLineEncoder.withLine(for: event) { writer.append($0) } }
+        for event in events { writer.append(event) }
     }
 
     func declare(_ writer: TraceFileWriter) {
@@ -35,10 +35,13 @@ import Testing
         #expect(try TraceReader.read(contentsOf: path).damage.isEmpty)
     }
 
-    @Test func concurrentWritersLoseNothingAcrossChunkBoundaries() throws {
+    /// Writers race across the file's growth steps and, with 64 KiB windows (one line in
+    /// about 600 straddles two), across its mapping windows.
+    @Test(arguments: [16, 26])
+    func concurrentWritersLoseNothingAcrossChunkBoundaries(windowShift: Int) throws {
         let path = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try TraceFileWriter(path: path, header: log.header)
+        let writer = try TraceFileWriter(path: path, header: log.header, capacity: 64 << 30, windowShift: windowShift)
         declare(writer)
         let perThread = 20_000
         DispatchQueue.concurrentPerform(iterations: 4) { thread in

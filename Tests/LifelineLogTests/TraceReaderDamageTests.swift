@@ -36,7 +36,7 @@ import Testing
     @Test func aCorruptLineInTheMiddleIsAnErrorNamingIt() {
         var text = lines(log.data())
         text[5] = "{\"seq\": 3, oops"
-        #expect(throws: TraceReadError.malformedLine(line: 6, reason: "invalid JSON")) { try TraceReader.read(data(text)) }
+        #expect(throws: TraceReadError.malformedLine(line: 6, reason: "invalid JSON: expected a key at byte 12")) { try TraceReader.read(data(text)) }
     }
 
     @Test func anUnknownVersionIsRefused() {

@@ -14,6 +14,22 @@ import Testing
         #expect(trace.damage.isEmpty)
     }
 
+    @Test func anObjectJoinedMidStreamSaysSoAndOthersDoNot() throws {
+        var log = SampleLog()
+        let joined = log.objects[1]
+        log.objects[1] = TraceObject(
+            id: joined.id, role: joined.role, typeName: joined.typeName, shortTypeName: joined.shortTypeName,
+            lifetimeTracked: joined.lifetimeTracked, joinedMidStream: true
+        )
+        let data = log.data()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.components(separatedBy: "\"joined\":true").count == 2)
+        #expect(!text.contains("\"joined\":false"))
+        let trace = try TraceReader.read(data)
+        #expect(trace.objects[joined.id]?.joinedMidStream == true)
+        #expect(trace.objects.values.filter(\.joinedMidStream).map(\.id) == [joined.id])
+    }
+
     @Test func hostileStringsStayOnOneLineAndComeBackIntact() throws {
         let hostile = "quote\" back\\slash <tag>&amp; new\nline\r tab\t bell\u{07} nul\u{0} del\u{7F} 🧵 "
             + String(repeating: "x", count: 20_000)

@@ -1,4 +1,5 @@
 import LifelineAnalysis
+import LifelineGraphviz
 import LifelineLog
 import LifelineOwnershipDOT
 import Testing
@@ -34,14 +35,79 @@ import Testing
     }
 }
 
-extension GoldenFileTests {
-    /// The dark palette on its own, which is what a dark-mode viewer sees; rsvg-convert
-    /// ignores `prefers-color-scheme`, so this file is how the dark colours get looked at.
-    @Test func sequenceSVGInDarkColours() {
-        let svg = SequenceSVGRenderer.render(
-            SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses, options: .init(appearance: .dark))
-        #expect(!svg.contains("prefers-color-scheme"))
-        Snapshot.assertMatches(svg, file: "receive-on.sequence.dark.svg")
+/// Each theme of one sequence diagram, one marble diagram and one ownership graph. rsvg-convert
+/// ignores `prefers-color-scheme`, so the light and dark files are how each palette gets
+/// looked at as PNG.
+@Suite struct ThemeGoldenFileTests {
+    /// The retain-cycle story: a note, a legend, a deallocation, and a graph with a cycle.
+    static var retainCycle: GoldenFileTests.Sample {
+        get throws {
+            try #require(SampleFixtures.samples.first { $0.name == "retain-cycle" }, "the retain-cycle fixture is missing")
+        }
+    }
+
+    /// The schedulers story: marbles on three threads, so three thread colours.
+    static var schedulers: GoldenFileTests.Sample {
+        get throws {
+            try #require(SampleFixtures.samples.first { $0.name == "schedulers" }, "the schedulers fixture is missing")
+        }
+    }
+
+    /// `name.svg` for the adaptive picture (the file the other golden tests check too),
+    /// `name.light.svg` and `name.dark.svg` for the baked ones.
+    static func file(_ name: String, _ theme: String) -> String {
+        theme == "adaptive" ? "\(name).svg" : "\(name).\(theme).svg"
+    }
+
+    @Test(arguments: SVGAppearance.allCases) func sequenceSVG(_ appearance: SVGAppearance) throws {
+        let sample = try Self.retainCycle
+        let svg = SequenceSVGRenderer.render(sample.trace, diagnoses: sample.diagnoses, options: .init(appearance: appearance))
+        Snapshot.assertMatches(svg, file: Self.file("retain-cycle.sequence", appearance.rawValue))
+    }
+
+    @Test(arguments: SVGAppearance.allCases) func marbles(_ appearance: SVGAppearance) throws {
+        let svg = MarbleSVGRenderer.render(try Self.schedulers.trace, options: .init(appearance: appearance))
+        Snapshot.assertMatches(svg, file: Self.file("schedulers.marbles", appearance.rawValue))
+    }
+
+    @Test(arguments: GraphvizAppearance.allCases.filter { $0 != .asAuthored })
+    func ownershipGraph(_ appearance: GraphvizAppearance) throws {
+        let sample = try Self.retainCycle
+        let snapshot = try #require(sample.trace.fullestSnapshot)
+        let dot = OwnershipDOTRenderer.render(snapshot, in: sample.trace)
+        let svg = try GraphvizRenderer(appearance: appearance).svg(fromDOT: dot)
+        Snapshot.assertMatches(svg, file: Self.file("retain-cycle.graph", appearance.rawValue))
+    }
+
+    /// A baked theme paints its page and carries no media query; the adaptive one is
+    /// transparent and switches with the viewer.
+    @Test(arguments: SVGAppearance.allCases) func bakedThemesPaintTheirBackground(_ appearance: SVGAppearance) throws {
+        let sample = try Self.retainCycle
+        for svg in [
+            SequenceSVGRenderer.render(sample.trace, diagnoses: sample.diagnoses, options: .init(appearance: appearance)),
+            MarbleSVGRenderer.render(sample.trace, options: .init(appearance: appearance)),
+        ] {
+            let lines = svg.split(separator: "\n").map(String.init)
+            let background = lines.first { $0.hasPrefix("<rect") && $0.contains("class=\"bg\"") }
+            switch appearance {
+            case .adaptive:
+                #expect(svg.contains("@media (prefers-color-scheme: dark)"))
+                #expect(background == nil, "an adaptive picture takes the page's background")
+                continue
+            case .light:
+                #expect(!svg.contains("prefers-color-scheme"))
+                #expect(svg.contains(".bg{fill:#ffffff}"))
+            case .dark:
+                #expect(!svg.contains("prefers-color-scheme"))
+                #expect(svg.contains(".bg{fill:#0d1117}"))
+                #expect(svg.contains(".tx{fill:#e6edf3}"), "light text on the dark page")
+            }
+            let painted = try #require(background, "no background rectangle")
+            let viewBox = try #require(svg.firstMatch(of: /viewBox="0 0 (\d+) (\d+)"/))
+            #expect(painted.contains("width=\"\(viewBox.1)\" height=\"\(viewBox.2)\""), "the background covers the picture")
+            let firstDrawing = lines.first { $0.hasPrefix("<rect") || $0.hasPrefix("<line") || $0.hasPrefix("<text") }
+            #expect(firstDrawing == painted, "the background is drawn first, under everything")
+        }
     }
 }
 

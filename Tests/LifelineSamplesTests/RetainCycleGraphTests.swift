@@ -10,7 +10,7 @@ import Testing
 @Suite("The retain-cycle story's ownership graph", .serialized)
 struct RetainCycleGraphTests {
     static func record() throws -> Trace {
-        try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+        try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
             SampleScenario.retainCycle.run(SampleConsole())
         }
     }
@@ -49,7 +49,7 @@ struct RetainCycleGraphTests {
     }
 
     @Test func theLeakedSubscriptionNamesTheLoopThatKeepsIt() throws {
-        let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+        let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
             Lifeline.mark("story begins")
             SampleScenario.retainCycle.run(SampleConsole())
             Lifeline.mark("story ends")

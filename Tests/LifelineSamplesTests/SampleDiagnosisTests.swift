@@ -13,7 +13,7 @@ struct SampleDiagnosisTests {
     /// for `leaked-subscription`, with ownership snapshots, and diagnoses it with
     /// every rule.
     func diagnose(_ scenario: SampleScenario) throws -> (trace: Trace, diagnoses: [Diagnosis]) {
-        let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+        let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
             Lifeline.mark("story begins")
             scenario.run(SampleConsole())
             Lifeline.mark("story ends")

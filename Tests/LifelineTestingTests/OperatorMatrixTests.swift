@@ -17,6 +17,8 @@ struct OperatorMatrixTests {
         let findings = try expectNoLifecycleProblems { use.run(outcome) }
         #expect(outcome.events == use.expected)
         #expect(findings.trace.events.contains { $0.kind.name == "subscribe" }, "the pipeline was recorded")
+        let joined = findings.trace.objects.values.filter(\.joinedMidStream).map(\.displayName)
+        #expect(joined == [], "every object of a pipeline subscribed while recording was seen subscribing")
     }
 }
 

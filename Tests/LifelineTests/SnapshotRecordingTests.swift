@@ -1,7 +1,9 @@
 import Dispatch
+import Foundation
 import OpenCombineShim
 import Testing
 import Lifeline
+import LifelineAnalysis
 import LifelineLog
 
 extension RecordingTests {
@@ -182,7 +184,7 @@ extension RecordingTests {
         }
 
         @Test func automaticSnapshotsFollowSubscribeCancelAndStop() throws {
-            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+            let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
                 let subject = PassthroughSubject<Int, Never>()
                 let cancellable = subject.sink { _ in }
                 cancellable.cancel()
@@ -199,7 +201,7 @@ extension RecordingTests {
         }
 
         @Test func automaticSnapshotsWhileThreadsRunPipelinesGiveAReadableLog() throws {
-            let trace = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true)) {
+            let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
                 DispatchQueue.concurrentPerform(iterations: 4) { worker in
                     let model = ViewModel()
                     Lifeline.track(model, name: "model \(worker)")
@@ -217,12 +219,69 @@ extension RecordingTests {
             #expect(names == ["model 0", "model 1", "model 2", "model 3"])
         }
 
-        @Test func snapshotsAreOffByDefault() throws {
+        @Test func byDefaultTheOnlySnapshotIsTakenAtStop() throws {
             let trace = try Lifeline.record {
                 let subject = PassthroughSubject<Int, Never>()
                 subject.sink { _ in }.cancel()
             }
-            #expect(trace.snapshots.isEmpty)
+            #expect(trace.snapshots.map(\.reason) == [.stop])
+        }
+
+        /// Deliberately leaked by ``oneTestsDeliberateLeakNeverAppearsInTheNextTestsLog()``.
+        nonisolated(unsafe) static var leaked: [ViewModel] = []
+
+        @Test func oneTestsDeliberateLeakNeverAppearsInTheNextTestsLog() throws {
+            let first = try Lifeline.record {
+                let model = ViewModel()
+                Lifeline.track(model, name: "leaked model")
+                model.bind(weakly: false)
+                Self.leaked.append(model)
+            }
+            #expect(TraceAnalyzer().diagnose(first).map(\.code).contains("retain-cycle"))
+            Self.leaked.removeAll()  // the model stays alive: its sink holds it
+
+            let second = try Lifeline.record {
+                let subject = PassthroughSubject<Int, Never>()
+                let cancellable = subject.sink { _ in }
+                Lifeline.snapshot("check")
+                subject.send(1)
+                cancellable.cancel()
+            }
+            #expect(second.snapshots.map(\.label) == ["check", "stop"])
+            for snapshot in second.snapshots {
+                #expect(!snapshot.nodes.contains { $0.kind == .root }, "snapshot \(snapshot.label)")
+            }
+            #expect(!second.objects.values.contains { $0.typeName.hasSuffix(".ViewModel") })
+            #expect(TraceAnalyzer().diagnose(second).isEmpty)
+        }
+
+        @Test func anUntrackedObjectIsNoLongerARoot() throws {
+            let model = ViewModel()
+            let pending = ViewModel()
+            Lifeline.track(pending, name: "pending")
+            Lifeline.untrack(pending)
+            let trace = try Lifeline.record {
+                Lifeline.track(model, name: "model")
+                Lifeline.snapshot("tracked")
+                Lifeline.untrack(model)
+                Lifeline.snapshot("untracked")
+            }
+            #expect(trace.snapshot(at: "tracked")?.nodes.compactMap(\.name) == ["model"])
+            #expect(trace.snapshot(at: "untracked")?.nodes.compactMap(\.name) == [])
+            #expect(trace.snapshot(at: "untracked")?.nodes.contains { $0.kind == .root } == false)
+            withExtendedLifetime((model, pending)) {}
+        }
+
+        @Test func aScopedRecordingKeepsItsLogWhereTheCallerSays() throws {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-kept-\(getpid()).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let trace = try Lifeline.record(keepingLogAt: path) {
+                let subject = PassthroughSubject<Int, Never>()
+                subject.sink { _ in }.cancel()
+            }
+            let kept = try TraceReader.read(contentsOf: path)
+            #expect(kept.events == trace.events)
+            #expect(!kept.events.isEmpty)
         }
     }
 }

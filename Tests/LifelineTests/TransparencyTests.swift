@@ -41,7 +41,7 @@ extension RecordingTests {
             case .untraced: body()
             case .automatic: _ = try Lifeline.record(body)
             case .operatorOnly: _ = try Lifeline.record(options: RecordingOptions(automatic: false), body)
-            case .automaticWithSnapshots: _ = try Lifeline.record(options: RecordingOptions(automaticSnapshots: true), body)
+            case .automaticWithSnapshots: _ = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall), body)
             }
             return journal.entries
         }

@@ -140,7 +140,10 @@ public struct Lifecycle: Hashable, Sendable {
 
     /// The first completion or cancel, the event that ended the subscription, if any.
     public var end: UInt64? {
-        [completions.first?.seq, cancels.first].compactMap { $0 }.min()
+        switch (completions.first?.seq, cancels.first) {
+        case let (completion?, cancel?): return min(completion, cancel)
+        case let (completion, cancel): return completion ?? cancel
+        }
     }
 
     /// All demand granted before event `seq`.

@@ -18,38 +18,46 @@ public struct TraceCalls: Sendable {
         var beginsByEnd: [UInt64: UInt64] = [:]
         var enclosingBegins: [UInt64: UInt64] = [:]
         var topLevelBegins: [UInt64: [UInt64]] = [:]
-        var stacks: [UInt64: [TraceEvent]] = [:]
+        // Each thread's open calls, innermost last, mutated in place.
+        var stackOfThread: [UInt64: Int] = [:]
+        var stacks: [[(event: TraceEvent, key: CallKey)]] = []
 
-        func close(_ begin: TraceEvent, end: UInt64?, stack: [TraceEvent]) {
-            let depth = stack.firstIndex(of: begin) ?? 0
+        func close(_ begin: TraceEvent, at depth: Int, end: UInt64?, stack: [(event: TraceEvent, key: CallKey)]) {
             callsByBegin[begin.seq] = TraceCall(
                 begin: begin.seq, end: end, thread: begin.thread,
-                parent: depth > 0 ? stack[depth - 1].seq : nil, depth: depth
+                parent: depth > 0 ? stack[depth - 1].event.seq : nil, depth: depth
             )
         }
 
         for event in events {
-            var stack = stacks[event.thread, default: []]
-            if let innermost = stack.last { enclosingBegins[event.seq] = innermost.seq }
+            let stackIndex: Int
+            if let index = stackOfThread[event.thread] {
+                stackIndex = index
+            } else {
+                stackIndex = stacks.count
+                stackOfThread[event.thread] = stackIndex
+                stacks.append([])
+            }
+            if let innermost = stacks[stackIndex].last { enclosingBegins[event.seq] = innermost.event.seq }
             switch event.phase {
             case .begin:
-                if stack.isEmpty { topLevelBegins[event.thread, default: []].append(event.seq) }
-                stack.append(event)
+                if stacks[stackIndex].isEmpty { topLevelBegins[event.thread, default: []].append(event.seq) }
+                stacks[stackIndex].append((event, CallKey(event.kind)))
             case .end:
-                let key = Self.callKey(event.kind)
-                guard let index = stack.lastIndex(where: { Self.callKey($0.kind) == key }) else { break }
-                for unclosed in stack[(index + 1)...] { close(unclosed, end: nil, stack: stack) }
-                close(stack[index], end: event.seq, stack: stack)
-                beginsByEnd[event.seq] = stack[index].seq
-                enclosingBegins[event.seq] = index > 0 ? stack[index - 1].seq : nil
-                stack.removeSubrange(index...)
+                let key = CallKey(event.kind)
+                let stack = stacks[stackIndex]
+                guard let index = stack.lastIndex(where: { $0.key == key }) else { break }
+                for depth in (index + 1)..<stack.count { close(stack[depth].event, at: depth, end: nil, stack: stack) }
+                close(stack[index].event, at: index, end: event.seq, stack: stack)
+                beginsByEnd[event.seq] = stack[index].event.seq
+                enclosingBegins[event.seq] = index > 0 ? stack[index - 1].event.seq : nil
+                stacks[stackIndex].removeSubrange(index...)
             case .instant:
                 break
             }
-            stacks[event.thread] = stack
         }
-        for stack in stacks.values {
-            for begin in stack { close(begin, end: nil, stack: stack) }
+        for stack in stacks {
+            for depth in stack.indices { close(stack[depth].event, at: depth, end: nil, stack: stack) }
         }
         self.callsByBegin = callsByBegin
         self.beginsByEnd = beginsByEnd
@@ -83,20 +91,37 @@ public struct TraceCalls: Sendable {
 
     /// The last call made from outside any recorded call on `thread` that began before `seq`.
     public func topLevelCall(onThread thread: UInt64, before seq: UInt64) -> TraceCall? {
-        guard let begins = topLevelBegins[thread], let begin = begins.last(where: { $0 < seq }) else { return nil }
-        return callsByBegin[begin]
+        guard let begins = topLevelBegins[thread] else { return nil }
+        // The begins are in sequence order: find the first at or after `seq`.
+        var low = 0, high = begins.count
+        while low < high {
+            let middle = (low + high) / 2
+            if begins[middle] < seq { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? callsByBegin[begins[low - 1]] : nil
     }
 
-    /// What identifies a call for pairing: its kind's name and the objects it was made on. A
+    /// What identifies a call for pairing: its kind and the objects it was made on. A
     /// request's demand and a value's returned demand differ between `begin` and `end`.
-    private static func callKey(_ kind: TraceEvent.Kind) -> [String] {
-        switch kind {
-        case .subscribe, .receiveSubscription:
-            return [kind.name] + kind.objects.map(\.description)
-        case .request, .value, .completion, .cancel:
-            return [kind.name, kind.objects[0].description]
-        case .deallocation, .mark:
-            return [kind.name]
+    private struct CallKey: Equatable {
+        let kind: String
+        let first: TraceObjectID?
+        let second: TraceObjectID?
+
+        init(_ kind: TraceEvent.Kind) {
+            self.kind = kind.name
+            switch kind {
+            case .subscribe(let publisher, let subscriber):
+                (first, second) = (publisher, subscriber)
+            case .receiveSubscription(let subscriber, let subscription):
+                (first, second) = (subscriber, subscription)
+            case .request(let subscription, _), .cancel(let subscription):
+                (first, second) = (subscription, nil)
+            case .value(let subscriber, _, _), .completion(let subscriber, _):
+                (first, second) = (subscriber, nil)
+            case .deallocation, .mark:
+                (first, second) = (nil, nil)
+            }
         }
     }
 }

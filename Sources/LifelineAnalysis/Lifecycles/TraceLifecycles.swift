@@ -36,6 +36,12 @@ public struct TraceLifecycles: Sendable {
 
     private var bySubscriber: [TraceObjectID: [Lifecycle.ID]] = [:]
     private var bySubscription: [TraceObjectID: [Lifecycle.ID]] = [:]
+    /// Which lifecycles hold which subscription, to answer "does it hold it" at once when a
+    /// value-type subscription (such as `Subscriptions.empty`) is handed to thousands.
+    private var holdings: Set<Holding> = []
+    /// Per subscriber, the position in its lifecycles before which every one has ended, so a
+    /// subscriber re-subscribed many times (as `retry` does) is not scanned from the start.
+    private var endedPrefix: [TraceObjectID: Int] = [:]
     private var byEvent: [UInt64: Lifecycle.ID] = [:]
     private var firstSeen: [TraceObjectID: UInt64] = [:]
     /// Hops that share one subscription handed down a chain, by the first hop of the chain.
@@ -169,6 +175,7 @@ public struct TraceLifecycles: Sendable {
             lifecycles[id.rawValue].subscriptionCall = event.seq
             if let upstream = handingLifecycle(of: subscription, to: id, at: event.seq) { share(id, with: upstream) }
             bySubscription[subscription, default: []].append(id)
+            holdings.insert(Holding(subscription: subscription, lifecycle: id))
             transition(id, to: .subscribed, at: event.seq)
             record(event, in: id)
         case .request(let subscription, let demand):
@@ -292,12 +299,18 @@ public struct TraceLifecycles: Sendable {
         sharingRoot[id].flatMap { sharingMembers[$0] } ?? [id]
     }
 
+    /// A lifecycle that received a subscription.
+    private struct Holding: Hashable, Sendable {
+        let subscription: TraceObjectID
+        let lifecycle: Lifecycle.ID
+    }
+
     /// The lifecycle holding `subscription` that a request or cancel at `seq` belongs to.
     private func holder(of subscription: TraceObjectID, at seq: UInt64) -> Lifecycle.ID? {
         let holders = bySubscription[subscription, default: []]
         guard holders.count > 1 else { return holders.first }
         for call in calls.enclosingCalls(of: seq) {
-            if let id = byEvent[call.begin], holders.contains(id) { return id }
+            if let id = byEvent[call.begin], holdings.contains(Holding(subscription: subscription, lifecycle: id)) { return id }
         }
         return holders.last { lifecycles[$0.rawValue].end == nil } ?? holders.last
     }
@@ -307,13 +320,18 @@ public struct TraceLifecycles: Sendable {
     /// seen before gets a lifecycle of its own.
     private mutating func receiver(_ subscriber: TraceObjectID, at seq: UInt64) -> Lifecycle.ID {
         let candidates = bySubscriber[subscriber, default: []]
-        let running = candidates.first {
+        var firstUnended = endedPrefix[subscriber, default: 0]
+        while firstUnended < candidates.count, lifecycles[candidates[firstUnended].rawValue].end != nil { firstUnended += 1 }
+        endedPrefix[subscriber] = firstUnended
+        if let running = candidates[firstUnended...].first(where: {
             lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].end == nil
+        }) {
+            return running
         }
         let uncompleted = candidates.last {
             lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].completions.isEmpty
         }
-        return running ?? uncompleted ?? candidates.last ?? start(subscriber: subscriber, publisher: nil, at: seq)
+        return uncompleted ?? candidates.last ?? start(subscriber: subscriber, publisher: nil, at: seq)
     }
 
     /// Links hops: through objects that play both roles, and through subscribes nested

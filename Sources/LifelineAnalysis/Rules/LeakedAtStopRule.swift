@@ -13,7 +13,9 @@ import LifelineLog
 /// - An object nothing in the graph holds is reported only when roots were registered: with
 ///   none, it may be held by the stack or a global the graph cannot see, so the rule stays
 ///   silent rather than guess. Such a finding is a warning; one held by a retain cycle, which
-///   cannot be freed, is an error.
+///   cannot be freed, is an error. A retain cycle here is one `RetainCycleRule` reports (it
+///   holds an object outside Combine's machinery): a subject and the conduit of a subscription
+///   that is still running hold each other until it ends, which is no leak of the finished one.
 ///
 /// One diagnosis is issued per subscription, naming each of its objects that leaked once.
 public struct LeakedAtStopRule: DiagnosisRule {
@@ -39,11 +41,13 @@ public struct LeakedAtStopRule: DiagnosisRule {
             for object in candidates where !reported.contains(object) {
                 let explanation = graph.whyAlive(object)
                 switch explanation {
-                case .heldByCycle:
+                case .heldByCycle(let cycle, _) where RetainCycleRule.isReported(cycle, in: graph):
                     leaked.append((object, explanation))
                 case .unheld where rootsRegistered:
                     leaked.append((object, explanation))
-                case .unknown, .deallocated, .heldByRoot, .unheld:
+                case .unknown, .deallocated, .heldByRoot, .unheld, .heldByCycle:
+                    // A loop of Combine's machinery only (a subject and the conduit of a
+                    // subscription still running) is the running subscription's business.
                     continue
                 }
             }

@@ -69,7 +69,9 @@ struct SVGCanvas {
     ///   - height: The height of the view box.
     ///   - root: The class on the root element that scopes the style sheet.
     ///   - title: The accessible name of the image.
-    ///   - appearance: Which colours to carry.
+    ///   - appearance: Which colours to carry. A light or dark document paints its own
+    ///     background, so that it reads the same on any page and in any viewer; an adaptive one
+    ///     is transparent, and takes the page's.
     func document(width: Int, height: Int, root: String, title: String, appearance: SVGAppearance) -> String {
         let name = XMLText.escape(DisplayText(title, limit: 200).short)
         var output = """
@@ -78,6 +80,9 @@ struct SVGCanvas {
             \(SVGStyleSheet.element(root: root, appearance: appearance))
 
             """
+        if appearance != .adaptive {
+            output += "<rect width=\"\(width)\" height=\"\(height)\" class=\"bg\"/>\n"
+        }
         for layer in layers {
             for element in layer {
                 output += element

@@ -5,7 +5,7 @@
 /// `tx` text, `tb` bold text, `tm` muted small text, `tw` text on a coloured badge, `ln`
 /// lifeline, `bx` participant box, `nt` note, `fd` folded run, `mk` mark, `x` deallocation,
 /// `tl` timeline, `mb` marble, `mv` a marble's value, `hl` a halo in the page colour behind
-/// text drawn across lines; `s0`…`s5` strokes, `f0`…`f5` fills and `a0`…`a5` activations
+/// text drawn across lines, `bg` the page itself (drawn only when one palette is baked in); `s0`…`s5` strokes, `f0`…`f5` fills and `a0`…`a5` activations
 /// in a thread's colour; `vi`, `vw`, `ve` fills and `ui`, `uw`, `ue` strokes in a
 /// severity's colour (info, warning, error).
 enum SVGStyleSheet {
@@ -48,6 +48,7 @@ enum SVGStyleSheet {
             Rule(selector: "tl", light: "stroke:#59636e", dark: "stroke:#9198a1"),
             Rule(selector: "mb", light: "fill:#ffffff", dark: "fill:#0d1117"),
             Rule(selector: "hl", light: "stroke:#ffffff", dark: "stroke:#0d1117"),
+            Rule(selector: "bg", light: "fill:#ffffff", dark: "fill:#0d1117"),
         ]
         for (index, ((light, dark), (lightTint, darkTint))) in zip(contextColours, contextTints).enumerated() {
             rules.append(Rule(selector: "s\(index)", light: "stroke:\(light)", dark: "stroke:\(dark)"))
@@ -75,8 +76,10 @@ enum SVGStyleSheet {
             \(scope) .hl{paint-order:stroke;stroke-width:4px;stroke-linejoin:round}
 
             """
+        // Only a document with one palette baked in paints its background.
+        let drawn = appearance == .adaptive ? rules.filter { $0.selector != "bg" } : rules
         func declarations(_ pick: (Rule) -> String) -> String {
-            rules.map { "\(scope) .\($0.selector){\(pick($0))}" }.joined(separator: "\n") + "\n"
+            drawn.map { "\(scope) .\($0.selector){\(pick($0))}" }.joined(separator: "\n") + "\n"
         }
         switch appearance {
         case .adaptive:

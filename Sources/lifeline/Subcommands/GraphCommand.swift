@@ -12,7 +12,8 @@ struct GraphCommand: ParsableCommand {
             solid, weak ones dashed, unowned ones dotted, each labelled with its field. Retain \
             cycles are drawn in red and deallocated objects in grey. Draws the last snapshot, or \
             the one --at names. Exits with 2 when the log has no snapshot (record with \
-            RecordingOptions(automaticSnapshots: true) or Lifeline.snapshot(_:)) or --at \
+            the default options, which take one at stop, RecordingOptions(snapshots: .everyCall) \
+            or Lifeline.snapshot(_:)) or --at \
             matches none. `lifeline render --format graph-svg` lays the graph out.
             """
     )

@@ -40,12 +40,21 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Marble diagrams: lay values out by elapsed time instead of by event order.")
     var time = false
 
+    @Option(help: ArgumentHelp(
+        "The colours of svg, marbles, graph-svg and graph-png: auto follows the viewer's light or dark mode (a media query inside the SVG, on a transparent background; PNG is light), light and dark bake one palette in, on an opaque background, for viewers that ignore media queries.",
+        valueName: "auto|light|dark"
+    ))
+    var theme: PictureTheme = .auto
+
     func validate() throws {
         if time && format != .marbles {
             throw ValidationError("--time applies to the marble diagram only (--format marbles)")
         }
         if snapshotReference != nil && !format.drawsOwnershipGraph {
             throw ValidationError("--at applies to the ownership graphs only (--format dot, graph-svg or graph-png)")
+        }
+        if theme != .auto && !format.hasTheme {
+            throw ValidationError("--theme applies to the pictures only (--format svg, marbles, graph-svg or graph-png)")
         }
         if format == .graphPNG && output == nil {
             throw ValidationError("--format graph-png writes a binary PNG: name the file with --output")
@@ -60,7 +69,8 @@ struct RenderCommand: ParsableCommand {
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
             let diagnoses = format == .svg || format == .mermaid || format == .plantuml ? TraceAnalyzer().diagnose(trace) : []
             do {
-                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence)
+                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence,
+                                         theme: theme)
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)

@@ -11,13 +11,16 @@ struct SamplesCommand: ParsableCommand {
         discussion: """
             For each story, writes <output>/<story>/ with the recorded log (trace.jsonl), what \
             the story printed (console.txt), its timeline (timeline.txt), its diagnoses \
-            (diagnoses.txt, diagnoses.json), its sequence diagram (sequence.svg, sequence.mmd, \
-            sequence.puml), its marble diagram (marbles.svg), a Perfetto trace \
-            (trace.perfetto.json) and, for a story recorded with ownership snapshots, the \
-            ownership graph at stop (graph.dot, graph.svg), and the gallery page that shows them \
-            all (<output>/README.md). \
-            Everything but trace.jsonl and trace.perfetto.json, which carry real timestamps, is \
-            deterministic: running again leaves those files byte for byte the same.
+            (diagnoses.txt, diagnoses.json), its sequence diagram (sequence.svg, \
+            sequence~dark.svg, sequence.mmd, sequence.puml), its marble diagram (marbles.svg, \
+            marbles~dark.svg), a Perfetto trace (trace.perfetto.json) and, for a story recorded \
+            with ownership snapshots, the ownership graph of its fullest snapshot (graph.dot, \
+            graph.svg, graph~dark.svg), and the gallery page that shows them all \
+            (<output>/README.md). Each SVG is drawn twice, light and dark, with the palette \
+            baked in (name.svg and name~dark.svg, the pair DocC and the gallery's <picture> \
+            elements use). Everything but trace.jsonl and trace.perfetto.json, which carry the \
+            run's times, process id and thread ids, is deterministic: running again leaves \
+            those files byte for byte the same.
             """
     )
 

@@ -1,0 +1,115 @@
+import Foundation
+import Lifeline
+import LifelineLog
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+
+/// Prints what reading a million-event log costs: the reader in-process (events per second),
+/// then `lifeline diagnose`, `render --format svg` and `render --format perfetto` as child
+/// processes, each with its wall time and peak memory, on four shapes of log.
+enum ReadingBenchmark {
+    /// A shape of log and how to record it.
+    struct Shape: Sendable {
+        let name: String
+        let record: @Sendable (_ events: Int) -> Void
+    }
+
+    static let shapes = [
+        Shape(name: "one long pipeline") { events in
+            let subject = PassthroughSubject<Int, Never>()
+            var total = 0
+            let cancellable = subject.map { $0 &+ 1 }.sink { total &+= $0 }
+            for value in 0..<(events / 4) { subject.send(value) }
+            cancellable.cancel()
+        },
+        Shape(name: "80,000 short pipelines") { events in
+            for value in 0..<(events / 12) { _ = Just(value).sink { _ in } }
+        },
+        Shape(name: "one subscriber re-subscribed") { events in
+            struct Failure: Error {}
+            _ = Fail<Int, Failure>(error: Failure()).retry(events / 8).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        },
+        Shape(name: "demand .max(1) per value") { events in
+            let subject = PassthroughSubject<Int, Never>()
+            let subscriber = OneAtATime()
+            subject.subscribe(subscriber)
+            for value in 0..<(events / 4) { subject.send(value) }
+            subscriber.subscription?.cancel()
+        },
+    ]
+
+    /// A subscriber that asks for one more value with each value it gets.
+    final class OneAtATime: Subscriber {
+        var subscription: Subscription?
+        func receive(subscription: Subscription) {
+            self.subscription = subscription
+            subscription.request(.max(1))
+        }
+        func receive(_ input: Int) -> Subscribers.Demand { .max(1) }
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    static func run(events: Int, logDirectory: String) throws {
+        let lifeline = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifeline").path
+        print("Reading a log of about \(events) events (automatic mode); commands run as child processes of \(lifeline)")
+        print("shape                               events     read/s   diagnose          svg               perfetto")
+        for shape in shapes {
+            let path = "\(logDirectory)/lifeline-reading-benchmark.jsonl"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try Lifeline.start(writingTo: path)
+            shape.record(events)
+            Lifeline.stop()
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            var count = 0
+            let reading = median {
+                let start = DispatchTime.now().uptimeNanoseconds
+                count = (try? TraceReader.read(data))?.events.count ?? 0
+                return DispatchTime.now().uptimeNanoseconds - start
+            }
+            var line = shape.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+            line += String(format: " %9d %9.2fM", count, Double(count) / reading * 1e3)
+            for arguments in [["diagnose", path], ["render", path, "--format", "svg"], ["render", path, "--format", "perfetto"]] {
+                line += "  " + (FileManager.default.isExecutableFile(atPath: lifeline) ? ChildRun(lifeline, arguments).summary : "(no binary)")
+            }
+            print(line)
+        }
+    }
+}
+
+/// One run of a command with its standard output thrown away: wall time and peak memory.
+struct ChildRun {
+    let seconds: Double
+    let peakMegabytes: Double
+    let status: Int32
+
+    init(_ executable: String, _ arguments: [String]) {
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+            (seconds, peakMegabytes, status) = (0, 0, -1)
+            return
+        }
+        posix_spawn_file_actions_destroy(&actions)
+        var waitStatus: Int32 = 0
+        var usage = rusage()
+        wait4(pid, &waitStatus, 0, &usage)
+        seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        peakMegabytes = Double(usage.ru_maxrss) / 1024
+        status = (waitStatus & 0x7f) == 0 ? (waitStatus >> 8) & 0xff : 128 + (waitStatus & 0x7f)
+    }
+
+    /// `12.3 s 456 MB`, or the exit status too when the command failed (diagnose exits 1 when
+    /// it finds errors, which counts as success here).
+    var summary: String {
+        let text = String(format: "%5.2f s %5.0f MB", seconds, peakMegabytes)
+        return (status == 0 || status == 1 ? text : text + " exit \(status)").padding(toLength: 16, withPad: " ", startingAt: 0)
+    }
+}
