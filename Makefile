@@ -3,7 +3,7 @@
 # `make install PREFIX=~/.local` installs the `lifeline` command; `make docs` builds the DocC
 # documentation of the Lifeline module.
 
-.PHONY: setup demo test transparency benchmark install docs
+.PHONY: setup demo test fuzz transparency benchmark install docs
 
 PREFIX ?= /usr/local
 
@@ -15,13 +15,24 @@ demo: setup
 	swift run lifeline samples --output output
 	scripts/docs-pictures.sh
 
-# Recording is process-wide, so the tests run one at a time. The docs build last: it reuses the
-# build, and fails on any DocC warning.
+# Recording is process-wide, so the tests run one at a time. The bounded fuzz run follows; the
+# docs build last: it reuses the build, and fails on any DocC warning.
 test: setup
 	swift build --build-tests
 	swift test --no-parallel
 	scripts/transparency.sh
+	$(MAKE) fuzz
 	scripts/docs.sh
+
+# A bounded, deterministic fuzz run of the log reader and every output: the reproducers in
+# Fuzz/Corpus and the sample logs first, then mutations of them. Fails on a crash or a hang and
+# saves the input in .build/fuzz-crashes. FUZZ_EXECUTIONS and FUZZ_SEED change the run.
+FUZZ_EXECUTIONS ?= 3000
+FUZZ_SEED ?= 1
+fuzz: setup
+	swift build --product lifeline-fuzz
+	"$$(swift build --show-bin-path)/lifeline-fuzz" --seed $(FUZZ_SEED) --executions $(FUZZ_EXECUTIONS) \
+		Fuzz/Corpus Tests/LifelineRenderTests/Fixtures
 
 # The DocC documentation of the Lifeline module, in .build/docs/Lifeline.doccarchive; fails on
 # any warning.

@@ -83,6 +83,14 @@ let package = Package(
             path: "Tests/Apps/news-reader"
         ),
         .executableTarget(
+            name: "lifeline-fuzz",
+            dependencies: [
+                "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineOwnershipDOT",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Fuzz/Sources"
+        ),
+        .executableTarget(
             name: "lifeline-benchmarks",
             dependencies: ["Lifeline", "LifelineHeap", "LifelineLog", combine],
             path: "Benchmarks/LifelineBenchmarks"

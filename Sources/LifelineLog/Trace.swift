@@ -14,7 +14,8 @@ public struct Trace: Sendable {
     /// The reference-graph snapshots, ordered by the event they follow
     /// (``TraceSnapshot/seq``), then by ``TraceSnapshot/index``.
     public let snapshots: [TraceSnapshot]
-    /// What the reader tolerated: damage that loses no recorded event but the last.
+    /// What the reader tolerated: what a crash leaves (which loses no recorded event but the
+    /// last), events the recorder dropped, and events missing from a closed log.
     public let damage: [TraceDamage]
 
     /// Creates a trace. `events` are sorted by sequence number, `snapshots` by the event they
@@ -73,6 +74,10 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
     /// Unwritten (zero) bytes inside the log, left by a thread that was interrupted while
     /// writing its event.
     case unwrittenGap(line: Int)
+    /// The end record counts `counted` events, `dropped` of them not written, but the log
+    /// holds `found`: events were lost (or the count is wrong), so what happened by the end
+    /// of the recording is not known.
+    case eventCountMismatch(counted: UInt64, dropped: UInt64, found: UInt64)
 
     public var description: String {
         switch self {
@@ -84,6 +89,11 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
             return "the recorder dropped \(count) events (the log reached its size limit, or calls were still running when recording stopped)"
         case .unwrittenGap(let line):
             return "line \(line) holds unwritten bytes left by an interrupted writer; it was skipped"
+        case .eventCountMismatch(let counted, let dropped, let found):
+            let written = counted - min(dropped, counted)
+            let said = dropped > 0 ? "\(counted) events, \(dropped) of them dropped," : "\(counted) events"
+            let loss = found < written ? "\(written - found) events are missing" : "the count is wrong"
+            return "the end record counts \(said) but the log holds \(found): \(loss)"
         }
     }
 }

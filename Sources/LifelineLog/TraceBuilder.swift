@@ -1,11 +1,13 @@
 /// Collects the lines of a log and checks that they fit together.
 struct TraceBuilder {
     private var objects: [TraceObjectID: TraceObject] = [:]
+    /// The line that declared each object, for the message when a later line contradicts it.
+    private var objectLines: [TraceObjectID: Int] = [:]
     private var threads: [UInt64: TraceThread] = [:]
     private var queues: [UInt32: TraceQueue] = [:]
     private var events: [(event: TraceEvent, line: Int)] = []
     private var snapshots: [(snapshot: TraceSnapshot, line: Int)] = []
-    private var end: (events: UInt64, dropped: UInt64)?
+    private var end: (events: UInt64, dropped: UInt64, line: Int)?
 
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
         guard !fields.has("seq") else {
@@ -16,12 +18,22 @@ struct TraceBuilder {
         case "object":
             let id = try fields.id("id")
             let role = try fields.choice("role", of: TraceObjectRole.self)
-            objects[id] = TraceObject(
+            let object = TraceObject(
                 id: id, role: role, typeName: try fields.string("type"),
                 shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
                 sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime"),
                 joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
             )
+            // The recorder declares each object once; a repeat that says the same is harmless,
+            // one that says otherwise leaves no way to know which object the events meant.
+            if let earlier = objects[id], let earlierLine = objectLines[id] {
+                guard earlier == object else {
+                    throw .conflictingDeclaration(line: fields.number, what: "object \(id.rawValue)", firstLine: earlierLine)
+                }
+                return
+            }
+            objects[id] = object
+            objectLines[id] = fields.number
         case "thread":
             let tid = try fields.unsigned("tid")
             threads[tid] = TraceThread(tid: tid, name: try fields.string("name"))
@@ -34,7 +46,8 @@ struct TraceBuilder {
         case "snapshot":
             snapshots.append((try Self.snapshot(fields), fields.number))
         case "end":
-            end = (try fields.unsigned("events"), try fields.unsigned("dropped"))
+            if let end { throw .repeatedEndRecord(line: fields.number, firstLine: end.line) }
+            end = (try fields.unsigned("events"), try fields.unsigned("dropped"), fields.number)
         case let other:
             throw .badField(line: fields.number, field: "kind", reason: "has the unknown value \"\(other)\"")
         }
@@ -47,6 +60,12 @@ struct TraceBuilder {
             if let gap = damage.first(where: { if case .unwrittenGap = $0 { true } else { false } }),
                case .unwrittenGap(let line) = gap {
                 throw .malformedLine(line: line, reason: "zero bytes inside a log that was closed cleanly")
+            }
+            // Every event the recorder counted was written or dropped; fewer lines mean events
+            // were lost after the recording closed the log, more mean the count is wrong.
+            let found = UInt64(events.count)
+            if found < end.events - min(end.dropped, end.events) || found > end.events {
+                damage.append(.eventCountMismatch(counted: end.events, dropped: end.dropped, found: found))
             }
         } else {
             damage.append(.notClosed)

@@ -17,6 +17,10 @@ public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case undeclared(line: Int, what: String)
     /// Two events carry the same sequence number.
     case duplicateSequence(line: Int, seq: UInt64)
+    /// An object is declared a second time, with another type, role, label or source.
+    case conflictingDeclaration(line: Int, what: String, firstLine: Int)
+    /// The log has a second end record: a log ends once.
+    case repeatedEndRecord(line: Int, firstLine: Int)
 
     public var description: String {
         switch self {
@@ -36,6 +40,10 @@ public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
             return "line \(line): \(what) is used but never declared"
         case .duplicateSequence(let line, let seq):
             return "line \(line): sequence number \(seq) appears twice"
+        case .conflictingDeclaration(let line, let what, let firstLine):
+            return "line \(line): \(what) is declared again, differently from line \(firstLine)"
+        case .repeatedEndRecord(let line, let firstLine):
+            return "line \(line): a second end record (the first is on line \(firstLine)); a log has one"
         }
     }
 }

@@ -3,20 +3,19 @@ import Foundation
 /// Reads a Lifeline log back into a ``Trace``.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
-/// no end record, unwritten zero bytes) and reports it in ``Trace/damage``. Anything else (bad
-/// JSON, an unknown version, a missing field, an undeclared object) is a ``TraceReadError``
-/// that names the line.
+/// no end record, unwritten zero bytes) and reports it in ``Trace/damage``, as it does a log
+/// holding fewer events than its end record counts. Anything else (bad JSON, an unknown
+/// version, a missing field, an undeclared object, an object declared twice differently, a
+/// second end record, UTF-16 text) is a ``TraceReadError`` that names the line.
 public enum TraceReader {
-    /// Reads the log at `path`.
+    /// Reads the log at `path`: a file, or a pipe or device to read to its end (`/dev/stdin`,
+    /// a shell's `<(zcat trace.jsonl.gz)`).
+    ///
+    /// - Throws: ``TraceReadError/unreadable(path:reason:)`` saying in words why the file
+    ///   cannot be read (it does not exist, it is a directory, permission is denied), or any
+    ///   error ``read(_:)`` throws.
     public static func read(contentsOf path: String) throws(TraceReadError) -> Trace {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? error.localizedDescription : "no such file"
-            throw .unreadable(path: path, reason: reason)
-        }
-        return try read(data)
+        try read(try LogFile.contents(of: path))
     }
 
     /// Reads a log held in memory.
@@ -28,6 +27,12 @@ public enum TraceReader {
     }
 
     private static func read(_ whole: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> Trace {
+        // UTF-16 or UTF-32 text would otherwise read as a header that is no JSON, or, after a
+        // header in UTF-8, as lines full of zero bytes skipped as unwritten: 0 events.
+        if whole.starts(with: [0xFF, 0xFE]) || whole.starts(with: [0xFE, 0xFF])
+            || (whole.count >= 2 && (whole[0] == 0) != (whole[1] == 0)) {
+            throw .notALifelineLog(reason: "it is UTF-16 or UTF-32 text; a Lifeline log is UTF-8")
+        }
         // A recording that never stopped leaves the rest of its last file chunk zero-filled.
         var length = whole.count
         while length > 0 && whole[length - 1] == 0 { length -= 1 }

@@ -45,7 +45,7 @@ public enum OwnershipDOTRenderer {
         let cycleEdges = Set(cycles.flatMap(\.chain))
         var graph = DotGraph.ownershipGraph(name: "ownership")
         graph.graphAttributes.append(.label(
-            "snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)\n"
+            "snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\", after event #\(snapshot.seq)\n"
                 + "strong n (k drawn): the runtime counts n strong references, k of them drawn here;\n"
                 + "the rest come from the stack, globals or objects not inspected. "
                 + "weak and unowned count the program's references only"
@@ -58,7 +58,7 @@ public enum OwnershipDOTRenderer {
         }
         graph.edges = snapshot.edges.map { edge in
             DotEdge.ownershipReference(
-                from: dotID(edge.from), to: dotID(edge.to), field: edge.field, reference: reference(edge.ownership),
+                from: dotID(edge.from), to: dotID(edge.to), field: TraceText.printable(edge.field), reference: reference(edge.ownership),
                 isInCycle: cycleEdges.contains(edge)
             )
         }
@@ -88,7 +88,9 @@ public enum OwnershipDOTRenderer {
         } else {
             detail = "counts unknown"
         }
-        return "\(title)\n\(detail)"
+        // The title is the program's text: escaped and capped, so that a newline in a label
+        // cannot add a line to the node and a long one cannot overflow Graphviz's scanner.
+        return "\(TraceText.printable(title))\n\(detail)"
     }
 
     private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {

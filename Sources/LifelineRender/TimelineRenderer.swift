@@ -20,18 +20,20 @@ public struct TimelineRenderer: Sendable {
     public func render(_ trace: Trace) -> String {
         let returns = Self.returnedDemands(trace.events)
         var depth: [UInt64: Int] = [:]
-        let contextWidth = trace.events.map { trace.executionContextName(of: $0).count }.max() ?? 0
+        let contextWidth = trace.events.map { Self.oneLine(trace.executionContextName(of: $0)).count }.max() ?? 0
         var lines = [heading(trace, contextWidth: contextWidth)]
         for (index, event) in trace.events.enumerated() {
             if event.phase == .end {
-                depth[event.thread, default: 1] -= 1
+                // A damaged log can end more calls than it began (a begin line lost to
+                // unwritten bytes): the thread's nesting never goes below the left margin.
+                depth[event.thread] = max((depth[event.thread] ?? 0) - 1, 0)
                 continue
             }
             let level = depth[event.thread, default: 0]
             if event.phase == .begin { depth[event.thread] = level + 1 }
             var line = pad(String(event.seq), to: 6, left: true) + "  "
             if showsTimes { line += pad(Self.milliseconds(event.time), to: 12, left: true) + "  " }
-            line += pad(trace.executionContextName(of: event), to: contextWidth) + "  "
+            line += pad(Self.oneLine(trace.executionContextName(of: event)), to: contextWidth) + "  "
             line += String(repeating: "  ", count: level) + describe(event, in: trace, returned: returns[index])
             lines.append(line)
         }
@@ -42,7 +44,7 @@ public struct TimelineRenderer: Sendable {
     private func heading(_ trace: Trace, contextWidth: Int) -> String {
         var text = "Lifeline timeline of \(Self.oneLine(trace.header.processName)): \(trace.events.count) events, \(trace.objects.count) objects\n"
         for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
-            text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) \(object.typeName)"
+            text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) \(Self.oneLine(object.typeName))"
             if let source = object.sourceLocation { text += " at \(Self.oneLine(source))" }
             text += "\n"
         }
@@ -100,9 +102,10 @@ public struct TimelineRenderer: Sendable {
         return "\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
-    /// Control characters would break the one-line-per-call layout.
+    /// Program text on one line, escaped and capped (``TraceText``): a label must not forge
+    /// a line of the timeline or reach the terminal as an escape sequence.
     private static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "�" : $0 }))
+        TraceText.printable(text)
     }
 
     private func pad(_ text: String, to width: Int, left: Bool = false) -> String {

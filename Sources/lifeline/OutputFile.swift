@@ -1,36 +1,222 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// Writes what a command produced to a file named on the command line. A file that cannot be
-/// written is reported on standard error and ends the command with exit status 2.
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#else
+private let systemWrite = Darwin.write
+#endif
+
+/// Writes what a command produced to a path named on the command line, the way a demanding
+/// user expects of `-o`:
+///
+/// - a regular file (or a new one) is replaced at once, never left half-written: the bytes go
+///   to a temporary file beside it, which is then renamed over it, keeping the file's mode;
+/// - a symbolic link is followed: the file it leads to is replaced, and the link stays;
+/// - a character device (`/dev/null`, a terminal), a FIFO, `-` and the descriptors of the
+///   running process (`/dev/stdout`, `/dev/fd/3`) are written to directly, never replaced.
+///
+/// A path that cannot be written is reported on standard error in words (it is a directory,
+/// its folder does not exist, permission is denied, the device is full) and ends the command
+/// with exit status 2.
 enum OutputFile {
-    /// Fails early, before any long work, when `path`'s folder does not exist or cannot be
-    /// written to.
+    /// Fails early, before any long work, when `path` cannot be written: it is a directory,
+    /// or its folder does not exist or cannot be written to.
     static func checkWritable(_ path: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            StandardError.write("error: cannot write \(path): the folder \(folder) does not exist")
-            throw ExitCode(2)
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            StandardError.write("error: cannot write \(path): the folder \(folder) is not writable")
+        if let problem = problem(writing: path) {
+            StandardError.write("error: cannot write \(path): \(problem)")
             throw ExitCode(2)
         }
     }
 
-    /// Writes `text` to `path` as UTF-8, replacing the file at once (never half-written).
+    /// Writes `text` to `path` as UTF-8.
     static func write(_ text: String, to path: String) throws {
         try write(Data(text.utf8), to: path)
     }
 
-    /// Writes `bytes` to `path`, replacing the file at once (never half-written).
+    /// Writes `bytes` to `path`: replaced at once when it is a file, written directly when it
+    /// is a device, a FIFO or standard output.
     static func write(_ bytes: Data, to path: String) throws {
-        do {
-            try bytes.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            StandardError.write("error: cannot write \(path): \(error.localizedDescription)")
+        if let problem = problem(writing: path) {
+            StandardError.write("error: cannot write \(path): \(problem)")
             throw ExitCode(2)
+        }
+        let target = Destination(path)
+        let failure: Int32?
+        switch target {
+        case .standardOutput: failure = writeAll(bytes, to: STDOUT_FILENO)
+        case .stream(let streamPath): failure = writeDirectly(bytes, to: streamPath)
+        case .file(let filePath): failure = replace(filePath, with: bytes)
+        }
+        if let failure {
+            StandardError.write("error: cannot write \(path): \(Self.words(for: failure))")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Creates the folder `path` and any missing parent, as `mkdir -p` does. A path that
+    /// is a file, or a folder that cannot be created, is reported in words.
+    static func createFolder(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            var status = stat()
+            if stat(prefix, &status) == 0 {
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    StandardError.write("error: cannot create the folder \(path): \(prefix) is a file, not a folder")
+                    throw ExitCode(2)
+                }
+                continue
+            }
+            guard mkdir(prefix, 0o777) == 0 || errno == EEXIST else {
+                let code = errno
+                let parent = (prefix as NSString).deletingLastPathComponent
+                let reason = code == EACCES || code == EPERM
+                    ? "permission denied"
+                    : "\(parent.isEmpty ? "." : parent) takes no new folder (\(String(cString: strerror(code)).lowercased()))"
+                StandardError.write("error: cannot create the folder \(path): \(reason)")
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// Where the bytes for a path go.
+    private enum Destination {
+        /// `-`: the command's standard output.
+        case standardOutput
+        /// A character device, a FIFO, or a descriptor of this process: written in place.
+        case stream(String)
+        /// A regular file, existing or not (symbolic links followed): replaced.
+        case file(String)
+
+        init(_ path: String) {
+            if path == "-" {
+                self = .standardOutput
+                return
+            }
+            // `/dev/stdout` and `/dev/fd/N` name a descriptor this process already holds;
+            // through /proc they lead to `pipe:[…]`, which is no path to rename onto.
+            if path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/self/fd/")
+                || ["/dev/stdout", "/dev/stderr", "/dev/tty"].contains(path) {
+                self = .stream(path)
+                return
+            }
+            let resolved = OutputFile.followingLinks(path)
+            var status = stat()
+            if stat(resolved, &status) == 0, [S_IFCHR, S_IFIFO].contains(status.st_mode & S_IFMT) {
+                self = .stream(resolved)
+            } else {
+                self = .file(resolved)
+            }
+        }
+    }
+
+    /// Why `path` cannot be written, in words, or `nil` when it looks writable.
+    private static func problem(writing path: String) -> String? {
+        guard !path.isEmpty else { return "the path is empty" }
+        switch Destination(path) {
+        case .standardOutput:
+            return nil
+        case .stream(let stream):
+            return access(stream, W_OK) == 0 ? nil : words(for: errno)
+        case .file(let file):
+            var status = stat()
+            if stat(file, &status) == 0 {
+                switch status.st_mode & S_IFMT {
+                case S_IFREG: break
+                case S_IFDIR: return "it is a directory: name a file to write"
+                default: return "it is neither a file, a character device nor a FIFO"
+                }
+            }
+            let folder = (file as NSString).deletingLastPathComponent
+            let shownFolder = folder.isEmpty ? "." : folder
+            var folderStatus = stat()
+            guard stat(shownFolder, &folderStatus) == 0 else { return "the folder \(shownFolder) does not exist" }
+            guard folderStatus.st_mode & S_IFMT == S_IFDIR else { return "\(shownFolder) is not a folder" }
+            guard access(shownFolder, W_OK) == 0 else { return "the folder \(shownFolder) is not writable" }
+            return nil
+        }
+    }
+
+    /// `path` with every symbolic link in its last component followed (a link to a link
+    /// too), so that a link to a file still missing leads to where that file will be.
+    static func followingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            current = destination.hasPrefix("/")
+                ? destination
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return current
+    }
+
+    /// Writes into a device or FIFO in place. Returns the `errno` of a failure.
+    private static func writeDirectly(_ bytes: Data, to path: String) -> Int32? {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno }
+        defer { close(descriptor) }
+        return writeAll(bytes, to: descriptor)
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it onto `path`, so that
+    /// `path` holds either the old bytes or all the new ones. An existing file keeps its
+    /// mode. Returns the `errno` of a failure.
+    private static func replace(_ path: String, with bytes: Data) -> Int32? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).lifeline-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return errno }
+        let temporary = String(cString: template)
+        var existing = stat()
+        let mode: mode_t
+        if stat(path, &existing) == 0 {
+            mode = existing.st_mode & 0o7777
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            mode = 0o666 & ~mask
+        }
+        var failure = writeAll(bytes, to: descriptor)
+        if failure == nil, fchmod(descriptor, mode) != 0 { failure = errno }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
+
+    /// Writes all of `bytes` to `descriptor`. Returns the `errno` of a failure.
+    private static func writeAll(_ bytes: Data, to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer -> Int32? in
+            var offset = 0
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// A system error in words: `no space left on device`.
+    static func words(for code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: return "permission denied"
+        case EISDIR: return "it is a directory: name a file to write"
+        case ENOENT: return "its folder does not exist"
+        default: return String(cString: strerror(code)).lowercased()
         }
     }
 }

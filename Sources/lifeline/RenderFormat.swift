@@ -63,6 +63,12 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         var description: String { "the log has no ownership snapshot" }
     }
 
+    /// Graphviz gave no bytes for a picture: no file is better than an empty one.
+    struct EmptyPicture: Error, CustomStringConvertible {
+        let format: RenderFormat
+        var description: String { "Graphviz produced an empty \(format.rawValue) picture" }
+    }
+
     /// Draws `trace` in this format, as the bytes of the file.
     ///
     /// - Parameters:
@@ -75,7 +81,8 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///   - axis: What the marble diagram's horizontal axis measures.
     ///   - theme: The colours of the SVG and PNG pictures; the text formats ignore it.
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
-    ///   `GraphvizError` when Graphviz fails to lay it out.
+    ///   `GraphvizError` when Graphviz fails to lay it out, ``EmptyPicture`` when it renders
+    ///   no bytes.
     func render(
         _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
         theme: PictureTheme = .auto
@@ -91,11 +98,14 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
             let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
             let graphviz = GraphvizRenderer(appearance: theme.graphvizAppearance)
+            let picture: [UInt8]
             switch self {
-            case .graphSVG: return Array(try graphviz.svg(fromDOT: dot).utf8)
-            case .graphPNG: return try graphviz.png(fromDOT: dot)
+            case .graphSVG: picture = Array(try graphviz.svg(fromDOT: dot).utf8)
+            case .graphPNG: picture = try graphviz.png(fromDOT: dot)
             default: return Array(dot.utf8)
             }
+            guard !picture.isEmpty else { throw EmptyPicture(format: self) }
+            return picture
         }
     }
 }

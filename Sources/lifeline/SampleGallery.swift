@@ -49,7 +49,7 @@ struct SampleGallery {
     /// Runs `scenario` under recording and writes its folder.
     func record(_ scenario: SampleScenario) throws -> Entry {
         let directory = folder.appendingPathComponent(scenario.name)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try OutputFile.createFolder(directory.path)
         let tracePath = directory.appendingPathComponent("trace.jsonl").path
         let console = SampleConsole()
         do {
@@ -249,6 +249,6 @@ struct SampleGallery {
     }
 
     private func write(_ text: String, to url: URL) throws {
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try OutputFile.write(text, to: url.path)
     }
 }

@@ -32,7 +32,8 @@ enum SnapshotChoice {
     static func labelsToSuggest(in trace: Trace) -> String {
         let ordered = trace.snapshots.filter { $0.reason == .requested } + trace.snapshots.filter { $0.reason != .requested }
         var seen: Set<String> = []
-        let labels = ordered.map(\.label).filter { seen.insert($0).inserted }.map { "\"\($0)\"" }
+        let labels = ordered.map(\.label).filter { seen.insert($0).inserted }
+            .map { "\"\(TraceText.printable($0, limit: 80))\"" }
         return labels.count > 10 ? labels.prefix(10).joined(separator: ", ") + ", …" : labels.joined(separator: ", ")
     }
 }

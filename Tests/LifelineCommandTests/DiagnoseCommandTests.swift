@@ -94,7 +94,7 @@ struct DiagnoseCommandTests {
         let run = try LifelineExecutable.run(["diagnose", path])
         #expect(run.status == 2)
         #expect(run.standardOutputText.isEmpty)
-        #expect(run.standardError.hasPrefix("error: \(path): cannot read \(path)"), "\(run.standardError)")
+        #expect(run.standardError == "error: cannot read \(path): no such file\n", "\(run.standardError)")
     }
 
     @Test func aFileThatIsNotALogExitsTwo() throws {

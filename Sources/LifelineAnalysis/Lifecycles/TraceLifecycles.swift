@@ -104,7 +104,7 @@ public struct TraceLifecycles: Sendable {
     public static func endIsKnown(_ damage: [TraceDamage]) -> Bool {
         !damage.contains { damage in
             switch damage {
-            case .notClosed, .droppedEvents: return true
+            case .notClosed, .droppedEvents, .eventCountMismatch: return true
             case .truncatedFinalLine, .unwrittenGap: return false
             }
         }

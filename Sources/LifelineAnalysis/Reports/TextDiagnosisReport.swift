@@ -51,7 +51,9 @@ public struct TextDiagnosisReport: Sendable {
                 lines.append("    fix: \(diagnosis.fix)")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Labels, type names and values are the program's text: each line is escaped as a
+        // whole so that none of them can add a line or reach the terminal as a control sequence.
+        return lines.map { TraceText.printable($0) }.joined(separator: "\n") + "\n"
     }
 
     private func summary(groupCount: Int) -> String {
@@ -84,10 +86,11 @@ public struct TextDiagnosisReport: Sendable {
             shown = Array(timeline.prefix(head)) + [nil] + Array(timeline.suffix(tail))
         }
         let seqWidth = timeline.map { "#\($0.seq)".count }.max() ?? 0
-        let contextWidth = timeline.map(\.context.count).max() ?? 0
+        let contextWidth = timeline.map { TraceText.printable($0.context).count }.max() ?? 0
         return shown.map { line in
             guard let line else { return "    … \(timeline.count - Self.excerptLimit + 1) more events" }
-            return "    \(padded("#\(line.seq)", to: seqWidth))  \(padded(line.context, to: contextWidth))  \(line.text)"
+            let context = TraceText.printable(line.context)
+            return "    \(padded("#\(line.seq)", to: seqWidth))  \(padded(context, to: contextWidth))  \(line.text)"
         }
     }
 

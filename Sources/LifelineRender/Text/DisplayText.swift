@@ -1,3 +1,5 @@
+import LifelineLog
+
 /// Text from a trace made fit to show: control characters made visible, characters no
 /// diagram format can carry replaced, and long text shortened with an ellipsis.
 ///
@@ -5,7 +7,7 @@
 /// anything: newlines, NUL, bidirectional overrides, 20,000 characters. Every renderer passes
 /// them through here first, then escapes the result for its own format.
 struct DisplayText {
-    /// The cleaned text, full length.
+    /// The cleaned text, at most ``TraceText/limit`` characters.
     let full: String
     /// The cleaned text, at most the requested number of characters.
     let short: String
@@ -15,13 +17,9 @@ struct DisplayText {
     /// Cleans `text` and shortens it to at most `limit` characters (grapheme clusters),
     /// the last of which is then an ellipsis.
     init(_ text: String, limit: Int) {
-        let cleaned = Self.clean(text)
+        let cleaned = TraceText.printable(text)
         full = cleaned
-        if cleaned.count > limit {
-            short = String(cleaned.prefix(max(limit - 1, 0))) + "…"
-        } else {
-            short = cleaned
-        }
+        short = TraceText.shortened(cleaned, limit: limit)
     }
 
     /// Cleans a type name and shortens it to at most `limit` characters by dropping
@@ -45,32 +43,11 @@ struct DisplayText {
         self.short = short
     }
 
-    /// Replaces what cannot be shown as itself with the Swift escape that writes it, in
-    /// plain ASCII that every font can draw: a newline shows as `\n`, a tab as `\t`, NUL as
-    /// `\0`, other control characters as `\u{7}`. The text stays on one line and still says
-    /// what was there. Noncharacters (which XML cannot carry) and bidirectional overrides
-    /// (which would reorder the text around them) are written the same way.
+    /// `text` on one line with every character a picture cannot show as itself written as
+    /// its Swift escape (``TraceText/escaped(_:)``): control characters, line separators,
+    /// bidirectional controls, noncharacters.
     static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0xFFFE, 0xFFFF, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
+        TraceText.escaped(text)
     }
 
     /// An estimate of how wide `text` is drawn, in pixels, at `fontSize`: wide enough for

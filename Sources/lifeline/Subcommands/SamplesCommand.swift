@@ -39,6 +39,8 @@ struct SamplesCommand: ParsableCommand {
 
     func run() throws {
         let scenarios = SampleScenario.all.filter { only.isEmpty || only.contains($0.name) }
+        // Before recording anything: a gallery folder that cannot be made is said in words.
+        try OutputFile.createFolder(output)
         let gallery = SampleGallery(folder: URL(fileURLWithPath: output))
         var entries: [SampleGallery.Entry] = []
         for scenario in scenarios {

@@ -43,12 +43,15 @@ struct WhyCommand: ParsableCommand {
         let snapshot = try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference)
         let graph = OwnershipGraph(snapshot: snapshot, trace: trace)
         let explanation = graph.whyAlive(id)
-        let moment = "In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event #\(snapshot.seq))"
+        let subject = TraceText.printable(declared.displayName)
+        let moment = "In snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\" (after event #\(snapshot.seq))"
+        // Root names, field names and type names in the chain are the program's text: escaped,
+        // so that they cannot add lines or reach the terminal as control sequences.
         if explanation == .unknown {
-            print("\(moment), \(declared.displayName) is not in the graph: the snapshot did not reach it.")
+            print(TraceText.escaped("\(moment), \(subject) is not in the graph: the snapshot did not reach it."))
         } else {
-            print("\(moment), \(graph.sentence(explaining: explanation, subject: declared.displayName)).")
-            if let counts = graph.countSentence(of: id, subject: declared.displayName) { print(counts) }
+            print(TraceText.escaped("\(moment), \(graph.sentence(explaining: explanation, subject: subject))."))
+            if let counts = graph.countSentence(of: id, subject: subject) { print(TraceText.escaped(counts)) }
         }
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// What `lifeline` does with the paths it is given: a log that is no file, an output that is a
+/// directory, a device, a FIFO or a symbolic link. Every problem is said in words with exit
+/// status 2; a device or a FIFO is written to, never replaced; a link is followed.
+@Suite struct FileArgumentTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("LifelineRenderTests/Fixtures/retain-cycle.jsonl").path
+
+    @Test(arguments: [["diagnose"], ["timeline"], ["render", "--format", "svg"], ["graph"], ["why", "1"]])
+    func aDirectoryAsTheLogIsNamedAsOne(_ command: [String]) throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = [command[0], folder.path] + command.dropFirst()
+        let run = try LifelineExecutable.run(arguments)
+        #expect(run.status == 2)
+        #expect(run.standardError == "error: cannot read \(folder.path): it is a directory, not a log file\n", "\(run.standardError)")
+    }
+
+    @Test func devNullAsTheLogIsAnEmptyLog() throws {
+        let run = try LifelineExecutable.run(["diagnose", "/dev/null"])
+        #expect(run.status == 2)
+        #expect(run.standardError == "error: /dev/null: the log is empty: it has no header line\n", "\(run.standardError)")
+    }
+
+    @Test(arguments: [["graph"], ["render", "--format", "svg"], ["render", "--format", "graph-png"]])
+    func aDirectoryAsTheOutputIsNamedAsOne(_ command: [String]) throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try LifelineExecutable.run([command[0], Self.fixture] + command.dropFirst() + ["-o", folder.path])
+        #expect(run.status == 2)
+        #expect(run.standardError == "error: cannot write \(folder.path): it is a directory: name a file to write\n", "\(run.standardError)")
+    }
+
+    @Test func aGalleryFolderThatCannotBeMadeIsSaidInWords() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: file)
+        let underFile = try LifelineExecutable.run(["samples", "--output", file.appendingPathComponent("gallery").path])
+        #expect(underFile.status == 2)
+        #expect(underFile.standardError == "error: cannot create the folder \(file.path)/gallery: \(file.path) is a file, not a folder\n")
+        let proc = try LifelineExecutable.run(["samples", "--output", "/proc/lifeline-gallery"])
+        #expect(proc.status == 2)
+        #expect(proc.standardError.hasPrefix("error: cannot create the folder /proc/lifeline-gallery: /proc takes no new folder"),
+                "\(proc.standardError)")
+        #expect(!proc.standardError.contains("Domain"))
+    }
+
+    @Test func aSymbolicLinkIsFollowedNotReplaced() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("graph.dot"), link = folder.appendingPathComponent("link.dot")
+        try Data("old".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "graph.dot")
+        let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", link.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "graph.dot", "the link was replaced")
+        #expect(String(decoding: try Data(contentsOf: target), as: UTF8.self).hasPrefix("digraph"))
+    }
+
+    @Test func aFIFOIsWrittenToNotReplaced() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened for reading first, without waiting for a writer, so that the command's write
+        // lands in the pipe and a command that replaced the FIFO instead fails the test
+        // rather than hanging it.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", fifo])
+        #expect(run.status == 0, "\(run.standardError)")
+        var received = [UInt8](repeating: 0, count: 1 << 16)
+        let count = read(reader, &received, received.count)
+        #expect(count > 0 && received.starts(with: Array("digraph".utf8)), "nothing arrived through the FIFO")
+        var status = stat()
+        #expect(stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO, "the FIFO was replaced")
+    }
+
+    /// The tests run as root, where a rename over /dev/null would succeed: it must still be
+    /// the null device afterwards.
+    @Test func devNullStaysTheNullDevice() throws {
+        let run = try LifelineExecutable.run(["render", Self.fixture, "--format", "graph-png", "-o", "/dev/null"])
+        #expect(run.status == 0, "\(run.standardError)")
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/null is no longer a device")
+    }
+
+    @Test func aFullDeviceIsAnErrorInWords() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", "/dev/full"])
+        #expect(run.status == 2)
+        #expect(run.standardError == "error: cannot write /dev/full: no space left on device\n", "\(run.standardError)")
+    }
+
+    @Test func aReplacedFileKeepsItsMode() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("graph.dot")
+        try Data("old".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
+        let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", file.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["graph.dot"], "a temporary file was left")
+    }
+}
