@@ -21,6 +21,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func willReceive<Upstream: Publisher, Downstream: Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        _ = session.callSites.subscribeBegins()
         let subscriberID = id(of: subscriber, role: .subscriber)
         session.record(.begin, .subscribe(publisher: beginPublisher(publisher, for: subscriberID), subscriber: subscriberID))
     }
@@ -30,6 +31,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         let subscriberID = id(of: subscriber, role: .subscriber)
         let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
         let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
+        session.callSites.subscribeEnds()
         session.callEnded(at: seq, snapshotReason: .subscribe)
     }
 
@@ -47,14 +49,15 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
-        session.record(.begin, .value(
-            subscriber: id(of: subscriber, role: .subscriber), returnedDemand: nil, value: session.describe(input)
-        ))
+        let subscriberID = id(of: subscriber, role: .subscriber)
+        session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: session.describe(input)))
+        session.callSites.deliveryBegins(to: subscriberID)
     }
 
     func didReceive<Downstream: Subscriber>(
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
+        session.callSites.deliveryEnds()
         session.record(.end, .value(
             subscriber: id(of: subscriber, role: .subscriber), returnedDemand: TraceDemand(resultingDemand),
             value: session.describe(input)
@@ -62,10 +65,13 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
-        session.record(.begin, .completion(subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)))
+        let subscriberID = id(of: subscriber, role: .subscriber)
+        session.record(.begin, .completion(subscriber: subscriberID, completion: TraceEvent.Completion(completion)))
+        session.callSites.deliveryBegins(to: subscriberID)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
+        session.callSites.deliveryEnds()
         let seq = session.record(.end, .completion(
             subscriber: id(of: subscriber, role: .subscriber), completion: TraceEvent.Completion(completion)
         ))
@@ -81,10 +87,12 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willCancel(subscription: Subscription) {
-        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription)))
+        let site = session.callSites.cancelBegins()
+        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription)), callSite: site)
     }
 
     func didCancel(subscription: Subscription) {
+        session.callSites.cancelEnds()
         let seq = session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription)))
         session.callEnded(at: seq, snapshotReason: .cancel)
     }

@@ -19,6 +19,8 @@ final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry = ObjectRegistry()
     let snapshots = SnapshotRecorder()
+    /// Where the program made each pipeline and cancelled each subscription.
+    let callSites: CallSiteRecorder
     let path: String
 
     private let writer: TraceFileWriter
@@ -38,6 +40,7 @@ final class RecordingSession: Sendable {
         self.path = path
         self.options = options
         generation = Self.generations.add(1, ordering: .relaxed).newValue
+        callSites = CallSiteRecorder(generation: generation)
         clockOrigin = lifeline_monotonic_ns()
         let header = TraceHeader(
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
@@ -49,12 +52,15 @@ final class RecordingSession: Sendable {
 
     /// Records one event and returns its sequence number.
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind) -> UInt64 {
+    func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
         let time = lifeline_monotonic_ns() &- clockOrigin
         let thread = lifeline_thread_id()
         if lifeline_thread_declare_once(generation) == 0 { declareThread(thread) }
-        writer.append(TraceEvent(seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind))
+        writer.append(TraceEvent(
+            seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind,
+            callSite: callSite
+        ))
         return seq
     }
 
@@ -67,17 +73,22 @@ final class RecordingSession: Sendable {
 
     /// The trace id of anything Combine hands over: class instances by identity, value types
     /// by their combine identifier when they have one, otherwise a fresh id per call.
+    ///
+    /// A subscriber or subscription first seen inside a subscribe call is declared with that
+    /// call's site, so that it names the program's line that made its pipeline.
     func identify(
         _ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil,
-        label: String? = nil, sourceLocation: String? = nil
+        label: String? = nil, sourceLocation: TraceSourceLocation? = nil
     ) -> TraceObjectID {
         let type = type(of: object)
         let isClass = type is AnyClass
         let declare = { (id: TraceObjectID) in
             let name = TypeName(type)
+            let site = role == .publisher ? nil : self.callSites.currentSubscribeSite
+            if let site { self.callSites.note(site, of: id) }
             return TraceObject(
                 id: id, role: role, typeName: name.full, shortTypeName: name.short, label: label,
-                sourceLocation: sourceLocation, lifetimeTracked: isClass
+                sourceLocation: sourceLocation, callSite: site, lifetimeTracked: isClass
             )
         }
         let identity: ObjectRegistry.Identity
@@ -154,6 +165,9 @@ final class RecordingSession: Sendable {
     func finish() {
         sweep(after: lastSeq)
         if options.automaticSnapshots { takeSnapshot(label: "stop", reason: .stop) }
+        for site in callSites.resolvedSites() {
+            TraceLineEncoder.withLine(for: site) { writer.append($0) }
+        }
         writer.close(events: lastSeq)
     }
 

@@ -16,12 +16,16 @@ public struct Trace: Sendable {
     public let snapshots: [TraceSnapshot]
     /// What the reader tolerated: damage that loses no recorded event but the last.
     public let damage: [TraceDamage]
+    /// The call sites the recorder resolved when it stopped, by number. Empty for a log that
+    /// was not closed cleanly, or that was recorded without call sites.
+    public let callSites: [UInt64: TraceCallSite]
 
     /// Creates a trace. `events` are sorted by sequence number, `snapshots` by the event they
     /// follow and their number.
     public init(
         header: TraceHeader, objects: [TraceObjectID: TraceObject], threads: [UInt64: TraceThread],
-        queues: [UInt32: TraceQueue], events: [TraceEvent], snapshots: [TraceSnapshot] = [], damage: [TraceDamage]
+        queues: [UInt32: TraceQueue], events: [TraceEvent], snapshots: [TraceSnapshot] = [], damage: [TraceDamage],
+        callSites: [UInt64: TraceCallSite] = [:]
     ) {
         self.header = header
         self.objects = objects
@@ -30,6 +34,19 @@ public struct Trace: Sendable {
         self.events = events.sorted { $0.seq < $1.seq }
         self.snapshots = snapshots.sorted { ($0.seq, $0.index) < ($1.seq, $1.index) }
         self.damage = damage
+        self.callSites = callSites
+    }
+
+    /// Why the cancel that `event` begins was called, as its call site shows; `nil` when the
+    /// log does not say (no call site was captured or resolved, or `event` is no cancel).
+    public func cancelCause(of event: TraceEvent) -> TraceCallSite.CancelCause? {
+        cancelSite(of: event)?.cancelCause
+    }
+
+    /// The resolved call site of the cancel that `event` begins, when the log has one.
+    public func cancelSite(of event: TraceEvent) -> TraceCallSite? {
+        guard case .cancel = event.kind, event.phase == .begin, let site = event.callSite else { return nil }
+        return callSites[site]
     }
 
     /// The object `id` names. Every id an event carries is declared, so the reader

@@ -75,7 +75,8 @@ public struct JSONDiagnosisReport: Sendable {
         let declaration = trace.object(id)
         return ObjectEntry(
             id: id.rawValue, role: declaration?.role.rawValue, type: declaration?.typeName,
-            shortType: declaration?.shortTypeName, label: declaration?.label, source: declaration?.sourceLocation
+            shortType: declaration?.shortTypeName, label: declaration?.label,
+            source: declaration?.sourceLocation?.fileAndLineAsRecorded, function: declaration?.sourceLocation?.function
         )
     }
 
@@ -123,6 +124,7 @@ public struct JSONDiagnosisReport: Sendable {
         let shortType: String?
         let label: String?
         let source: String?
+        let function: String?
     }
 
     private struct EvidenceEntry: Encodable {

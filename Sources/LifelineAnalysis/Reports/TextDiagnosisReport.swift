@@ -69,11 +69,13 @@ public struct TextDiagnosisReport: Sendable {
 
     private func heading(_ hop: Hop) -> String {
         let name = { (id: TraceObjectID) in trace.object(id)?.displayName ?? "object \(id)" }
-        return [
+        let chain = [
             hop.publisher.map(name) ?? "(no subscribe call recorded)",
             hop.subscription.map(name) ?? "(no subscription yet)",
             name(hop.subscriber),
         ].joined(separator: " → ")
+        let origin = [hop.subscriber, hop.subscription].lazy.compactMap { $0.flatMap { trace.object($0)?.originPhrase } }.first
+        return origin.map { "\(chain), \($0)" } ?? chain
     }
 
     private func excerpt(_ timeline: [TimelineLine]) -> [String] {

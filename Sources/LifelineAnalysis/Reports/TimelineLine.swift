@@ -51,6 +51,7 @@ struct TimelineLine: Hashable, Sendable {
             call = "\(name(subscriber)).receive(completion: \(completion.swiftSpelling))"
         case .cancel(let subscription):
             call = "\(name(subscription)).cancel()"
+            if let cause = trace.cancelSite(of: event)?.cancelPhrase { return "\(call) begins: \(cause)" }
         case .deallocation(let object, .exact):
             return "\(name(object)) is deallocated"
         case .deallocation(let object, .observed(let aliveAtSeq)):

@@ -11,10 +11,10 @@ struct Lane: Hashable, Sendable {
     /// The first heading line: the short type name.
     var typeLine: String { object.shortTypeName }
 
-    /// The second heading line: the user's label (quoted) and the object id.
+    /// The second heading line: where the program made the pipeline (`Search.swift:24`), the
+    /// user's label (quoted) and the object id.
     var identityLine: String {
-        if let label = object.label { return "\"\(label)\" \(object.id)" }
-        return "\(object.id)"
+        [object.placeName, object.label.map { "\"\($0)\"" }, object.id.description].compactMap { $0 }.joined(separator: " ")
     }
 
     /// Both heading lines on one line, for formats that show participants in one line.
