@@ -89,7 +89,7 @@ let package = Package(
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),
         .testTarget(name: "LifelineHeapTests", dependencies: ["LifelineHeap", combine]),
-        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", combine]),
+        .testTarget(name: "LifelineTests", dependencies: ["Lifeline", "LifelineLog", "CLifelineRuntime", combine]),
         .testTarget(
             name: "LifelineSamplesTests",
             dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]
@@ -107,7 +107,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineTestingTests",
-            dependencies: ["LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineSamples", combine]
+            dependencies: [
+                "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
+                "NewsReaderApp", combine,
+            ]
         ),
         .testTarget(
             name: "LifelineRenderTests",
