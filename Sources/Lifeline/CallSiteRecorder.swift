@@ -4,8 +4,9 @@ import Synchronization
 
 /// Where the program made each pipeline and cancelled each subscription.
 ///
-/// At each top-level `subscribe` (one the calling thread makes outside any other subscribe)
-/// and at each top-level `cancel()`, it keeps the calling thread's raw return addresses: glibc's
+/// At each top-level `subscribe` (one the calling thread makes outside any other subscribe),
+/// at each top-level `cancel()` and at each request a subscriber makes while it is handed its
+/// subscription, it keeps the calling thread's raw return addresses: glibc's
 /// `backtrace()`, about two microseconds, and nothing symbolicated. Identical stacks share one
 /// call site number. Subscribes nested in a subscribe (the operators subscribing upstream) get
 /// the site of the subscribe around them, so every object of a pipeline names the program's
@@ -23,6 +24,7 @@ final class CallSiteRecorder: Sendable {
     private static let captureDepth = 40
 
     private let generation: UInt64
+    private let capturing: Bool
     private let state = Mutex(State())
 
     /// One captured stack. `fallback` is the site of the subscriber a value was being
@@ -40,17 +42,21 @@ final class CallSiteRecorder: Sendable {
     }
 
     /// Creates the call sites of the recording `generation` (which keys the per-thread scopes).
-    init(generation: UInt64) {
+    /// When `capturing` is `false`, every method does nothing and no site is recorded.
+    init(generation: UInt64, capturing: Bool) {
         self.generation = generation
+        self.capturing = capturing
     }
 
     /// At the beginning of a subscribe call: the call site of the pipeline it makes, captured
     /// or inherited; `nil` when none could be captured.
     func subscribeBegins() -> UInt64? {
+        guard capturing else { return nil }
         var value: UInt64 = 0
         let site: UInt64
         switch lifeline_scope_top(generation, &value) {
         case LIFELINE_SCOPE_SUBSCRIBE: site = value
+        case LIFELINE_SCOPE_HANDSHAKE, LIFELINE_SCOPE_REQUEST: site = value != 0 ? value : capture(fallback: 0)
         case LIFELINE_SCOPE_DELIVERY: site = capture(fallback: state.withLock { $0.objectSites[TraceObjectID(value)] ?? 0 })
         default: site = capture(fallback: 0)
         }
@@ -60,29 +66,37 @@ final class CallSiteRecorder: Sendable {
 
     /// At the end of a subscribe call.
     func subscribeEnds() {
+        guard capturing else { return }
         lifeline_scope_pop(generation)
     }
 
-    /// The site of the subscribe the calling thread is in, for the objects it declares.
+    /// The site of the subscribe the calling thread is in, for the objects it declares (also
+    /// inside the handshakes and requests that subscribe makes).
     var currentSubscribeSite: UInt64? {
+        guard capturing else { return nil }
         var value: UInt64 = 0
-        guard lifeline_scope_top(generation, &value) == LIFELINE_SCOPE_SUBSCRIBE, value != 0 else { return nil }
-        return value
+        switch lifeline_scope_top(generation, &value) {
+        case LIFELINE_SCOPE_SUBSCRIBE, LIFELINE_SCOPE_HANDSHAKE, LIFELINE_SCOPE_REQUEST: return value == 0 ? nil : value
+        default: return nil
+        }
     }
 
     /// At the beginning of a value or completion delivered to `subscriber`.
     func deliveryBegins(to subscriber: TraceObjectID) {
+        guard capturing else { return }
         lifeline_scope_push(generation, LIFELINE_SCOPE_DELIVERY, subscriber.rawValue)
     }
 
     /// At the end of a delivery.
     func deliveryEnds() {
+        guard capturing else { return }
         lifeline_scope_pop(generation)
     }
 
     /// At the beginning of a cancel call: its call site, or `nil` for a cancel made inside
     /// another cancel (an operator passing it upstream).
     func cancelBegins() -> UInt64? {
+        guard capturing else { return nil }
         var value: UInt64 = 0
         let nested = lifeline_scope_top(generation, &value) == LIFELINE_SCOPE_CANCEL
         lifeline_scope_push(generation, LIFELINE_SCOPE_CANCEL, 0)
@@ -95,6 +109,38 @@ final class CallSiteRecorder: Sendable {
 
     /// At the end of a cancel call.
     func cancelEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// At the beginning of a subscription being handed to a subscriber.
+    func handshakeBegins() {
+        guard capturing else { return }
+        lifeline_scope_push(generation, LIFELINE_SCOPE_HANDSHAKE, currentSubscribeSite ?? 0)
+    }
+
+    /// At the end of a subscription being handed to a subscriber.
+    func handshakeEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// At the beginning of a request: its call site when the subscriber asks while it is being
+    /// handed its subscription (where a hand-written subscriber's `receive(subscription:)` is),
+    /// `nil` for other requests (an operator passing demand upstream, later requests).
+    func requestBegins() -> UInt64? {
+        guard capturing else { return nil }
+        var value: UInt64 = 0
+        let inHandshake = lifeline_scope_top(generation, &value) == LIFELINE_SCOPE_HANDSHAKE
+        lifeline_scope_push(generation, LIFELINE_SCOPE_REQUEST, currentSubscribeSite ?? 0)
+        guard inHandshake else { return nil }
+        let site = capture(fallback: 0)
+        return site == 0 ? nil : site
+    }
+
+    /// At the end of a request.
+    func requestEnds() {
+        guard capturing else { return }
         lifeline_scope_pop(generation)
     }
 

@@ -39,9 +39,11 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         session.record(.begin, .receiveSubscription(
             subscriber: id(of: subscriber, role: .subscriber), subscription: id(of: subscription, role: .subscription)
         ))
+        session.callSites.handshakeBegins()
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
+        session.callSites.handshakeEnds()
         let seq = session.record(.end, .receiveSubscription(
             subscriber: id(of: subscriber, role: .subscriber), subscription: id(of: subscription, role: .subscription)
         ))
@@ -79,10 +81,14 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
-        session.record(.begin, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)))
+        let site = session.callSites.requestBegins()
+        session.record(
+            .begin, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)), callSite: site
+        )
     }
 
     func didRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
+        session.callSites.requestEnds()
         session.record(.end, .request(subscription: id(of: subscription, role: .subscription), demand: TraceDemand(demand)))
     }
 

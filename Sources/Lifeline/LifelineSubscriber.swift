@@ -37,7 +37,9 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
     func receive(subscription: Subscription) {
         let proxy = LifelineSubscription(upstream: subscription, hop: hop)
         hop.session.record(.begin, .receiveSubscription(subscriber: id, subscription: proxy.id))
+        hop.session.callSites.handshakeBegins()
         downstream?.receive(subscription: proxy)
+        hop.session.callSites.handshakeEnds()
         hop.session.sweep(after: hop.session.record(.end, .receiveSubscription(subscriber: id, subscription: proxy.id)))
     }
 

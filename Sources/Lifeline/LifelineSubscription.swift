@@ -33,8 +33,10 @@ final class LifelineSubscription: Subscription {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        hop.session.record(.begin, .request(subscription: id, demand: TraceDemand(demand)))
+        let site = hop.session.callSites.requestBegins()
+        hop.session.record(.begin, .request(subscription: id, demand: TraceDemand(demand)), callSite: site)
         upstream?.request(demand)
+        hop.session.callSites.requestEnds()
         hop.session.record(.end, .request(subscription: id, demand: TraceDemand(demand)))
     }
 

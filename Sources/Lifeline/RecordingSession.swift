@@ -40,7 +40,7 @@ final class RecordingSession: Sendable {
         self.path = path
         self.options = options
         generation = Self.generations.add(1, ordering: .relaxed).newValue
-        callSites = CallSiteRecorder(generation: generation)
+        callSites = CallSiteRecorder(generation: generation, capturing: options.callSites)
         clockOrigin = lifeline_monotonic_ns()
         let header = TraceHeader(
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,

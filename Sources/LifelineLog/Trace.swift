@@ -43,6 +43,16 @@ public struct Trace: Sendable {
         cancelSite(of: event)?.cancelCause
     }
 
+    /// Where the program asked for values, for a request `event` begins that was made while
+    /// its subscriber was handed the subscription, when that is somewhere else than where the
+    /// pipeline was made (a hand-written subscriber's `receive(subscription:)`); `nil` otherwise.
+    public func requestLocation(of event: TraceEvent) -> TraceSourceLocation? {
+        guard case .request(let subscription, _) = event.kind, event.phase == .begin, let site = event.callSite,
+              let location = callSites[site]?.location, location != object(subscription)?.sourceLocation
+        else { return nil }
+        return location
+    }
+
     /// The resolved call site of the cancel that `event` begins, when the log has one.
     public func cancelSite(of event: TraceEvent) -> TraceCallSite? {
         guard case .cancel = event.kind, event.phase == .begin, let site = event.callSite else { return nil }

@@ -17,7 +17,8 @@ public struct TraceEvent: Hashable, Sendable {
     /// What happened.
     public let kind: Kind
     /// The call site the recorder captured for this call, when it captured one: on the
-    /// `begin` of a top-level cancel. The trace's ``Trace/callSites`` resolve it.
+    /// `begin` of a top-level cancel, and of a request a subscriber made while it was handed
+    /// its subscription. The trace's ``Trace/callSites`` resolve it.
     public let callSite: UInt64?
 
     /// Creates an event.

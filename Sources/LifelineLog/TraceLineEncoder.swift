@@ -269,6 +269,10 @@ public enum TraceLineEncoder {
             line.number(subscription.rawValue)
             line.raw(",\"demand\":")
             line.demand(demand)
+            if let site = event.callSite {
+                line.raw(",\"site\":")
+                line.number(site)
+            }
         case .value(let subscriber, let returnedDemand, let value):
             line.raw("\",\"kind\":\"value\",\"subscriber\":")
             line.number(subscriber.rawValue)

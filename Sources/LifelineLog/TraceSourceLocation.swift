@@ -52,11 +52,18 @@ public struct TraceSourceLocation: Hashable, Sendable, CustomStringConvertible, 
         return line.map { "\(fileName):\($0)" } ?? fileName
     }
 
-    /// The function without its argument labels: `SearchViewModel.init`.
+    /// The function as findings name it: without its argument labels when they add nothing
+    /// (an initializer's, `()`, `(_:)`), as `SearchViewModel.init` and
+    /// `HomeScreenModel.peekSettings`; with them otherwise, as
+    /// `AnalyticsSubscriber.receive(subscription:)`.
     public var shortFunction: String? {
         guard let function else { return nil }
-        guard let parenthesis = function.firstIndex(of: "("), parenthesis != function.startIndex else { return function }
-        return String(function[..<parenthesis])
+        guard function.hasSuffix(")"), let parenthesis = function.firstIndex(of: "("), parenthesis != function.startIndex
+        else { return function }
+        let name = function[..<parenthesis]
+        let labels = function[function.index(after: parenthesis)..<function.index(before: function.endIndex)]
+            .split(separator: ":").filter { $0 != "_" }
+        return name.hasSuffix(".init") || name == "init" || labels.isEmpty ? String(name) : function
     }
 
     /// The function and the place, as findings say them: `SearchViewModel.init at

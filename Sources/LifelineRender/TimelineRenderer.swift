@@ -59,7 +59,8 @@ public struct TimelineRenderer: Sendable {
         case .receiveSubscription(let subscriber, let subscription):
             return "\(name(subscriber)).receive(subscription: \(name(subscription)))"
         case .request(let subscription, let demand):
-            return "\(name(subscription)).request(\(demand))"
+            let place = trace.requestLocation(of: event).map { ": requested in \(Self.oneLine($0.description))" } ?? ""
+            return "\(name(subscription)).request(\(demand))\(place)"
         case .value(let subscriber, _, let value):
             let shown = value.map { "\"\(Self.oneLine($0))\"" } ?? "value"
             return "\(name(subscriber)).receive(\(shown))" + (returned.map { " → \($0)" } ?? "")

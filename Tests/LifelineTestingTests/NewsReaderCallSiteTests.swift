@@ -45,14 +45,25 @@ import Testing
 
     @Test func theDroppedLocalSetIsFoundAndNamedByTheLineThatSubscribed() throws {
         let trace = try Self.trace
+        let subscribed = try Self.line(of: ".sink", after: "func watchBadgeWhileLoading", in: "HomeScreenModel.swift")
+        let sink = try #require(trace.objects.values.first {
+            $0.shortTypeName == "Sink" && $0.sourceLocation?.fileName == "HomeScreenModel.swift" && $0.sourceLocation?.line == subscribed
+        })
+        #expect(sink.sourceLocation?.function?.hasPrefix("HomeScreenModel.watchBadgeWhileLoading") == true)
         let found = try Self.diagnoses().filter { $0.code == "cancelled-immediately" }
+        // The app's bug holds when the articles (5 ms away on the network queue) have not
+        // arrived before watchBadgeWhileLoading returns; a test machine stalled for longer
+        // lets one through, and then the pipeline was not cancelled before any value.
+        let delivered = TraceLifecycles(trace).lifecycles(ofSubscriber: sink.id).contains { lifecycle in
+            lifecycle.cancels.first.map { lifecycle.valueCount(before: $0) > 0 } ?? true
+        }
+        guard !delivered else {
+            #expect(found.isEmpty, "\(found.map(\.message))")
+            return
+        }
         #expect(found.count == 1, "\(found.map(\.message))")
         let diagnosis = try #require(found.first)
-        let sink = try #require(diagnosis.hop.flatMap { trace.object($0.subscriber) })
-        let made = try #require(sink.sourceLocation)
-        #expect(made.fileName == "HomeScreenModel.swift")
-        #expect(made.line == (try Self.line(of: ".sink", after: "func watchBadgeWhileLoading", in: "HomeScreenModel.swift")))
-        #expect(made.function?.hasPrefix("HomeScreenModel.watchBadgeWhileLoading") == true)
+        #expect(diagnosis.objects.contains(sink.id))
         let released = try Self.line(of: "}", after: "status.send(\"loading\")", in: "HomeScreenModel.swift")
         #expect(diagnosis.message.contains("released in HomeScreenModel.watchBadgeWhileLoading at HomeScreenModel.swift:\(released)"))
     }
@@ -92,14 +103,22 @@ import Testing
         #expect(unnamed.isEmpty, "\(unnamed.map(\.displayName))")
     }
 
-    @Test func theAnalyticsFindingsNameTheLineThatSubscribedTheHandWrittenSubscriber() throws {
-        let line = try Self.line(of: ".subscribe(analytics)", after: "func run()", in: "NewsReaderApp.swift")
-        let found = try Self.diagnoses().filter { $0.code == "subscription-not-retained" }
-        #expect(!found.isEmpty)
-        for diagnosis in found {
-            #expect(diagnosis.message.contains("AnalyticsSubscriber #"))
-            #expect(diagnosis.message.contains("(NewsReaderApp.swift:\(line))"), "\(diagnosis.message)")
+    @Test func theAnalyticsSubscribersFindingsNameTheLineThatSubscribedItAndItsOwnRequest() throws {
+        let trace = try Self.trace
+        let subscribed = try Self.line(of: ".subscribe(analytics)", after: "func run()", in: "NewsReaderApp.swift")
+        let requested = try Self.line(of: "subscription.request", after: "func receive(subscription", in: "AnalyticsSubscriber.swift")
+        let analytics = try #require(trace.objects.values.first { $0.shortTypeName == "AnalyticsSubscriber" })
+        #expect(analytics.sourceLocation?.fileAndLine == "NewsReaderApp.swift:\(subscribed)")
+        for diagnosis in try Self.diagnoses() where diagnosis.objects.contains(analytics.id) {
+            #expect(diagnosis.message.contains("AnalyticsSubscriber #\(analytics.id.rawValue) (NewsReaderApp.swift:\(subscribed))"))
         }
+        let lifecycle = try #require(TraceLifecycles(trace).lifecycles(ofSubscriber: analytics.id).first)
+        let finding = Diagnosis(code: "example", severity: .error, objects: [analytics.id], evidence: [], message: "m", fix: "f", hop: lifecycle.hop)
+        let report = TextDiagnosisReport(trace: trace, diagnoses: [finding]).render()
+        #expect(report.contains(
+            "→ AnalyticsSubscriber #\(analytics.id.rawValue), subscribed in NewsReaderApp.run at NewsReaderApp.swift:\(subscribed), "
+                + "requested in AnalyticsSubscriber.receive(subscription:) at AnalyticsSubscriber.swift:\(requested)"
+        ), "\(report)")
     }
 
     @Test func theTimelineAndTheJSONReportCarryTheCallSites() throws {
@@ -109,9 +128,14 @@ import Testing
         #expect(timeline.contains("subscribed in SearchViewModel.init at SearchViewModel.swift:\(searchLine)"))
         #expect(timeline.contains("Sink #") && timeline.contains("(SearchViewModel.swift:\(searchLine)).receive("))
         #expect(timeline.contains("cancel(): called in HomeScreenModel.peekSettings at HomeScreenModel.swift:"))
-        let json = JSONDiagnosisReport(trace: trace, diagnoses: try Self.diagnoses()).render()
         let watchLine = try Self.line(of: ".sink", after: "func watchBadgeWhileLoading", in: "HomeScreenModel.swift")
+        #expect(timeline.contains(".cancel(): its AnyCancellable was released in HomeScreenModel.watchBadgeWhileLoading at HomeScreenModel.swift:"))
+        let sink = try #require(trace.objects.values.first {
+            $0.shortTypeName == "Sink" && $0.sourceLocation?.fileName == "HomeScreenModel.swift" && $0.sourceLocation?.line == watchLine
+        })
+        let finding = Diagnosis(code: "example", severity: .warning, objects: [sink.id], evidence: [], message: "m", fix: "f")
+        let json = JSONDiagnosisReport(trace: trace, diagnoses: [finding]).render()
         #expect(json.contains("\"function\" : \"HomeScreenModel.watchBadgeWhileLoading(_:)\""))
-        #expect(json.contains("HomeScreenModel.swift:\(watchLine)\""))
+        #expect(json.contains("/HomeScreenModel.swift:\(watchLine)\""))
     }
 }

@@ -41,6 +41,11 @@ typedef enum {
     LIFELINE_SCOPE_DELIVERY = 2,
     /// A `cancel()` call; the value is unused.
     LIFELINE_SCOPE_CANCEL = 3,
+    /// A subscription being handed to a subscriber (`receive(subscription:)`); the value is the
+    /// call site of the subscribe it is part of, or 0.
+    LIFELINE_SCOPE_HANDSHAKE = 4,
+    /// A `request(_:)` call; the value is the call site of the subscribe it is part of, or 0.
+    LIFELINE_SCOPE_REQUEST = 5,
 } lifeline_scope_kind;
 
 /// Enters a scope on the calling thread for the recording `generation`. A thread whose last

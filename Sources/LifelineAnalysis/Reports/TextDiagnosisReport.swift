@@ -75,7 +75,15 @@ public struct TextDiagnosisReport: Sendable {
             name(hop.subscriber),
         ].joined(separator: " → ")
         let origin = [hop.subscriber, hop.subscription].lazy.compactMap { $0.flatMap { trace.object($0)?.originPhrase } }.first
-        return origin.map { "\(chain), \($0)" } ?? chain
+        // A hand-written subscriber's own code: where it asked for values when it was handed
+        // the subscription.
+        let requested = hop.subscription.flatMap { subscription in
+            trace.events.lazy.compactMap { event -> TraceSourceLocation? in
+                guard case .request(subscription, _) = event.kind else { return nil }
+                return trace.requestLocation(of: event)
+            }.first
+        }
+        return [chain, origin, requested.map { "requested in \($0)" }].compactMap { $0 }.joined(separator: ", ")
     }
 
     private func excerpt(_ timeline: [TimelineLine]) -> [String] {

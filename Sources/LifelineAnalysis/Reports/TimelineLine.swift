@@ -43,6 +43,7 @@ struct TimelineLine: Hashable, Sendable {
             call = "\(name(subscriber)).receive(subscription: \(name(subscription)))"
         case .request(let subscription, let demand):
             call = "\(name(subscription)).request(\(swiftSpelling(demand)))"
+            if let place = trace.requestLocation(of: event) { return "\(call) begins: requested in \(place)" }
         case .value(let subscriber, let returned, let value):
             let base = "\(name(subscriber)).receive(\(value ?? "_:"))"
             if event.phase == .end, let returned { return "\(base) returns \(swiftSpelling(returned))" }
