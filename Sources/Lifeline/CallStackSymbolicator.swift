@@ -70,10 +70,12 @@ enum CallStackSymbolicator {
         for frame in symbolicated.frames {
             guard case .returnAddress(let address) = frame.captured, let key = UInt(address) else { continue }
             let symbol = frame.symbol
+            // Compiler-made code (a scope's cleanup, a deinit's epilogue) has no place of its
+            // own: DWARF gives it the file `//<compiler-generated>` and line 0.
+            let source = symbol?.sourceLocation.flatMap { $0.path.hasSuffix("<compiler-generated>") ? nil : $0 }
             frames[key, default: []].append(Frame(
                 mangledName: symbol?.rawName, name: symbol?.name,
-                // Line 0 is DWARF's "no line" (compiler-made code such as a deinit's epilogue).
-                file: symbol?.sourceLocation?.path, line: symbol?.sourceLocation.flatMap { $0.line > 0 ? $0.line : nil },
+                file: source?.path, line: source.flatMap { $0.line > 0 ? $0.line : nil },
                 imageName: symbol?.imageName, isThunk: frame.isSwiftThunk
             ))
         }

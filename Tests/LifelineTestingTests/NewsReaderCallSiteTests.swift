@@ -136,6 +136,6 @@ import Testing
         let finding = Diagnosis(code: "example", severity: .warning, objects: [sink.id], evidence: [], message: "m", fix: "f")
         let json = JSONDiagnosisReport(trace: trace, diagnoses: [finding]).render()
         #expect(json.contains("\"function\" : \"HomeScreenModel.watchBadgeWhileLoading(_:)\""))
-        #expect(json.contains("/HomeScreenModel.swift:\(watchLine)\""))
+        #expect(json.contains("\"source\" : \"HomeScreenModel.swift:\(watchLine)\""))
     }
 }

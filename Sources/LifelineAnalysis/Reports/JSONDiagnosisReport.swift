@@ -76,7 +76,8 @@ public struct JSONDiagnosisReport: Sendable {
         return ObjectEntry(
             id: id.rawValue, role: declaration?.role.rawValue, type: declaration?.typeName,
             shortType: declaration?.shortTypeName, label: declaration?.label,
-            source: declaration?.sourceLocation?.fileAndLineAsRecorded, function: declaration?.sourceLocation?.function
+            // The file's name, not its path: a report must read the same on every machine.
+            source: declaration?.sourceLocation?.fileAndLine, function: declaration?.sourceLocation?.function
         )
     }
 
