@@ -61,12 +61,6 @@ public struct TraceObject: Hashable, Sendable {
         return "subscribed in \(sourceLocation)"
     }
 
-    /// The display name with the place its pipeline was made, for findings: `Sink #16
-    /// (subscribed in SearchViewModel.init at SearchViewModel.swift:24)`.
-    public var qualifiedName: String {
-        originPhrase.map { "\(displayName) (\($0))" } ?? displayName
-    }
-
     /// The display name with the short place, for one-line outputs: `Sink #16
     /// (SearchViewModel.swift:24)`.
     public var placedName: String {
