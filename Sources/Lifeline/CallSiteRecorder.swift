@@ -170,6 +170,8 @@ final class CallSiteRecorder: Sendable {
     /// for a cancel's site, who cancelled.
     func resolvedSites() -> [TraceCallSite] {
         let (captures, cancelSites) = state.withLock { ($0.captures, $0.cancelSites) }
+        // One pass over every distinct address: the binaries' images are mapped once.
+        _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(captures.flatMap(\.returnAddresses))))
         var sites: [TraceCallSite] = []
         for (index, capture) in captures.enumerated() {
             let number = UInt64(index + 1)
