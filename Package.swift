@@ -104,7 +104,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineTests",
-            dependencies: ["Lifeline", "LifelineLog", "LifelineAnalysis", "lifeline-recording-child", combine]
+            dependencies: ["Lifeline", "LifelineLog", "LifelineAnalysis", "CLifelineRuntime", "lifeline-recording-child", combine]
         ),
         .testTarget(
             name: "LifelineSamplesTests",
@@ -123,7 +123,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineTestingTests",
-            dependencies: ["LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineSamples", combine]
+            dependencies: [
+                "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
+                "NewsReaderApp", combine,
+            ]
         ),
         .testTarget(
             name: "LifelineRenderTests",

@@ -138,6 +138,9 @@ row("operator mode (.lifeline at 4 hops)", perValue: operatorMode, eventsPerValu
 print("automatic mode costs \(String(format: "%.1f", (automatic - untraced) / (floor - untraced)))× the hook floor's added time")
 
 print()
+try SubscribeBenchmark.run(repetitions: repetitions, logDirectory: logDirectory)
+
+print()
 InspectionBenchmark.run()
 
 print()

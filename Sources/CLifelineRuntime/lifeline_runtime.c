@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <execinfo.h>
 
 // libdispatch's C entry point. Declared here so that no dispatch header path is needed;
 // DISPATCH_CURRENT_QUEUE_LABEL is NULL.
@@ -64,4 +65,41 @@ int lifeline_thread_declare_once(uint64_t generation) {
     }
     declared_generation = generation;
     return 0;
+}
+
+int lifeline_capture_return_addresses(uintptr_t *addresses, int capacity) {
+    return backtrace((void **)addresses, capacity);
+}
+
+#define LIFELINE_SCOPE_CAPACITY 32
+
+LIFELINE_THREAD_LOCAL uint64_t scope_generation;
+LIFELINE_THREAD_LOCAL uint32_t scope_depth;
+LIFELINE_THREAD_LOCAL uint8_t scope_kinds[LIFELINE_SCOPE_CAPACITY];
+LIFELINE_THREAD_LOCAL uint64_t scope_values[LIFELINE_SCOPE_CAPACITY];
+
+void lifeline_scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
+    if (scope_generation != generation) {
+        scope_generation = generation;
+        scope_depth = 0;
+    }
+    if (scope_depth < LIFELINE_SCOPE_CAPACITY) {
+        scope_kinds[scope_depth] = (uint8_t)kind;
+        scope_values[scope_depth] = value;
+    }
+    scope_depth += 1;
+}
+
+void lifeline_scope_pop(uint64_t generation) {
+    if (scope_generation == generation && scope_depth > 0) {
+        scope_depth -= 1;
+    }
+}
+
+lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
+    if (scope_generation != generation || scope_depth == 0 || scope_depth > LIFELINE_SCOPE_CAPACITY) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    *value = scope_values[scope_depth - 1];
+    return (lifeline_scope_kind)scope_kinds[scope_depth - 1];
 }

@@ -26,10 +26,11 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
             // subscribe call is the one recorded; here the subscriber gets the hop's label.
             _ = session.identify(
                 subscriber, role: .subscriber, key: subscriber.combineIdentifier, label: hop.label,
-                sourceLocation: hop.sourceLocation
+                sourceLocation: TraceSourceLocation(fileAndLine: hop.sourceLocation)
             )
             return
         }
+        _ = session.callSites.subscribeBegins()
         let subscriberID = id(of: subscriber, role: .subscriber)
         session.record(.begin, .subscribe(publisher: beginPublisher(publisher, for: subscriberID), subscriber: subscriberID))
     }
@@ -40,6 +41,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         let subscriberID = id(of: subscriber, role: .subscriber)
         let publisherID = session.publisherIDs.end(for: subscriberID) ?? id(of: publisher, role: .publisher)
         let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
+        session.callSites.subscribeEnds()
         session.callEnded(at: seq, snapshotReason: .subscribe)
     }
 
@@ -47,9 +49,11 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         session.record(.begin, .receiveSubscription(
             subscriber: id(of: subscriber, role: .subscriber), subscription: id(of: subscription, role: .subscription)
         ))
+        session.callSites.handshakeBegins()
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, subscription: Subscription) {
+        session.callSites.handshakeEnds()
         let seq = session.record(.end, .receiveSubscription(
             subscriber: id(of: subscriber, role: .subscriber), subscription: id(of: subscription, role: .subscription)
         ))
@@ -57,14 +61,15 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
-        session.record(.begin, .value(
-            subscriber: id(of: subscriber, role: .subscriber, joined: true), returnedDemand: nil, value: session.describe(input)
-        ))
+        let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
+        session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: session.describe(input)))
+        session.callSites.deliveryBegins(to: subscriberID)
     }
 
     func didReceive<Downstream: Subscriber>(
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
+        session.callSites.deliveryEnds()
         session.record(.end, .value(
             subscriber: id(of: subscriber, role: .subscriber, joined: true), returnedDemand: TraceDemand(resultingDemand),
             value: session.describe(input)
@@ -72,10 +77,13 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
-        session.record(.begin, .completion(subscriber: id(of: subscriber, role: .subscriber, joined: true), completion: TraceEvent.Completion(completion)))
+        let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
+        session.record(.begin, .completion(subscriber: subscriberID, completion: TraceEvent.Completion(completion)))
+        session.callSites.deliveryBegins(to: subscriberID)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
+        session.callSites.deliveryEnds()
         let seq = session.record(.end, .completion(
             subscriber: id(of: subscriber, role: .subscriber, joined: true), completion: TraceEvent.Completion(completion)
         ))
@@ -83,18 +91,24 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func willRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
-        session.record(.begin, .request(subscription: id(of: subscription, role: .subscription, joined: true), demand: TraceDemand(demand)))
+        let site = session.callSites.requestBegins()
+        session.record(
+            .begin, .request(subscription: id(of: subscription, role: .subscription, joined: true), demand: TraceDemand(demand)), callSite: site
+        )
     }
 
     func didRequest(subscription: Subscription, _ demand: Subscribers.Demand) {
+        session.callSites.requestEnds()
         session.record(.end, .request(subscription: id(of: subscription, role: .subscription, joined: true), demand: TraceDemand(demand)))
     }
 
     func willCancel(subscription: Subscription) {
-        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription, joined: true)))
+        let site = session.callSites.cancelBegins()
+        session.record(.begin, .cancel(subscription: id(of: subscription, role: .subscription, joined: true)), callSite: site)
     }
 
     func didCancel(subscription: Subscription) {
+        session.callSites.cancelEnds()
         let seq = session.record(.end, .cancel(subscription: id(of: subscription, role: .subscription, joined: true)))
         session.callEnded(at: seq, snapshotReason: .cancel)
     }

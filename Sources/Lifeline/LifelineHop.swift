@@ -10,7 +10,7 @@ import OpenCombineShim
 struct LifelineHop: Sendable {
     let session: RecordingSession
     let label: String
-    let sourceLocation: String
+    let sourceLocation: TraceSourceLocation
 
     func identify(_ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil) -> TraceObjectID {
         session.identify(object, role: role, key: key, label: label, sourceLocation: sourceLocation)

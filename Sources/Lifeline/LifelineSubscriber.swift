@@ -37,14 +37,18 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
     func receive(subscription: Subscription) {
         let proxy = LifelineSubscription(upstream: subscription, hop: hop)
         hop.session.record(.begin, .receiveSubscription(subscriber: id, subscription: proxy.id))
+        hop.session.callSites.handshakeBegins()
         downstream?.receive(subscription: proxy)
+        hop.session.callSites.handshakeEnds()
         hop.session.sweep(after: hop.session.record(.end, .receiveSubscription(subscriber: id, subscription: proxy.id)))
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let session = hop.session
         session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: session.describe(input)))
+        session.callSites.deliveryBegins(to: id)
         let demand = downstream?.receive(input) ?? .none
+        session.callSites.deliveryEnds()
         session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: session.describe(input)))
         return demand
     }
@@ -52,7 +56,9 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
     func receive(completion: Subscribers.Completion<Failure>) {
         let event = TraceEvent.Kind.completion(subscriber: id, completion: TraceEvent.Completion(completion))
         hop.session.record(.begin, event)
+        hop.session.callSites.deliveryBegins(to: id)
         downstream?.receive(completion: completion)
+        hop.session.callSites.deliveryEnds()
         let seq = hop.session.record(.end, event)
         hop.session.callEnded(at: seq, snapshotReason: .completion)
     }

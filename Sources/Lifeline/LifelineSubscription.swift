@@ -23,7 +23,7 @@ final class LifelineSubscription: Subscription {
         hop.session.declare(TraceObject(
             id: id, role: .subscription, typeName: "Lifeline.LifelineSubscription<\(name.full)>",
             shortTypeName: "LifelineSubscription", label: hop.label, sourceLocation: hop.sourceLocation,
-            lifetimeTracked: true
+            callSite: hop.session.callSites.currentSubscribeSite, lifetimeTracked: true
         ))
     }
 
@@ -33,14 +33,18 @@ final class LifelineSubscription: Subscription {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        hop.session.record(.begin, .request(subscription: id, demand: TraceDemand(demand)))
+        let site = hop.session.callSites.requestBegins()
+        hop.session.record(.begin, .request(subscription: id, demand: TraceDemand(demand)), callSite: site)
         upstream?.request(demand)
+        hop.session.callSites.requestEnds()
         hop.session.record(.end, .request(subscription: id, demand: TraceDemand(demand)))
     }
 
     func cancel() {
-        hop.session.record(.begin, .cancel(subscription: id))
+        let site = hop.session.callSites.cancelBegins()
+        hop.session.record(.begin, .cancel(subscription: id), callSite: site)
         upstream?.cancel()
+        hop.session.callSites.cancelEnds()
         let seq = hop.session.record(.end, .cancel(subscription: id))
         hop.session.callEnded(at: seq, snapshotReason: .cancel)
     }

@@ -54,12 +54,14 @@ extension Publishers {
                 upstream.subscribe(subscriber)
                 return
             }
-            let hop = LifelineHop(session: session, label: label, sourceLocation: sourceLocation)
+            let hop = LifelineHop(session: session, label: label, sourceLocation: TraceSourceLocation(fileAndLine: sourceLocation))
+            _ = session.callSites.subscribeBegins()
             let publisherID = hop.identify(upstream, role: .publisher)
             let subscriberID = hop.identify(subscriber, role: .subscriber, key: subscriber.combineIdentifier)
             session.record(.begin, .subscribe(publisher: publisherID, subscriber: subscriberID))
             upstream.subscribe(LifelineSubscriber(downstream: subscriber, id: subscriberID, hop: hop))
             let seq = session.record(.end, .subscribe(publisher: publisherID, subscriber: subscriberID))
+            session.callSites.subscribeEnds()
             session.callEnded(at: seq, snapshotReason: .subscribe)
         }
     }

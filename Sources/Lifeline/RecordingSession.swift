@@ -21,6 +21,8 @@ final class RecordingSession: Sendable {
     let snapshots = SnapshotRecorder()
     /// The roots registered with `Lifeline.track(_:name:)` for this recording.
     let roots = TrackedRoots()
+    /// Where the program made each pipeline and cancelled each subscription.
+    let callSites: CallSiteRecorder
     let path: String
 
     private let writer: TraceFileWriter
@@ -44,6 +46,7 @@ final class RecordingSession: Sendable {
         self.path = path
         self.options = options
         generation = Self.generations.add(1, ordering: .relaxed).newValue
+        callSites = CallSiteRecorder(generation: generation, capturing: options.callSites)
         clockOrigin = lifeline_monotonic_ns()
         let header = TraceHeader(
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
@@ -58,7 +61,7 @@ final class RecordingSession: Sendable {
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind) -> UInt64 {
+    func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
         guard !isFinished.load(ordering: .relaxed) else { return 0 }
         switch phase {
         case .begin: openCalls.add(1, ordering: .relaxed)
@@ -69,7 +72,10 @@ final class RecordingSession: Sendable {
         let time = lifeline_monotonic_ns() &- clockOrigin
         let thread = lifeline_thread_id()
         if lifeline_thread_declare_once(generation) == 0 { declareThread(thread) }
-        writer.append(TraceEvent(seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind))
+        writer.append(TraceEvent(
+            seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind,
+            callSite: callSite
+        ))
         return seq
     }
 
@@ -83,19 +89,23 @@ final class RecordingSession: Sendable {
     /// The trace id of anything Combine hands over: class instances by identity, value types
     /// by their combine identifier when they have one, otherwise a fresh id per call.
     ///
+    /// A subscriber or subscription first seen inside a subscribe call is declared with that
+    /// call's site, so that it names the program's line that made its pipeline.
     /// `joinedMidStream` marks an object first seen in the middle of its subscription (see
     /// `TraceObject.joinedMidStream`); it only matters the first time.
     func identify(
         _ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil,
-        label: String? = nil, sourceLocation: String? = nil, joinedMidStream: Bool = false
+        label: String? = nil, sourceLocation: TraceSourceLocation? = nil, joinedMidStream: Bool = false
     ) -> TraceObjectID {
         let type = type(of: object)
         let isClass = type is AnyClass
         let declare = { (id: TraceObjectID) in
             let name = TypeName(type)
+            let site = role == .publisher ? nil : self.callSites.currentSubscribeSite
+            if let site { self.callSites.note(site, of: id) }
             return TraceObject(
                 id: id, role: role, typeName: name.full, shortTypeName: name.short, label: label,
-                sourceLocation: sourceLocation, lifetimeTracked: isClass, joinedMidStream: joinedMidStream
+                sourceLocation: sourceLocation, callSite: site, lifetimeTracked: isClass, joinedMidStream: joinedMidStream
             )
         }
         let identity: ObjectRegistry.Identity
@@ -183,6 +193,9 @@ final class RecordingSession: Sendable {
     func finish() {
         sweep(after: lastSeq)
         if options.snapshots != .none { takeSnapshot(label: "stop", reason: .stop) }
+        for site in callSites.resolvedSites() {
+            TraceLineEncoder.withLine(for: site) { writer.append($0) }
+        }
         isFinished.store(true, ordering: .relaxed)
         let unfinishedCalls = UInt64(max(0, openCalls.load(ordering: .relaxed)))
         writer.close(events: lastSeq + unfinishedCalls, neverAppended: unfinishedCalls)

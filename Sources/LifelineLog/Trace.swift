@@ -17,12 +17,16 @@ public struct Trace: Sendable {
     /// What the reader tolerated: what a crash leaves (which loses no recorded event but the
     /// last), events the recorder dropped, and events missing from a closed log.
     public let damage: [TraceDamage]
+    /// The call sites the recorder resolved when it stopped, by number. Empty for a log that
+    /// was not closed cleanly, or that was recorded without call sites.
+    public let callSites: [UInt64: TraceCallSite]
 
     /// Creates a trace. `events` are sorted by sequence number, `snapshots` by the event they
     /// follow and their number.
     public init(
         header: TraceHeader, objects: [TraceObjectID: TraceObject], threads: [UInt64: TraceThread],
-        queues: [UInt32: TraceQueue], events: [TraceEvent], snapshots: [TraceSnapshot] = [], damage: [TraceDamage]
+        queues: [UInt32: TraceQueue], events: [TraceEvent], snapshots: [TraceSnapshot] = [], damage: [TraceDamage],
+        callSites: [UInt64: TraceCallSite] = [:]
     ) {
         self.header = header
         self.objects = objects
@@ -31,6 +35,29 @@ public struct Trace: Sendable {
         self.events = events.sorted { $0.seq < $1.seq }
         self.snapshots = snapshots.sorted { ($0.seq, $0.index) < ($1.seq, $1.index) }
         self.damage = damage
+        self.callSites = callSites
+    }
+
+    /// Why the cancel that `event` begins was called, as its call site shows; `nil` when the
+    /// log does not say (no call site was captured or resolved, or `event` is no cancel).
+    public func cancelCause(of event: TraceEvent) -> TraceCallSite.CancelCause? {
+        cancelSite(of: event)?.cancelCause
+    }
+
+    /// Where the program asked for values, for a request `event` begins that was made while
+    /// its subscriber was handed the subscription, when that is somewhere else than where the
+    /// pipeline was made (a hand-written subscriber's `receive(subscription:)`); `nil` otherwise.
+    public func requestLocation(of event: TraceEvent) -> TraceSourceLocation? {
+        guard case .request(let subscription, _) = event.kind, event.phase == .begin, let site = event.callSite,
+              let location = callSites[site]?.location, location != object(subscription)?.sourceLocation
+        else { return nil }
+        return location
+    }
+
+    /// The resolved call site of the cancel that `event` begins, when the log has one.
+    public func cancelSite(of event: TraceEvent) -> TraceCallSite? {
+        guard case .cancel = event.kind, event.phase == .begin, let site = event.callSite else { return nil }
+        return callSites[site]
     }
 
     /// The object `id` names. Every id an event carries is declared, so the reader

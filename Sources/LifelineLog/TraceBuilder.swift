@@ -7,6 +7,7 @@ struct TraceBuilder {
     private var queues: [UInt32: TraceQueue] = [:]
     private var events: [(event: TraceEvent, line: Int)] = []
     private var snapshots: [(snapshot: TraceSnapshot, line: Int)] = []
+    private var callSites: [UInt64: TraceCallSite] = [:]
     private var end: (events: UInt64, dropped: UInt64, line: Int)?
 
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
@@ -21,7 +22,9 @@ struct TraceBuilder {
             let object = TraceObject(
                 id: id, role: role, typeName: try fields.string("type"),
                 shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
-                sourceLocation: try fields.optionalString("source"), lifetimeTracked: try fields.boolean("lifetime"),
+                sourceLocation: try Self.hopLocation(fields),
+                callSite: fields.has("site") ? try fields.unsigned("site") : nil,
+                lifetimeTracked: try fields.boolean("lifetime"),
                 joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
             )
             // The recorder declares each object once; a repeat that says the same is harmless,
@@ -34,6 +37,11 @@ struct TraceBuilder {
             }
             objects[id] = object
             objectLines[id] = fields.number
+        case "site":
+            let site = try Self.callSite(fields)
+            guard callSites.updateValue(site, forKey: site.id) == nil else {
+                throw .badField(line: fields.number, field: "id", reason: "repeats call site \(site.id)")
+            }
         case "thread":
             let tid = try fields.unsigned("tid")
             threads[tid] = TraceThread(tid: tid, name: try fields.string("name"))
@@ -88,10 +96,34 @@ struct TraceBuilder {
                 throw .undeclared(line: line, what: "object \(node.id.rawValue)")
             }
         }
+        // A log cut off before recording stopped has no site lines: its objects keep their
+        // site numbers, unresolved.
+        let resolved = objects.mapValues { object in
+            object.resolvingSourceLocation(object.callSite.flatMap { callSites[$0]?.location })
+        }
         return Trace(
-            header: header, objects: objects, threads: threads, queues: queues,
-            events: events.map(\.event), snapshots: snapshots.map(\.snapshot), damage: damage
+            header: header, objects: resolved, threads: threads, queues: queues,
+            events: events.map(\.event), snapshots: snapshots.map(\.snapshot), damage: damage, callSites: callSites
         )
+    }
+
+    /// The location a `.lifeline` hop wrote on its objects: `source` (`File.swift:42`), with
+    /// `function` when present.
+    private static func hopLocation(_ fields: LineFields) throws(TraceReadError) -> TraceSourceLocation? {
+        guard let source = try fields.optionalString("source") else { return nil }
+        let place = TraceSourceLocation(fileAndLine: source)
+        return TraceSourceLocation(file: place.file, line: place.line, function: try fields.optionalString("function"))
+    }
+
+    private static func callSite(_ fields: LineFields) throws(TraceReadError) -> TraceCallSite {
+        let file = try fields.optionalString("file"), function = try fields.optionalString("function")
+        let line = fields.has("line") ? try fields.integer("line") : nil
+        if let line, line <= 0 {
+            throw .badField(line: fields.number, field: "line", reason: "must be a positive integer")
+        }
+        let location = file == nil && function == nil ? nil : TraceSourceLocation(file: file, line: line, function: function)
+        let cause = fields.has("cancel") ? try fields.choice("cancel", of: TraceCallSite.CancelCause.self) : nil
+        return TraceCallSite(id: try fields.unsigned("id"), location: location, cancelCause: cause)
     }
 
     private static func snapshot(_ fields: LineFields) throws(TraceReadError) -> TraceSnapshot {
@@ -156,7 +188,7 @@ struct TraceBuilder {
         }
         return TraceEvent(
             seq: try fields.unsigned("seq"), time: try fields.unsigned("t"), thread: try fields.unsigned("tid"),
-            queue: queue, phase: phase, kind: try kind(fields)
+            queue: queue, phase: phase, kind: try kind(fields), callSite: fields.has("site") ? try fields.unsigned("site") : nil
         )
     }
 

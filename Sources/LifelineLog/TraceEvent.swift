@@ -16,9 +16,16 @@ public struct TraceEvent: Hashable, Sendable {
     public let phase: Phase
     /// What happened.
     public let kind: Kind
+    /// The call site the recorder captured for this call, when it captured one: on the
+    /// `begin` of a top-level cancel, and of a request a subscriber made while it was handed
+    /// its subscription. The trace's ``Trace/callSites`` resolve it.
+    public let callSite: UInt64?
 
     /// Creates an event.
-    public init(seq: UInt64, time: UInt64, thread: UInt64, queue: UInt32?, phase: Phase, kind: Kind) {
+    public init(
+        seq: UInt64, time: UInt64, thread: UInt64, queue: UInt32?, phase: Phase, kind: Kind, callSite: UInt64? = nil
+    ) {
+        self.callSite = callSite
         self.seq = seq
         self.time = time
         self.thread = thread

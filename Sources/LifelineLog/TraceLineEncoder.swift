@@ -14,7 +14,9 @@ public enum TraceLineEncoder {
     public static func withLine<Result>(
         for object: TraceObject, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        let strings = [object.typeName, object.shortTypeName, object.label ?? "", object.sourceLocation ?? ""]
+        let source = object.sourceLocation?.fileAndLineAsRecorded
+        let function = object.sourceLocation?.function
+        let strings = [object.typeName, object.shortTypeName, object.label ?? "", source ?? "", function ?? ""]
         let capacity = 160 + strings.reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"object\",\"id\":")
@@ -34,9 +36,17 @@ public enum TraceLineEncoder {
                 line.raw(",\"label\":")
                 line.string(label)
             }
-            if let source = object.sourceLocation {
+            if let source {
                 line.raw(",\"source\":")
                 line.string(source)
+            }
+            if let function {
+                line.raw(",\"function\":")
+                line.string(function)
+            }
+            if let site = object.callSite {
+                line.raw(",\"site\":")
+                line.number(site)
             }
             if object.joinedMidStream { line.raw(",\"joined\":true") }
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
@@ -102,6 +112,36 @@ public enum TraceLineEncoder {
                 line.raw("}")
             }
             line.raw("]}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded line for a resolved call site.
+    public static func withLine<Result>(
+        for site: TraceCallSite, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let location = site.location
+        let capacity = 128 + TraceLineBuilder.capacity(forString: location?.file ?? "")
+            + TraceLineBuilder.capacity(forString: location?.function ?? "")
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"kind\":\"site\",\"id\":")
+            line.number(site.id)
+            if let function = location?.function {
+                line.raw(",\"function\":")
+                line.string(function)
+            }
+            if let file = location?.file {
+                line.raw(",\"file\":")
+                line.string(file)
+            }
+            if let number = location?.line {
+                line.raw(",\"line\":")
+                line.number(number)
+            }
+            if let cause = site.cancelCause {
+                line.raw(",\"cancel\":")
+                line.string(cause.rawValue)
+            }
+            line.raw("}\n")
         }, body)
     }
 
@@ -230,6 +270,10 @@ public enum TraceLineEncoder {
             line.number(subscription.rawValue)
             line.raw(",\"demand\":")
             line.demand(demand)
+            if let site = event.callSite {
+                line.raw(",\"site\":")
+                line.number(site)
+            }
         case .value(let subscriber, let returnedDemand, let value):
             line.raw("\",\"kind\":\"value\",\"subscriber\":")
             line.number(subscriber.rawValue)
@@ -254,6 +298,10 @@ public enum TraceLineEncoder {
         case .cancel(let subscription):
             line.raw("\",\"kind\":\"cancel\",\"subscription\":")
             line.number(subscription.rawValue)
+            if let site = event.callSite {
+                line.raw(",\"site\":")
+                line.number(site)
+            }
         case .deallocation(let object, let evidence):
             line.raw("\",\"kind\":\"deallocation\",\"object\":")
             line.number(object.rawValue)

@@ -12,8 +12,12 @@ public struct TraceObject: Hashable, Sendable {
     public let shortTypeName: String
     /// The label given to `.lifeline(_:)`, if the object belongs to a labelled hop.
     public let label: String?
-    /// Where the labelled hop was written, as `File.swift:42`.
-    public let sourceLocation: String?
+    /// Where the object's pipeline was made in the program: where its `.lifeline(_:)` hop
+    /// was written, or else where the top-level `subscribe` that made it was called from
+    /// (resolved from ``callSite``). `nil` when unknown.
+    public let sourceLocation: TraceSourceLocation?
+    /// The call site of the top-level `subscribe` that made the object, as the log numbers it.
+    public let callSite: UInt64?
     /// Whether Lifeline can see when the object dies. Value types (structs and enums) have no
     /// lifetime of their own, so no deallocation is ever recorded for them.
     public let lifetimeTracked: Bool
@@ -27,7 +31,8 @@ public struct TraceObject: Hashable, Sendable {
     /// Creates a declaration.
     public init(
         id: TraceObjectID, role: TraceObjectRole, typeName: String, shortTypeName: String,
-        label: String? = nil, sourceLocation: String? = nil, lifetimeTracked: Bool, joinedMidStream: Bool = false
+        label: String? = nil, sourceLocation: TraceSourceLocation? = nil, callSite: UInt64? = nil,
+        lifetimeTracked: Bool, joinedMidStream: Bool = false
     ) {
         self.id = id
         self.role = role
@@ -35,6 +40,7 @@ public struct TraceObject: Hashable, Sendable {
         self.shortTypeName = shortTypeName
         self.label = label
         self.sourceLocation = sourceLocation
+        self.callSite = callSite
         self.lifetimeTracked = lifetimeTracked
         self.joinedMidStream = joinedMidStream
     }
@@ -43,5 +49,36 @@ public struct TraceObject: Hashable, Sendable {
     public var displayName: String {
         if let label { return "\(shortTypeName) \"\(label)\" \(id)" }
         return "\(shortTypeName) \(id)"
+    }
+
+    /// Where the object's pipeline was made, short enough for pictures: `SearchViewModel.swift:24`,
+    /// or the function when the file is unknown; `nil` when neither is known.
+    public var placeName: String? {
+        sourceLocation.flatMap { $0.fileAndLine ?? $0.shortFunction }
+    }
+
+    /// Where the object's pipeline was made, as a finding says it: `subscribed in
+    /// SearchViewModel.init at SearchViewModel.swift:24`, or `at Search.swift:42` for a
+    /// `.lifeline` hop's object (the place the hop was written).
+    public var originPhrase: String? {
+        guard let sourceLocation else { return nil }
+        guard sourceLocation.function != nil else {
+            return label != nil ? "at \(sourceLocation)" : "subscribed at \(sourceLocation)"
+        }
+        return "subscribed in \(sourceLocation)"
+    }
+
+    /// The display name with the short place, for one-line outputs: `Sink #16
+    /// (SearchViewModel.swift:24)`.
+    public var placedName: String {
+        placeName.map { "\(displayName) (\($0))" } ?? displayName
+    }
+
+    /// The same declaration with its source location resolved from its call site.
+    public func resolvingSourceLocation(_ location: TraceSourceLocation?) -> TraceObject {
+        TraceObject(
+            id: id, role: role, typeName: typeName, shortTypeName: shortTypeName, label: label,
+            sourceLocation: sourceLocation ?? location, callSite: callSite, lifetimeTracked: lifetimeTracked
+        )
     }
 }

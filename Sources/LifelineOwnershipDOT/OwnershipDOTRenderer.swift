@@ -69,13 +69,15 @@ public enum OwnershipDOTRenderer {
         "o\(id.rawValue)"
     }
 
-    /// `ViewModel #5` or `Sink #7`, then `strong 2 (1 drawn) · weak 1 (1 drawn)`,
+    /// `ViewModel #5` or `Sink #7`, then where the program made its pipeline
+    /// (`SearchViewModel.swift:24`) when known, then `strong 2 (1 drawn) · weak 1 (1 drawn)`,
     /// `deallocated` or `counts unknown` (``ReferenceTally``). The runtime's counts include
     /// references the graph cannot see (the stack, compiler temporaries, globals), so the label
     /// says how many of them it draws rather than presenting the counts as the graph's. A
     /// system library's object says instead that its internals are not drawn.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
-        let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
+        var title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
+        if let place = trace.object(node.id)?.placeName { title += "\n\(place)" }
         let detail: String
         if !node.alive {
             detail = "deallocated"

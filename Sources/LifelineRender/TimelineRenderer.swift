@@ -45,7 +45,7 @@ public struct TimelineRenderer: Sendable {
         var text = "Lifeline timeline of \(Self.oneLine(trace.header.processName)): \(trace.events.count) events, \(trace.objects.count) objects\n"
         for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
             text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) \(Self.oneLine(object.typeName))"
-            if let source = object.sourceLocation { text += " at \(Self.oneLine(source))" }
+            if let origin = object.originPhrase { text += ", \(Self.oneLine(origin))" }
             text += "\n"
         }
         text += "\n" + pad("seq", to: 6, left: true) + "  "
@@ -54,14 +54,15 @@ public struct TimelineRenderer: Sendable {
     }
 
     private func describe(_ event: TraceEvent, in trace: Trace, returned: TraceDemand?) -> String {
-        func name(_ id: TraceObjectID) -> String { Self.oneLine(trace.object(id)?.displayName ?? id.description) }
+        func name(_ id: TraceObjectID) -> String { Self.oneLine(trace.object(id)?.placedName ?? id.description) }
         switch event.kind {
         case .subscribe(let publisher, let subscriber):
             return "\(name(publisher)).subscribe(\(name(subscriber)))"
         case .receiveSubscription(let subscriber, let subscription):
             return "\(name(subscriber)).receive(subscription: \(name(subscription)))"
         case .request(let subscription, let demand):
-            return "\(name(subscription)).request(\(demand))"
+            let place = trace.requestLocation(of: event).map { ": requested in \(Self.oneLine($0.description))" } ?? ""
+            return "\(name(subscription)).request(\(demand))\(place)"
         case .value(let subscriber, _, let value):
             let shown = value.map { "\"\(Self.oneLine($0))\"" } ?? "value"
             return "\(name(subscriber)).receive(\(shown))" + (returned.map { " → \($0)" } ?? "")
@@ -70,7 +71,8 @@ public struct TimelineRenderer: Sendable {
         case .completion(let subscriber, .failure(let error)):
             return "\(name(subscriber)).receive(completion: .failure(\(Self.oneLine(error))))"
         case .cancel(let subscription):
-            return "\(name(subscription)).cancel()"
+            let cause = trace.cancelSite(of: event)?.cancelPhrase.map { ": \(Self.oneLine($0))" } ?? ""
+            return "\(name(subscription)).cancel()\(cause)"
         case .deallocation(let object, .exact):
             return "✕ \(name(object)) deallocated"
         case .deallocation(let object, .observed(let aliveAtSeq)):

@@ -45,12 +45,12 @@ import Testing
             1 warning in 1 subscription.
 
             PassthroughSubject #1 → PassthroughSubject.Conduit #3 → Sink #2
-              warning cancelled-immediately: PassthroughSubject.Conduit #3 was cancelled right after Sink #2 subscribed to PassthroughSubject #1, before any value arrived: the subscription was dropped as soon as it was made.
+              warning cancelled-immediately: PassthroughSubject.Conduit #3 was cancelled right after Sink #2 subscribed to PassthroughSubject #1, before any value arrived: the subscription was dropped as soon as it was made. (The log does not say who cancelled, so this is judged by the cancel following the subscribe directly; a deliberate cancel() looks the same.)
                 #1  main  PassthroughSubject #1.subscribe(Sink #2) begins
                 #2  main  Sink #2.receive(subscription: PassthroughSubject.Conduit #3) begins
                 #6  main  PassthroughSubject #1.subscribe(Sink #2) returns
                 #7  main  PassthroughSubject.Conduit #3.cancel() begins
-                fix: Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a property or with .store(in: &cancellables); `_ = publisher.sink { }` cancels at once.
+                fix: Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a property or with .store(in: &cancellables); `_ = publisher.sink { }` and a local set cancel when the function returns.
 
             """)
     }
@@ -126,7 +126,7 @@ import Testing
                       "type" : "App.PassthroughSubject.Conduit"
                     }
                   },
-                  "message" : "request(.none) was called on PassthroughSubject.Conduit #3 by Sink \\"feed\\" #2: a request must ask for at least one value.",
+                  "message" : "request(.none) was called on PassthroughSubject.Conduit #3 by Sink \\"feed\\" #2 (Feed.swift:12): a request must ask for at least one value.",
                   "objects" : [
                     {
                       "id" : 3,

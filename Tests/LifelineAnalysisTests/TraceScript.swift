@@ -25,7 +25,7 @@ struct TraceScript {
         let id = TraceObjectID(UInt64(objects.count + 1))
         objects.append(TraceObject(
             id: id, role: role, typeName: "App.\(shortTypeName)", shortTypeName: shortTypeName, label: label,
-            sourceLocation: source, lifetimeTracked: tracked
+            sourceLocation: source.map(TraceSourceLocation.init(fileAndLine:)), lifetimeTracked: tracked
         ))
         return id
     }

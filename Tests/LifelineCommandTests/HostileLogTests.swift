@@ -22,7 +22,7 @@ import Testing
                                                    clockOrigin: 0, valueDescriptionLimit: 30_000), add)
         for (id, role) in [(publisher, TraceObjectRole.publisher), (subscriber, .subscriber), (subscription, .subscription)] {
             TraceLineEncoder.withLine(for: TraceObject(id: id, role: role, typeName: text, shortTypeName: text, label: text,
-                                                       sourceLocation: text, lifetimeTracked: true), add)
+                                                       sourceLocation: TraceSourceLocation(fileAndLine: text), lifetimeTracked: true), add)
         }
         TraceLineEncoder.withLine(for: TraceThread(tid: 1, name: text), add)
         TraceLineEncoder.withLine(for: TraceQueue(id: 1, label: text), add)

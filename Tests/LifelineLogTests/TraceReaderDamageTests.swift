@@ -41,8 +41,8 @@ import Testing
 
     @Test func anUnknownVersionIsRefused() {
         var text = lines(log.data())
-        text[0] = text[0].replacingOccurrences(of: "\"version\":2", with: "\"version\":99")
-        #expect(throws: TraceReadError.unsupportedVersion(found: 99, supported: 2)) { try TraceReader.read(data(text)) }
+        text[0] = text[0].replacingOccurrences(of: "\"version\":\(TraceHeader.currentVersion)", with: "\"version\":99")
+        #expect(throws: TraceReadError.unsupportedVersion(found: 99, supported: TraceHeader.currentVersion)) { try TraceReader.read(data(text)) }
     }
 
     @Test func aMissingFieldIsNamed() {

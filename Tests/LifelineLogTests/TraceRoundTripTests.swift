@@ -36,7 +36,7 @@ import Testing
         var log = SampleLog()
         log.objects[0] = TraceObject(
             id: log.objects[0].id, role: .publisher, typeName: hostile, shortTypeName: hostile,
-            label: hostile, sourceLocation: hostile, lifetimeTracked: false
+            label: hostile, sourceLocation: TraceSourceLocation(fileAndLine: hostile), lifetimeTracked: false
         )
         log.events.append(TraceEvent(seq: 100, time: 100, thread: 7, queue: nil, phase: .instant, kind: .mark(label: hostile)))
         let data = log.data()

@@ -128,7 +128,7 @@ enum SampleTraces {
         let subject = TraceObjectID(1), sink = TraceObjectID(2), proxy = TraceObjectID(3)
         for (id, role) in [(subject, TraceObjectRole.publisher), (sink, .subscriber), (proxy, .subscription)] {
             script.objects[id] = TraceObject(id: id, role: role, typeName: hostileText, shortTypeName: hostileText,
-                                             label: hostileText, sourceLocation: hostileText, lifetimeTracked: true)
+                                             label: hostileText, sourceLocation: TraceSourceLocation(fileAndLine: hostileText), lifetimeTracked: true)
         }
         script.call(.subscribe(publisher: subject, subscriber: sink)) {
             $0.call(.receiveSubscription(subscriber: sink, subscription: proxy)) {

@@ -18,7 +18,7 @@ import Testing
         let subject = TraceObjectID(1), sink = TraceObjectID(2), conduit = TraceObjectID(3)
         for (id, role) in [(subject, TraceObjectRole.publisher), (sink, .subscriber), (conduit, .subscription)] {
             script.objects[id] = TraceObject(id: id, role: role, typeName: lineBreakers, shortTypeName: lineBreakers,
-                                             label: lineBreakers, sourceLocation: lineBreakers, lifetimeTracked: true)
+                                             label: lineBreakers, sourceLocation: TraceSourceLocation(file: lineBreakers, line: 1, function: lineBreakers), lifetimeTracked: true)
         }
         script.call(.subscribe(publisher: subject, subscriber: sink)) {
             $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {

@@ -19,7 +19,7 @@ struct TraceScript {
         let objectID = TraceObjectID(id)
         objects[objectID] = TraceObject(
             id: objectID, role: role, typeName: "OpenCombine.\(shortName)<Swift.Int, Swift.Never>",
-            shortTypeName: shortName, label: label, sourceLocation: label.map { _ in "App/Feed.swift:12" },
+            shortTypeName: shortName, label: label, sourceLocation: label.map { _ in TraceSourceLocation(fileAndLine: "App/Feed.swift:12") },
             lifetimeTracked: tracked
         )
         return objectID

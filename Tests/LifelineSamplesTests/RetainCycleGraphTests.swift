@@ -56,7 +56,9 @@ struct RetainCycleGraphTests {
         }
         let scope = try #require(ObservedScope(trace: trace, beginMark: "story begins", endMark: "story ends"))
         let leak = try #require(LeakedSubscriptionRule(scope: scope).diagnose(TraceLifecycles(trace)).first)
+        let sink = try #require(trace.object(TraceObjectID(1))?.placedName)
+        #expect(sink.hasPrefix("Sink #1 (ProfileViewModel.swift:"))
         #expect(leak.message.contains(
-            "Sink #1 is held by a retain cycle that nothing else in the graph holds: ProfileViewModel.cancellable → AnyCancellable → Sink.receiveValue (closure) → ProfileViewModel."))
+            "\(sink) is held by a retain cycle that nothing else in the graph holds: ProfileViewModel.cancellable → AnyCancellable → Sink.receiveValue (closure) → ProfileViewModel."))
     }
 }

@@ -137,8 +137,55 @@ struct MisbehavingPipelineTests {
         }
         #expect(cited == [Citation(
             "cancelled-immediately", objects: ["PassthroughSubject.Conduit", "Sink", "PassthroughSubject"],
-            evidence: ["subscribe begin", "receive_subscription begin", "subscribe end", "cancel begin"]
+            evidence: ["subscribe begin", "receive_subscription begin", "cancel begin"]
         )])
+    }
+
+    @Test func aTokenInALocalSetIsCancelledImmediatelyWhateverHappensBeforeTheFunctionReturns() throws {
+        let articles = PassthroughSubject<Int, Never>()
+        let status = CurrentValueSubject<String, Never>("idle")
+        var statusText = ""
+        let statusToken = status.sink { statusText = $0 }
+        func watchWhileLoading() {
+            var tokens = Set<AnyCancellable>()
+            articles.sink { _ in }.store(in: &tokens)
+            status.send("loading")
+        }
+        let cited = try citations {
+            watchWhileLoading()
+            articles.send(1)
+        }
+        statusToken.cancel()
+        #expect(statusText == "loading")
+        #expect(cited == [Citation(
+            "cancelled-immediately", objects: ["PassthroughSubject.Conduit", "Sink", "PassthroughSubject"],
+            evidence: ["subscribe begin", "receive_subscription begin", "cancel begin"]
+        )])
+    }
+
+    @Test func aDeliberateCancelRightAfterSubscribingIsNotADroppedToken() throws {
+        let settings = CurrentValueSubject<Bool, Never>(true)
+        var value = false
+        let cited = try citations {
+            let peek = settings.sink { value = $0 }
+            peek.cancel()
+        }
+        #expect(value)
+        #expect(cited.isEmpty, "\(cited)")
+    }
+
+    @Test func aTokenReplacedByTheNextSubscribeFromTheSameLineIsNotCancelledImmediately() throws {
+        let results = PassthroughSubject<Int, Never>()
+        var request: AnyCancellable?
+        func search() { request = results.sink { _ in } }
+        let cited = try citations {
+            search()
+            search()
+            results.send(1)
+            request = nil
+        }
+        #expect(request == nil)
+        #expect(cited.isEmpty, "\(cited)")
     }
 
     @Test func aCancelAfterAMarkIsADeliberateCancelNotADroppedCancellable() throws {

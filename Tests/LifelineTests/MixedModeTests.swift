@@ -40,7 +40,7 @@ extension RecordingTests {
             #expect(labelled.map(\.shortTypeName) == ["Sink"])
             let sink = try #require(labelled.first)
             #expect(sink.label == "hop")
-            #expect(sink.sourceLocation == "LifelineTests/MixedModeTests.swift:\(line)")
+            #expect(sink.sourceLocation?.fileAndLineAsRecorded == "LifelineTests/MixedModeTests.swift:\(line)")
             #expect(calls(of: sink.id, in: trace) == [
                 "subscribe", "receive(subscription:)", "receive(10)", "receive(20)", "receive(completion:)",
             ])

@@ -1,9 +1,11 @@
 import LifelineLog
 
 extension TraceLifecycles {
-    /// How a finding names an object: its short type, label and id, as `Sink "ui" #7`.
+    /// How a finding names an object: its short type, label and id, and the file and line where
+    /// the program made its pipeline, as `Sink "ui" #7 (SearchViewModel.swift:24)`. (Reports
+    /// head each subscription's findings with the function too.)
     func name(_ object: TraceObjectID) -> String {
-        trace.object(object)?.displayName ?? "object \(object)"
+        trace.object(object)?.placedName ?? "object \(object)"
     }
 
     /// How a finding names an optional object.

@@ -75,7 +75,9 @@ public struct JSONDiagnosisReport: Sendable {
         let declaration = trace.object(id)
         return ObjectEntry(
             id: id.rawValue, role: declaration?.role.rawValue, type: declaration?.typeName,
-            shortType: declaration?.shortTypeName, label: declaration?.label, source: declaration?.sourceLocation
+            shortType: declaration?.shortTypeName, label: declaration?.label,
+            // The file's name, not its path: a report must read the same on every machine.
+            source: declaration?.sourceLocation?.fileAndLine, function: declaration?.sourceLocation?.function
         )
     }
 
@@ -123,6 +125,7 @@ public struct JSONDiagnosisReport: Sendable {
         let shortType: String?
         let label: String?
         let source: String?
+        let function: String?
     }
 
     private struct EvidenceEntry: Encodable {

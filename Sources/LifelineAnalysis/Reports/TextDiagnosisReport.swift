@@ -71,11 +71,21 @@ public struct TextDiagnosisReport: Sendable {
 
     private func heading(_ hop: Hop) -> String {
         let name = { (id: TraceObjectID) in trace.object(id)?.displayName ?? "object \(id)" }
-        return [
+        let chain = [
             hop.publisher.map(name) ?? "(no subscribe call recorded)",
             hop.subscription.map(name) ?? "(no subscription yet)",
             name(hop.subscriber),
         ].joined(separator: " → ")
+        let origin = [hop.subscriber, hop.subscription].lazy.compactMap { $0.flatMap { trace.object($0)?.originPhrase } }.first
+        // A hand-written subscriber's own code: where it asked for values when it was handed
+        // the subscription.
+        let requested = hop.subscription.flatMap { subscription in
+            trace.events.lazy.compactMap { event -> TraceSourceLocation? in
+                guard case .request(subscription, _) = event.kind else { return nil }
+                return trace.requestLocation(of: event)
+            }.first
+        }
+        return [chain, origin, requested.map { "requested in \($0)" }].compactMap { $0 }.joined(separator: ", ")
     }
 
     private func excerpt(_ timeline: [TimelineLine]) -> [String] {

@@ -43,6 +43,7 @@ struct TimelineLine: Hashable, Sendable {
             call = "\(name(subscriber)).receive(subscription: \(name(subscription)))"
         case .request(let subscription, let demand):
             call = "\(name(subscription)).request(\(swiftSpelling(demand)))"
+            if let place = trace.requestLocation(of: event) { return "\(call) begins: requested in \(place)" }
         case .value(let subscriber, let returned, let value):
             let base = "\(name(subscriber)).receive(\(value ?? "_:"))"
             if event.phase == .end, let returned { return "\(base) returns \(swiftSpelling(returned))" }
@@ -51,6 +52,7 @@ struct TimelineLine: Hashable, Sendable {
             call = "\(name(subscriber)).receive(completion: \(completion.swiftSpelling))"
         case .cancel(let subscription):
             call = "\(name(subscription)).cancel()"
+            if let cause = trace.cancelSite(of: event)?.cancelPhrase { return "\(call) begins: \(cause)" }
         case .deallocation(let object, .exact):
             return "\(name(object)) is deallocated"
         case .deallocation(let object, .observed(let aliveAtSeq)):

@@ -1,15 +1,29 @@
-/// Finds subscriptions cancelled during, or right after, the subscribe call that made them,
-/// before any value or completion arrived: the shape of `_ = publisher.sink { }`, where the
-/// dropped AnyCancellable cancels at once.
+import LifelineLog
+
+/// Finds subscriptions whose token the program let go of before any value or completion
+/// arrived, in the function that made them: the shape of `_ = publisher.sink { }`, or of a token
+/// stored in a local set that dies when the function returns.
 ///
 /// Only the end of a pipeline is checked (a subscriber that is no operator's stage, subscribed
 /// from the program's own code), and only a cancel that is not itself part of another cancel:
 /// operators that cancel upstream (`first()`, `prefix`, `zip`, `switchToLatest`) or that
-/// forward a downstream cancel are never reported. "Right after" means the cancel is the next
-/// call the program made on the same thread once the subscribe call returned, with no mark
-/// in between. A completion
-/// before the cancel (as `Just` sends inside the subscribe call) clears it, and a cancel that
-/// answers a duplicate subscription is left to `duplicate-subscription`.
+/// forward a downstream cancel are never reported. A completion before the cancel (as `Just`
+/// sends inside the subscribe call) clears it, and a cancel that answers a duplicate
+/// subscription is left to `duplicate-subscription`.
+///
+/// The decision is made by what caused the cancel, as its call site in the log says:
+/// - **released**: an `AnyCancellable` was being deinitialized. It is a finding when the release
+///   happened on the subscribing thread, in the function whose call subscribed the pipeline,
+///   before that call site subscribed again: the function dropped the token it had just made,
+///   whatever else it did in between. A token replaced by the next subscribe from the same line
+///   (`token = search(query).sink { }`) or released by its owner's deinit is not.
+/// - **called**: the program called `cancel()` itself. Never a finding, however soon.
+/// - **unknown**: no frame of the program or token was seen. Not a finding.
+///
+/// A log without call sites (recorded before version 3, or not closed cleanly) falls back to
+/// adjacency: the cancel came during the subscribe call, or as the next call the program made
+/// on that thread once it returned, with no mark in between; the message then says that the
+/// cause was not recorded.
 public struct CancelledImmediatelyRule: DiagnosisRule {
     public let code = "cancelled-immediately"
 
@@ -26,25 +40,88 @@ public struct CancelledImmediatelyRule: DiagnosisRule {
                   let cancelEvent = lifecycles.event(cancel), cancelEvent.thread == subscribe.thread,
                   !lifecycles.calls.enclosingCalls(of: cancel).contains(where: { isCancel($0, in: lifecycles) })
             else { return nil }
-            let within = subscribe.isOpen(at: cancel)
-            let rightAfter = lifecycles.calls.call(at: cancel)?.depth == 0
-                && lifecycles.calls.topLevelCall(onThread: cancelEvent.thread, before: cancel)?.begin == subscribe.begin
-                && !markedBetween(subscribe.end ?? cancel, cancel, onThread: cancelEvent.thread, in: lifecycles)
-            guard within || rightAfter else { return nil }
-            let subscriber = lifecycles.name(lifecycle.subscriber)
-            let source = lifecycle.publisher.map { " to \(lifecycles.name($0))" } ?? ""
-            let when = within ? "during the subscribe call that created it" : "right after \(subscriber) subscribed\(source)"
-            return Diagnosis(
-                code: code, severity: .warning,
-                objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
-                evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, within ? nil : subscribe.end, cancel]
-                    .compactMap { $0 })).sorted(),
-                message: "\(lifecycles.name(subscription)) was cancelled \(when), before any value arrived: "
-                    + "the subscription was dropped as soon as it was made.",
-                fix: "Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a "
-                    + "property or with .store(in: &cancellables); `_ = publisher.sink { }` cancels at once.",
-                hop: lifecycle.hop
-            )
+            if let site = lifecycles.trace.cancelSite(of: cancelEvent), site.cancelCause != nil {
+                return droppedToken(
+                    lifecycle, subscription: subscription, subscribe: subscribe, cancel: cancel, site: site, in: lifecycles
+                )
+            }
+            return adjacentCancel(lifecycle, subscription: subscription, subscribe: subscribe, cancel: cancel, in: lifecycles)
+        }
+    }
+
+    /// The finding when the log says who cancelled.
+    private func droppedToken(
+        _ lifecycle: Lifecycle, subscription: TraceObjectID, subscribe: TraceCall, cancel: UInt64,
+        site: TraceCallSite, in lifecycles: TraceLifecycles
+    ) -> Diagnosis? {
+        let trace = lifecycles.trace
+        guard site.cancelCause == .released, let released = site.location, let function = released.function,
+              let made = subscribeSite(of: lifecycle, in: trace)?.location, made.function == function,
+              !subscribedAgain(from: made, between: subscribe.begin, and: cancel, except: lifecycle, in: lifecycles)
+        else { return nil }
+        let subscriber = lifecycles.name(lifecycle.subscriber)
+        let line = made.line.map { " at line \($0)" } ?? ""
+        return Diagnosis(
+            code: code, severity: .warning,
+            objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
+            evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, cancel].compactMap { $0 })).sorted(),
+            message: "\(lifecycles.name(subscription)) was cancelled before any value arrived: its AnyCancellable was "
+                + "released in \(released), the function that subscribed \(subscriber)\(line). The function let go of "
+                + "the token it had just made, so the pipeline ended with the function.",
+            fix: fix, hop: lifecycle.hop
+        )
+    }
+
+    /// The finding for a log that does not say who cancelled: the cancel came during the
+    /// subscribe call, or right after it on the same thread.
+    private func adjacentCancel(
+        _ lifecycle: Lifecycle, subscription: TraceObjectID, subscribe: TraceCall, cancel: UInt64,
+        in lifecycles: TraceLifecycles
+    ) -> Diagnosis? {
+        guard let cancelEvent = lifecycles.event(cancel) else { return nil }
+        let within = subscribe.isOpen(at: cancel)
+        let rightAfter = lifecycles.calls.call(at: cancel)?.depth == 0
+            && lifecycles.calls.topLevelCall(onThread: cancelEvent.thread, before: cancel)?.begin == subscribe.begin
+            && !markedBetween(subscribe.end ?? cancel, cancel, onThread: cancelEvent.thread, in: lifecycles)
+        guard within || rightAfter else { return nil }
+        let subscriber = lifecycles.name(lifecycle.subscriber)
+        let source = lifecycle.publisher.map { " to \(lifecycles.name($0))" } ?? ""
+        let when = within ? "during the subscribe call that created it" : "right after \(subscriber) subscribed\(source)"
+        return Diagnosis(
+            code: code, severity: .warning,
+            objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
+            evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, within ? nil : subscribe.end, cancel]
+                .compactMap { $0 })).sorted(),
+            message: "\(lifecycles.name(subscription)) was cancelled \(when), before any value arrived: "
+                + "the subscription was dropped as soon as it was made. (The log does not say who cancelled, so this "
+                + "is judged by the cancel following the subscribe directly; a deliberate cancel() looks the same.)",
+            fix: fix, hop: lifecycle.hop
+        )
+    }
+
+    private var fix: String {
+        "Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a "
+            + "property or with .store(in: &cancellables); `_ = publisher.sink { }` and a local set cancel when the "
+            + "function returns."
+    }
+
+    /// The call site of the top-level subscribe that made the lifecycle's pipeline.
+    private func subscribeSite(of lifecycle: Lifecycle, in trace: Trace) -> TraceCallSite? {
+        [lifecycle.subscriber, lifecycle.subscription].lazy
+            .compactMap { $0.flatMap { trace.object($0)?.callSite }.flatMap { trace.callSites[$0] } }.first
+    }
+
+    /// Whether the same line subscribed another pipeline end between two events: then the
+    /// release belongs to a later call of the function (a replaced token), not to the one
+    /// that subscribed.
+    private func subscribedAgain(
+        from location: TraceSourceLocation, between start: UInt64, and end: UInt64, except lifecycle: Lifecycle,
+        in lifecycles: TraceLifecycles
+    ) -> Bool {
+        lifecycles.lifecycles.contains { other in
+            guard other.id != lifecycle.id, let call = other.subscribeCall, call > start, call < end,
+                  lifecycles.isPipelineEnd(other) else { return false }
+            return subscribeSite(of: other, in: lifecycles.trace)?.location == location
         }
     }
 

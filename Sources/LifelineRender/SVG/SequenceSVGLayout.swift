@@ -99,7 +99,7 @@ struct SequenceSVGLayout {
         for lane in model.lanes {
             let x = laneX[lane.index], width = boxWidth[lane.index], top = Self.margin
             var details = [lane.object.typeName, lane.identityLine]
-            if let location = lane.object.sourceLocation { details.append(location) }
+            if let origin = lane.object.originPhrase { details.append(origin) }
             canvas.add("<g><title>\(XMLText.escape(DisplayText.clean(details.joined(separator: " "))))</title>", to: .foreground)
             canvas.rect(x - width / 2, top, width, Self.headerHeight, "bx", radius: 4, to: .foreground)
             canvas.text(DisplayText.typeName(lane.typeLine, limit: 30), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)

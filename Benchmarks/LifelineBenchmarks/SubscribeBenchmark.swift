@@ -1,0 +1,69 @@
+import Foundation
+import Lifeline
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+
+/// Prints what recording costs per pipeline rather than per value: subscribing a
+/// PassthroughSubject → map → filter → sink pipeline and cancelling it, untraced, recorded
+/// without call sites and recorded with them (a stack capture at each top-level subscribe, at
+/// the sink's request and at each top-level cancel), and what symbolicating the call sites adds
+/// to `Lifeline.stop()`. Times are the thread's CPU time, so that other processes on a loaded
+/// machine count less.
+enum SubscribeBenchmark {
+    static let pipelines = 10_000
+
+    /// The calling thread's CPU time in nanoseconds.
+    static func cpuNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Subscribes and cancels `pipelines` pipelines; returns the CPU nanoseconds that took.
+    static func subscribeAndCancel() -> UInt64 {
+        let subject = PassthroughSubject<Int, Never>()
+        var total = 0
+        let start = cpuNanoseconds()
+        for _ in 0..<pipelines {
+            let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.sink { total &+= $0 }
+            cancellable.cancel()
+        }
+        let elapsed = cpuNanoseconds() - start
+        precondition(total == 0)
+        return elapsed
+    }
+
+    /// The nanoseconds of subscribing and cancelling while recording, and of stopping.
+    static func recorded(callSites: Bool, in directory: String) throws -> (run: UInt64, stop: UInt64) {
+        let path = "\(directory)/lifeline-subscribe-benchmark.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Lifeline.start(writingTo: path, options: RecordingOptions(callSites: callSites))
+        let elapsed = subscribeAndCancel()
+        let stopping = cpuNanoseconds()
+        Lifeline.stop()
+        return (elapsed, cpuNanoseconds() - stopping)
+    }
+
+    static func run(repetitions: Int, logDirectory: String) throws {
+        print("Subscribe + cancel cost: \(pipelines) pipelines (PassthroughSubject → map → filter → sink), median of \(repetitions)")
+        _ = subscribeAndCancel() // warm-up
+        func median(_ samples: [UInt64]) -> Double { Double(samples.sorted()[samples.count / 2]) }
+        let untraced = median((0..<repetitions).map { _ in subscribeAndCancel() })
+        let without = try (0..<repetitions).map { _ in try recorded(callSites: false, in: logDirectory) }
+        let with = try (0..<repetitions).map { _ in try recorded(callSites: true, in: logDirectory) }
+        func line(_ name: String, _ nanoseconds: Double, stop: Double? = nil) {
+            var text = name.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + String(format: "%9.2f µs/pipeline CPU", nanoseconds / Double(pipelines) / 1_000)
+            if let stop { text += String(format: "   stop %7.1f ms CPU", stop / 1_000_000) }
+            print(text)
+        }
+        line("untraced", untraced)
+        line("automatic, call sites off", median(without.map(\.run)), stop: median(without.map(\.stop)))
+        line("automatic, call sites on", median(with.map(\.run)), stop: median(with.map(\.stop)))
+        print(String(format: "call sites add %.2f µs per pipeline (captures at its subscribe, the sink's request and its cancel)",
+                     (median(with.map(\.run)) - median(without.map(\.run))) / Double(pipelines) / 1_000))
+    }
+}

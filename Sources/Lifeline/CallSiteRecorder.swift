@@ -1,0 +1,188 @@
+import CLifelineRuntime
+import LifelineLog
+import Synchronization
+
+/// Where the program made each pipeline and cancelled each subscription.
+///
+/// At each top-level `subscribe` (one the calling thread makes outside any other subscribe),
+/// at each top-level `cancel()` and at each request a subscriber makes while it is handed its
+/// subscription, it keeps the calling thread's raw return addresses: glibc's
+/// `backtrace()`, about two microseconds, and nothing symbolicated. Identical stacks share one
+/// call site number. Subscribes nested in a subscribe (the operators subscribing upstream) get
+/// the site of the subscribe around them, so every object of a pipeline names the program's
+/// line that made it. A subscribe made while a value is delivered is an operator's inner
+/// subscribe (`flatMap`) unless the program's own code runs between the delivery and it (a
+/// sink's closure that subscribes); which one is decided at symbolication, and the operator's
+/// inherits the site of the subscriber the value was delivered to.
+///
+/// When recording stops, ``resolvedSites()`` symbolicates each distinct address once and picks,
+/// for each site, the program's frame nearest the call: the first that is not in Combine,
+/// Lifeline, the Swift runtime, Foundation, Dispatch or the C library.
+final class CallSiteRecorder: Sendable {
+    /// How many return addresses a capture keeps: enough to reach the program's frame through
+    /// the hook, the recorder and a few operators.
+    private static let captureDepth = 40
+
+    private let generation: UInt64
+    private let capturing: Bool
+    private let state = Mutex(State())
+
+    /// One captured stack. `fallback` is the site of the subscriber a value was being
+    /// delivered to when the capture was made (0 outside deliveries).
+    private struct Capture: Hashable {
+        let returnAddresses: [UInt]
+        let fallback: UInt64
+    }
+
+    private struct State {
+        var numbers: [Capture: UInt64] = [:]
+        var captures: [Capture] = []
+        var cancelSites = Set<UInt64>()
+        var objectSites: [TraceObjectID: UInt64] = [:]
+    }
+
+    /// Creates the call sites of the recording `generation` (which keys the per-thread scopes).
+    /// When `capturing` is `false`, every method does nothing and no site is recorded.
+    init(generation: UInt64, capturing: Bool) {
+        self.generation = generation
+        self.capturing = capturing
+    }
+
+    /// At the beginning of a subscribe call: the call site of the pipeline it makes, captured
+    /// or inherited; `nil` when none could be captured.
+    func subscribeBegins() -> UInt64? {
+        guard capturing else { return nil }
+        var value: UInt64 = 0
+        let site: UInt64
+        switch lifeline_scope_top(generation, &value) {
+        case LIFELINE_SCOPE_SUBSCRIBE: site = value
+        case LIFELINE_SCOPE_HANDSHAKE, LIFELINE_SCOPE_REQUEST: site = value != 0 ? value : capture(fallback: 0)
+        case LIFELINE_SCOPE_DELIVERY: site = capture(fallback: state.withLock { $0.objectSites[TraceObjectID(value)] ?? 0 })
+        default: site = capture(fallback: 0)
+        }
+        lifeline_scope_push(generation, LIFELINE_SCOPE_SUBSCRIBE, site)
+        return site == 0 ? nil : site
+    }
+
+    /// At the end of a subscribe call.
+    func subscribeEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// The site of the subscribe the calling thread is in, for the objects it declares (also
+    /// inside the handshakes and requests that subscribe makes).
+    var currentSubscribeSite: UInt64? {
+        guard capturing else { return nil }
+        var value: UInt64 = 0
+        switch lifeline_scope_top(generation, &value) {
+        case LIFELINE_SCOPE_SUBSCRIBE, LIFELINE_SCOPE_HANDSHAKE, LIFELINE_SCOPE_REQUEST: return value == 0 ? nil : value
+        default: return nil
+        }
+    }
+
+    /// At the beginning of a value or completion delivered to `subscriber`.
+    func deliveryBegins(to subscriber: TraceObjectID) {
+        guard capturing else { return }
+        lifeline_scope_push(generation, LIFELINE_SCOPE_DELIVERY, subscriber.rawValue)
+    }
+
+    /// At the end of a delivery.
+    func deliveryEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// At the beginning of a cancel call: its call site, or `nil` for a cancel made inside
+    /// another cancel (an operator passing it upstream).
+    func cancelBegins() -> UInt64? {
+        guard capturing else { return nil }
+        var value: UInt64 = 0
+        let nested = lifeline_scope_top(generation, &value) == LIFELINE_SCOPE_CANCEL
+        lifeline_scope_push(generation, LIFELINE_SCOPE_CANCEL, 0)
+        guard !nested else { return nil }
+        let site = capture(fallback: 0)
+        guard site != 0 else { return nil }
+        state.withLock { _ = $0.cancelSites.insert(site) }
+        return site
+    }
+
+    /// At the end of a cancel call.
+    func cancelEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// At the beginning of a subscription being handed to a subscriber.
+    func handshakeBegins() {
+        guard capturing else { return }
+        lifeline_scope_push(generation, LIFELINE_SCOPE_HANDSHAKE, currentSubscribeSite ?? 0)
+    }
+
+    /// At the end of a subscription being handed to a subscriber.
+    func handshakeEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// At the beginning of a request: its call site when the subscriber asks while it is being
+    /// handed its subscription (where a hand-written subscriber's `receive(subscription:)` is),
+    /// `nil` for other requests (an operator passing demand upstream, later requests).
+    func requestBegins() -> UInt64? {
+        guard capturing else { return nil }
+        var value: UInt64 = 0
+        let inHandshake = lifeline_scope_top(generation, &value) == LIFELINE_SCOPE_HANDSHAKE
+        lifeline_scope_push(generation, LIFELINE_SCOPE_REQUEST, currentSubscribeSite ?? 0)
+        guard inHandshake else { return nil }
+        let site = capture(fallback: 0)
+        return site == 0 ? nil : site
+    }
+
+    /// At the end of a request.
+    func requestEnds() {
+        guard capturing else { return }
+        lifeline_scope_pop(generation)
+    }
+
+    /// Remembers the site of a declared object, for subscribes made while it receives values.
+    func note(_ site: UInt64, of object: TraceObjectID) {
+        state.withLock { $0.objectSites[object] = site }
+    }
+
+    private func capture(fallback: UInt64) -> UInt64 {
+        let addresses = withUnsafeTemporaryAllocation(of: UInt.self, capacity: Self.captureDepth) { buffer in
+            let count = lifeline_capture_return_addresses(buffer.baseAddress!, Int32(Self.captureDepth))
+            // The first address is this function's own call into the C library.
+            return Array(buffer.prefix(Int(max(count, 0))).dropFirst())
+        }
+        guard !addresses.isEmpty else { return fallback }
+        let capture = Capture(returnAddresses: addresses, fallback: fallback)
+        return state.withLock { state in
+            if let number = state.numbers[capture] { return number }
+            state.captures.append(capture)
+            let number = UInt64(state.captures.count)
+            state.numbers[capture] = number
+            return number
+        }
+    }
+
+    /// Every site captured so far, symbolicated: the program's frame nearest each call, and
+    /// for a cancel's site, who cancelled.
+    func resolvedSites() -> [TraceCallSite] {
+        let (captures, cancelSites) = state.withLock { ($0.captures, $0.cancelSites) }
+        // One pass over every distinct address: the binaries' images are mapped once.
+        _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(captures.flatMap(\.returnAddresses))))
+        var sites: [TraceCallSite] = []
+        for (index, capture) in captures.enumerated() {
+            let number = UInt64(index + 1)
+            let frames = CallStackSymbolicator.frames(returnAddresses: capture.returnAddresses).flatMap { $0 }
+            let reading = CallStackReading(frames: frames)
+            let location = reading.location ?? (reading.stoppedAtDelivery && capture.fallback != 0
+                ? sites[Int(capture.fallback) - 1].location : nil)
+            sites.append(TraceCallSite(
+                id: number, location: location, cancelCause: cancelSites.contains(number) ? reading.cancelCause : nil
+            ))
+        }
+        return sites
+    }
+}

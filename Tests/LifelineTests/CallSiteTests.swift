@@ -1,0 +1,103 @@
+import CLifelineRuntime
+import OpenCombineShim
+import Testing
+@testable import Lifeline
+import LifelineLog
+
+extension RecordingTests {
+    /// Call sites: the program's line that made each pipeline, and who cancelled, captured as raw
+    /// addresses and symbolicated when recording stops.
+    @Suite struct CallSiteTests {
+        @Test func aSinkIsNamedByTheFileLineAndFunctionThatCalledIt() throws {
+            let subject = PassthroughSubject<Int, Never>()
+            var line = 0
+            var tokens: [AnyCancellable] = []
+            let trace = try Lifeline.record {
+                line = #line; tokens.append(subject.sink { _ in })
+                subject.send(1)
+            }
+            let sink = try #require(trace.objects.values.first { $0.shortTypeName == "Sink" })
+            let location = try #require(sink.sourceLocation)
+            #expect(location.file == #filePath)
+            #expect(location.line == line)
+            #expect(location.function?.contains("aSinkIsNamedByTheFileLineAndFunctionThatCalledIt") == true, "\(location)")
+            #expect(sink.callSite.flatMap { trace.callSites[$0]?.location } == location)
+            tokens.removeAll()
+        }
+
+        @Test func aHopIsNamedWhereItWasWrittenInOperatorMode() throws {
+            let subject = PassthroughSubject<Int, Never>()
+            var tokens: [AnyCancellable] = []
+            var line = 0
+            let trace = try Lifeline.record(options: RecordingOptions(automatic: false)) {
+                line = #line; tokens.append(subject.lifeline("feed").sink { _ in })
+            }
+            let hop = try #require(trace.objects.values.first { $0.label == "feed" && $0.role == .subscriber })
+            #expect(hop.sourceLocation?.fileName == "CallSiteTests.swift")
+            #expect(hop.sourceLocation?.line == line)
+            #expect(hop.callSite.flatMap { trace.callSites[$0]?.location?.line } == line)
+            tokens.removeAll()
+        }
+
+        @Test func aFlatMapsInnerSubscribeIsNamedByItsPipelineAndASinkClosuresSubscribeByTheClosure() throws {
+            let outer = PassthroughSubject<Int, Never>()
+            let inner = PassthroughSubject<Int, Never>()
+            var tokens: [AnyCancellable] = []
+            var (pipelineLine, closureLine) = (0, 0)
+            let trace = try Lifeline.record {
+                pipelineLine = #line; tokens.append(outer.flatMap { _ in Just(1) }.sink { _ in })
+                tokens.append(outer.sink { _ in closureLine = #line; tokens.append(inner.sink { _ in }) })
+                outer.send(1)
+            }
+            let justInner = try #require(trace.objects.values.first { $0.typeName.contains("Just") && $0.role == .subscription })
+            #expect(justInner.sourceLocation?.line == pipelineLine, "\(justInner.displayName) \(String(describing: justInner.sourceLocation))")
+            let closureSink = try #require(trace.objects.values.first { $0.shortTypeName == "Sink" && $0.sourceLocation?.line == closureLine })
+            #expect(closureSink.sourceLocation?.function?.contains("closure") == true)
+            tokens.removeAll()
+        }
+
+        @Test func aCancelSaysWhetherTheTokenWasReleasedOrCancelledOnPurpose() throws {
+            let subject = PassthroughSubject<Int, Never>()
+            var called = 0
+            func dropsItsToken() {
+                var tokens = Set<AnyCancellable>()
+                subject.sink { _ in }.store(in: &tokens)
+            }
+            let trace = try Lifeline.record {
+                dropsItsToken()
+                let token = subject.sink { _ in }
+                called = #line; token.cancel()
+            }
+            let sites = trace.events.compactMap { event in trace.cancelSite(of: event) }
+            #expect(sites.map(\.cancelCause) == [.released, .called])
+            // A scope's end has no line of its own in the debug information; the function says
+            // where the token was let go of.
+            #expect(sites.first?.location?.function?.contains("dropsItsToken") == true)
+            #expect(sites.last?.location?.line == called)
+        }
+
+        @Test func theModuleOfASymbolIsReadFromItsMangledName() {
+            #expect(CallStackReading.module(ofMangledName: "$s13NewsReaderApp15HomeScreenModelC22watchBadgeWhileLoadingyyAA12ArticleStoreCF") == "NewsReaderApp")
+            #expect(CallStackReading.module(ofMangledName: "$s11OpenCombine14AnyCancellableCfD") == "OpenCombine")
+            // An extension of OpenCombine's Publisher declared in Lifeline belongs to Lifeline.
+            #expect(CallStackReading.module(ofMangledName: "$s11OpenCombine9PublisherP8LifelineE8lifeline_4file4lineAC10PublishersO0C0Vy_xGSS_s12StaticStringVSutF") == "Lifeline")
+            #expect(CallStackReading.module(ofMangledName: "main") == nil)
+        }
+
+        @Test func eachAddressIsSymbolicatedIntoItsFunctionAndLine() throws {
+            let (addresses, line) = (Self.returnAddresses(), #line)
+            let frames = CallStackSymbolicator.frames(returnAddresses: addresses).flatMap { $0 }
+            let here = try #require(frames.first { $0.name?.contains("eachAddressIsSymbolicatedIntoItsFunctionAndLine") == true })
+            #expect(here.line == line)
+            #expect(here.file == #filePath)
+            #expect(CallStackSymbolicator.frames(returnAddresses: addresses).flatMap { $0 } == frames)
+        }
+
+        @inline(never)
+        static func returnAddresses() -> [UInt] {
+            withUnsafeTemporaryAllocation(of: UInt.self, capacity: 8) { buffer in
+                Array(buffer.prefix(Int(lifeline_capture_return_addresses(buffer.baseAddress!, 8))))
+            }
+        }
+    }
+}
