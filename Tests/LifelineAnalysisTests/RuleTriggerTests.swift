@@ -29,7 +29,7 @@ import Testing
         #expect(diagnosis.code == "subscriber-deallocated-early")
         #expect(diagnosis.objects == [x, s, p])
         #expect(diagnosis.evidence == [2, 3, 9])
-        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was deallocated while its subscription CustomSubscription #3 was still live: it had asked for 3 values and received 1, and nothing had completed or cancelled the subscription.")
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was deallocated while its subscription CustomSubscription #3 was still live: it had asked for 3 values and received 1, nothing had completed or cancelled the subscription, and it was still alive when recording stopped.")
     }
 
     @Test func noOutstandingDemandMeansTheSubscriberDidNotDieEarly() {
