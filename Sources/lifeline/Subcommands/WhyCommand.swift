@@ -42,7 +42,7 @@ struct WhyCommand: ParsableCommand {
         }
         let snapshot = try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference)
         let graph = OwnershipGraph(snapshot: snapshot, trace: trace)
-        let explanation = graph.whyAlive(id)
+        let explanation = TraceLifecycles(trace).whyAlive(id, in: graph)
         let moment = "In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event #\(snapshot.seq))"
         if explanation == .unknown {
             print("\(moment), \(declared.displayName) is not in the graph: the snapshot did not reach it.")
