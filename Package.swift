@@ -107,7 +107,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineTestingTests",
-            dependencies: ["LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineSamples", combine]
+            dependencies: [
+                "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineSamples", "NewsReaderApp", combine,
+            ]
         ),
         .testTarget(
             name: "LifelineRenderTests",
