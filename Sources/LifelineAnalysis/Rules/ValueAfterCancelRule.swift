@@ -13,8 +13,10 @@ import LifelineLog
 ///   its way before the cancel took effect (the publisher read its subscriber just before),
 ///   which the log cannot rule out; a second one cannot.
 ///
-/// A subscription that completed before it was cancelled is `value-after-completion`'s
-/// business. A value an operator forwards from a delivery that is itself reported upstream is
+/// Only class subscriptions are checked: a value-type subscription (such as
+/// `Subscriptions.empty`, which many subscribers share) has no identity of its own, so whose
+/// cancel a cancel on it was cannot be told. A subscription that completed before it was
+/// cancelled is `value-after-completion`'s business. A value an operator forwards from a delivery that is itself reported upstream is
 /// not reported again.
 public struct ValueAfterCancelRule: DiagnosisRule {
     public let code = "value-after-cancel"
@@ -41,7 +43,8 @@ public struct ValueAfterCancelRule: DiagnosisRule {
     }
 
     private func finding(in lifecycle: Lifecycle, lifecycles: TraceLifecycles) -> Finding? {
-        guard lifecycle.subscription != nil, let first = lifecycle.cancels.first,
+        guard let subscription = lifecycle.subscription, lifecycles.trace.object(subscription)?.lifetimeTracked == true,
+              let first = lifecycle.cancels.first,
               lifecycle.completions.allSatisfy({ $0.seq > first }),
               let cancel = lifecycles.calls.call(at: first), let returned = cancel.end
         else { return nil }
