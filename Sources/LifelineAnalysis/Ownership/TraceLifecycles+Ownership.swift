@@ -15,4 +15,17 @@ extension TraceLifecycles {
         let sentence = graph.sentence(explaining: graph.whyAlive(object), subject: name(object))
         return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event #\(snapshot.seq)), \(sentence)."
     }
+
+    /// What kept `object` alive in `graph`'s snapshot, as ``OwnershipGraph/whyAlive(_:)`` says,
+    /// except for an object the snapshot does not show alive whose death the log records, at
+    /// or before the snapshot or found by a later check that last saw it alive before the
+    /// snapshot: ``AliveExplanation/deallocatedBefore(_:)`` says when it died rather than
+    /// that the snapshot did not reach it.
+    public func whyAlive(_ object: TraceObjectID, in graph: OwnershipGraph) -> AliveExplanation {
+        if let death = deallocations[object], graph.node(object)?.alive != true,
+           (death.lastSeenAlive ?? death.seq) <= graph.snapshot.seq {
+            return .deallocatedBefore(death)
+        }
+        return graph.whyAlive(object)
+    }
 }

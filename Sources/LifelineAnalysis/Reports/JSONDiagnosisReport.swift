@@ -48,7 +48,10 @@ public struct JSONDiagnosisReport: Sendable {
             summary: Summary(
                 errors: diagnoses.count { $0.severity == .error },
                 warnings: diagnoses.count { $0.severity == .warning },
-                info: diagnoses.count { $0.severity == .info }
+                info: diagnoses.count { $0.severity == .info },
+                skipped: SkippedCheck.skipped(in: trace).map { skipped in
+                    SkippedEntry(checks: skipped.checks, reason: skipped.reason, remedy: skipped.remedy)
+                }
             ),
             diagnoses: diagnoses.map { diagnosis in
                 DiagnosisEntry(
@@ -100,6 +103,13 @@ public struct JSONDiagnosisReport: Sendable {
         let errors: Int
         let warnings: Int
         let info: Int
+        let skipped: [SkippedEntry]
+    }
+
+    private struct SkippedEntry: Encodable {
+        let checks: [String]
+        let reason: String
+        let remedy: String?
     }
 
     private struct DiagnosisEntry: Encodable {

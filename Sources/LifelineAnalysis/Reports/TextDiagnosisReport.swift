@@ -39,6 +39,10 @@ public struct TextDiagnosisReport: Sendable {
         }
         let groups = groupedByHop()
         lines.append(summary(groupCount: groups.filter { $0.hop != nil }.count))
+        // Checks skipped for damage are noted above; the missing snapshot is said with the summary.
+        if trace.snapshots.isEmpty, let unchecked = SkippedCheck.skipped(in: trace).first {
+            lines.append("note: \(unchecked.sentence)")
+        }
         let events = Dictionary(uniqueKeysWithValues: trace.events.map { ($0.seq, $0) })
         for group in groups {
             lines.append("")

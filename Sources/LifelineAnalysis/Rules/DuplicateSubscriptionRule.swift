@@ -41,9 +41,7 @@ public struct DuplicateSubscriptionRule: DiagnosisRule {
     /// The subscriber's earlier lifecycle that had already received a subscription, when
     /// `lifecycle` received its own without any subscribe call of its own.
     private func unsubscribedPredecessor(of lifecycle: Lifecycle, in lifecycles: TraceLifecycles) -> Lifecycle? {
-        guard lifecycle.subscribeCall == nil, let received = lifecycle.subscriptionCall else { return nil }
-        return lifecycles.lifecycles(ofSubscriber: lifecycle.subscriber).last { earlier in
-            earlier.id != lifecycle.id && (earlier.subscriptionCall ?? .max) < received
-        }
+        guard lifecycle.subscribeCall == nil else { return nil }
+        return lifecycles.lifecycleReceived(before: lifecycle)
     }
 }

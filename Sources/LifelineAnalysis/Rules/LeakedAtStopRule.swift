@@ -31,7 +31,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
         var reported = Set<TraceObjectID>()
         return lifecycles.lifecycles.compactMap { lifecycle in
             guard let end = lifecycle.end,
-                  lifecycles.lifecycles(ofSubscriber: lifecycle.subscriber).last?.id == lifecycle.id
+                  lifecycles.lifecycleIDs(ofSubscriber: lifecycle.subscriber).last == lifecycle.id
             else { return nil }
             let wrappers = snapshot.edges.filter { edge in
                 edge.to == lifecycle.subscriber && edge.ownership.isStrong && snapshot.node(edge.from)?.kind == .cancellable
@@ -45,7 +45,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
                     leaked.append((object, explanation))
                 case .unheld where rootsRegistered:
                     leaked.append((object, explanation))
-                case .unknown, .deallocated, .heldByRoot, .unheld, .heldByCycle:
+                case .unknown, .deallocated, .deallocatedBefore, .heldByRoot, .unheld, .heldByCycle:
                     // A loop of Combine's machinery only (a subject and the conduit of a
                     // subscription still running) is the running subscription's business.
                     continue

@@ -7,8 +7,14 @@
 ///   is a separate analysis.
 /// - It needs a cleanly closed log that dropped no events, so that a missing deallocation
 ///   means "alive at stop".
-/// - A pipeline that completed or was cancelled is not reported even if its objects are still
-///   alive: an AnyCancellable that a live owner keeps after its publisher finished is normal.
+/// - Only a hop still subscribed when recording stopped is reported: one that completed or was
+///   cancelled is not, even if its objects are still alive (an AnyCancellable that a live owner
+///   keeps after its publisher finished is normal), and neither is one whose subscriber or
+///   subscription died (a subscriber alive at stop whose subscription died is no longer
+///   subscribed to anything; `subscription-not-retained` says why).
+/// - "Created inside the scope" means first seen in the log inside it: an object created
+///   earlier and first used inside the scope counts, as long as its hop was subscribed there and
+///   still is at stop.
 /// - Value-type subscribers and subscriptions have no lifetime and are never reported.
 ///
 /// One diagnosis is issued per pipeline, at its most downstream hop, naming every live object
@@ -29,7 +35,7 @@ public struct LeakedSubscriptionRule: DiagnosisRule {
         guard lifecycles.endIsKnown else { return [] }
         return lifecycles.lifecycles.compactMap { lifecycle in
             guard lifecycle.downstream.isEmpty, lifecycle.subscription != nil else { return nil }
-            let chain = upstreamChain(of: lifecycle, in: lifecycles).filter { $0.end == nil && $0.subscription != nil }
+            let chain = upstreamChain(of: lifecycle, in: lifecycles).filter { $0.state == .subscribed }
             let leaked = Array(Set(chain.flatMap { [$0.subscriber, $0.subscription!] })).sorted().filter { object in
                 lifecycles.isAliveAtStop(object) && lifecycles.firstSeen(object).map(scope.contains) == true
             }

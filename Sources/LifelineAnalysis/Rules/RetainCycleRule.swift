@@ -12,16 +12,21 @@ import LifelineLog
 ///   OpenCombine works while a subscription runs (a subject holds its conduit, which holds
 ///   the subject and the subscriber); it ends with the completion or the cancel, and is not
 ///   reported. A pipeline left running that way is `leaked-subscription`'s business;
-/// - no later snapshot shows the loop broken: one of its objects deallocated, or its objects
-///   alive without the loop. A loop that the program cancels on teardown is not reported as
-///   long as a snapshot after the teardown shows it gone.
+/// - no later snapshot shows the loop broken: one of its objects deallocated, or one of its
+///   holders alive without its reference. A loop that the program cancels on teardown is not
+///   reported as long as a snapshot after the teardown shows it gone. An object a later
+///   snapshot does not show proves nothing: objects found only by heap inspection are absent
+///   once nothing reaches them, not dead.
 ///
 /// Each loop is reported once, from the latest snapshot where it exists, as the shortest
 /// chain of references through its most telling object, in words:
 /// `ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel`.
-/// The evidence is the snapshot's sequence number and the events where the loop's objects
-/// first appear. It is an error when the loop is still there in the log's last snapshot, a
-/// warning when later snapshots no longer show its objects at all.
+/// The evidence is where the log shows the loop made: the subscribe call that attached each
+/// subscriber on it and its return (where `sink` hands back the AnyCancellable that is then
+/// stored), and the `receive(subscription:)` of each subscription on it; for a loop of objects
+/// the log has no calls for, the snapshot's sequence number. It is an error when the loop is
+/// still there in the log's last snapshot, a warning when later snapshots do not show all of
+/// its objects.
 public struct RetainCycleRule: DiagnosisRule {
     public let code = "retain-cycle"
 
@@ -40,7 +45,7 @@ public struct RetainCycleRule: DiagnosisRule {
         return latest.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key.lexicographicallyPrecedes($1.key, by: Self.precedes)) }
             .compactMap { chain, position in
                 let later = graphs[(position + 1)...]
-                guard !later.contains(where: { Self.showsBroken(chain, $0) }) else { return nil }
+                guard !later.contains(where: { Self.showsBroken(chain, $0, lifecycles: lifecycles) }) else { return nil }
                 let graph = graphs[position]
                 let cycle = graph.strongCycles.first { $0.chain == chain }!
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, lifecycles: lifecycles)
@@ -50,7 +55,8 @@ public struct RetainCycleRule: DiagnosisRule {
     private func diagnosis(_ cycle: RetainCycle, in graph: OwnershipGraph, isLast: Bool, lifecycles: TraceLifecycles) -> Diagnosis {
         let snapshot = graph.snapshot
         let objects = cycle.chainObjects
-        let created = objects.compactMap(lifecycles.firstSeen)
+        let made = Self.events(making: objects, before: snapshot.seq, lifecycles: lifecycles)
+        let evidence = made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made
         let capture = cycle.chain.first { edge in
             edge.field.hasSuffix("(closure)") && [.root, .object].contains(graph.node(edge.to)?.kind)
         }
@@ -60,12 +66,12 @@ public struct RetainCycleRule: DiagnosisRule {
         return Diagnosis(
             code: code, severity: isLast ? .error : .warning,
             objects: objects,
-            evidence: Array(Set(created + [snapshot.seq])).sorted(),
+            evidence: evidence,
             message: "Retain cycle: \(graph.words(cycle.chain)). "
                 + "These objects hold each other strongly (\(objects.map(lifecycles.name).joined(separator: ", "))), "
                 + "so none of them can be deallocated, and the subscription keeps running, until the loop is broken "
                 + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)"
-                + (isLast ? ", the last snapshot)." : "; no later snapshot shows these objects)."),
+                + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown)."),
             fix: "Break the loop: " + weakening + "cancel the subscription on teardown (call cancel() on the "
                 + "AnyCancellable, or empty the set that stores it) before the owner is released."
         )
@@ -89,14 +95,45 @@ public struct RetainCycleRule: DiagnosisRule {
         return !holders.isEmpty && holders.allSatisfy(machinery.contains)
     }
 
-    /// Whether `graph` shows the loop `chain` broken: one of its objects dead, or all of them
-    /// alive without one of the loop's strong references.
-    private static func showsBroken(_ chain: [TraceSnapshot.Edge], _ graph: OwnershipGraph) -> Bool {
-        let nodes = chain.map { graph.node($0.from) }
-        if nodes.contains(where: { $0?.alive == false }) { return true }
-        guard nodes.allSatisfy({ $0 != nil }) else { return false }
+    /// Whether `graph` shows the loop `chain` broken: one of its objects dead (in the snapshot,
+    /// or by a deallocation the log recorded before it), or one of its holders alive, its
+    /// references read, without the loop's reference.
+    ///
+    /// An object the snapshot does not show is not dead: objects found only by heap inspection
+    /// (a closure's context, a collection's storage) are absent once nothing the inspection
+    /// starts from reaches them. So a loop whose closure a sink let go of is broken because the
+    /// live sink no longer holds the closure, not because the closure is missing.
+    private static func showsBroken(_ chain: [TraceSnapshot.Edge], _ graph: OwnershipGraph, lifecycles: TraceLifecycles) -> Bool {
+        let died = chain.contains { edge in
+            graph.node(edge.from)?.alive == false
+                || lifecycles.deallocations[edge.from].map { $0.seq <= graph.snapshot.seq } == true
+        }
+        if died { return true }
         let edges = Set(graph.snapshot.edges)
-        return !chain.allSatisfy(edges.contains)
+        return chain.contains { edge in
+            guard let holder = graph.node(edge.from), holder.alive, !holder.opaque else { return false }
+            return !edges.contains(edge)
+        }
+    }
+
+    /// The events that made a loop's references, as far as the log shows them: for each
+    /// subscriber on it, the subscribe call that attached it (its closures and captures were
+    /// made with it) and that call's return (where `sink` hands back the AnyCancellable that
+    /// is then stored); for each subscription on it, the `receive(subscription:)` that handed
+    /// it over. Only the subscription running when the snapshot was taken counts.
+    private static func events(making objects: [TraceObjectID], before seq: UInt64, lifecycles: TraceLifecycles) -> [UInt64] {
+        var events = Set<UInt64>()
+        for object in objects {
+            let asSubscriber = lifecycles.lifecycleIDs(ofSubscriber: object).map(lifecycles.lifecycle)
+                .last { ($0.subscribeCall ?? $0.subscriptionCall ?? .max) <= seq }
+            if let lifecycle = asSubscriber {
+                let first = lifecycle.subscribeCall ?? lifecycle.subscriptionCall
+                events.formUnion([first, first.flatMap { lifecycles.calls.call(at: $0)?.end }].compactMap { $0 })
+            }
+            let asSubscription = lifecycles.lifecycles(ofSubscription: object).last { ($0.subscriptionCall ?? .max) <= seq }
+            if let received = asSubscription?.subscriptionCall { events.insert(received) }
+        }
+        return events.filter { $0 <= seq }.sorted()
     }
 
     private static func precedes(_ lhs: TraceSnapshot.Edge, _ rhs: TraceSnapshot.Edge) -> Bool {

@@ -42,7 +42,7 @@ struct WhyCommand: ParsableCommand {
         }
         let snapshot = try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference)
         let graph = OwnershipGraph(snapshot: snapshot, trace: trace)
-        let explanation = graph.whyAlive(id)
+        let explanation = TraceLifecycles(trace).whyAlive(id, in: graph)
         let subject = TraceText.printable(declared.displayName)
         let moment = "In snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\" (after event #\(snapshot.seq))"
         // Root names, field names and type names in the chain are the program's text: escaped,

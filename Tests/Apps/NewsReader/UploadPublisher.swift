@@ -16,14 +16,22 @@ struct UploadPublisher: Publisher {
     let queues: AppQueues
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        subscriber.receive(subscription: UploadSubscription(subscriber: subscriber, events: events, queues: queues))
+        // The handshake runs on the network queue, so the upload's answer, which comes on that
+        // queue too, can never overlap it.
+        queues.network.sync {
+            let subscription = UploadSubscription(subscriber: subscriber, events: events, queues: queues)
+            subscriber.receive(subscription: subscription)
+            subscription.start()
+        }
     }
 }
 
-/// The upload in flight. It answers once, when demand has been requested.
+/// The upload in flight. It starts once the handshake is over, and answers once, if demand
+/// was requested by then.
 final class UploadSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable
 where Downstream.Input == Int, Downstream.Failure == Never {
     private var subscriber: Downstream?
+    private var demand = Subscribers.Demand.none
     private let events: [String]
     private let queues: AppQueues
 
@@ -34,9 +42,13 @@ where Downstream.Input == Int, Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        self.demand += demand
+    }
+
+    /// Sends the events; the answer comes on the network queue.
+    func start() {
         queues.run(on: queues.network, after: .milliseconds(5)) { [weak self] in
-            guard let self, let subscriber = self.subscriber else { return }
+            guard let self, self.demand > 0, let subscriber = self.subscriber else { return }
             _ = subscriber.receive(self.events.count)
             subscriber.receive(completion: .finished)
             self.subscriber = nil
