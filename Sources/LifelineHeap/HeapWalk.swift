@@ -79,7 +79,10 @@ struct HeapWalk {
     func countWords(of address: UInt) -> (bits: UInt64, weak: UInt32)? {
         guard let refCount = memory.word(at: address + UInt(RuntimeLayout.objectRefCountOffset)) else { return nil }
         guard let sideTable = RuntimeLayout.sideTable(inRefCount: UInt64(refCount)) else { return (UInt64(refCount), 1) }
-        guard let bits = memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)),
+        // An object dying on another thread can leave any word here: a side table address past
+        // the end of the address space must not be added to (it trapped a test run).
+        guard RuntimeLayout.isPlausibleAddress(sideTable),
+              let bits = memory.word(at: sideTable + UInt(RuntimeLayout.sideTableRefCountOffset)),
               let weak = memory.uint32(at: sideTable + UInt(RuntimeLayout.sideTableWeakCountOffset))
         else { return nil }
         return (UInt64(bits), weak)

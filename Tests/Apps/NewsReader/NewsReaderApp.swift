@@ -55,8 +55,10 @@ public final class NewsReaderApp: @unchecked Sendable {
         search.query.send("swift")
         pause()
         search.query.send("combine")
-        store.refresh.send()
+        // Before the refresh: its articles must not arrive while the badge's token still lives,
+        // whatever the machine's load.
         home.watchBadgeWhileLoading(store)
+        store.refresh.send()
         _ = home.peekSettings()
         home.loadProfile(from: backend)
         backend.upload(["launch", "search", "refresh"]).subscribe(analytics)
