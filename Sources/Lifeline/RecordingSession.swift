@@ -101,7 +101,11 @@ final class RecordingSession: Sendable {
         let isClass = type is AnyClass
         let declare = { (id: TraceObjectID) in
             let name = TypeName(type)
-            let site = role == .publisher ? nil : self.callSites.currentSubscribeSite
+            // A publisher serves many pipelines, and so can a value-type subscription keyed by
+            // its combine identifier (`Subscriptions.empty` is one value for every pipeline):
+            // neither is named by the line that happened to meet it first.
+            let shared = role == .publisher || (role == .subscription && !isClass)
+            let site = shared ? nil : self.callSites.currentSubscribeSite
             if let site { self.callSites.note(site, of: id) }
             return TraceObject(
                 id: id, role: role, typeName: name.full, shortTypeName: name.short, label: label,

@@ -56,6 +56,22 @@ extension RecordingTests {
             tokens.removeAll()
         }
 
+        @Test func aSubscriptionSharedByManyPipelinesIsNamedByNone() throws {
+            // `Subscriptions.empty` is one value for every pipeline that gets it: the line that
+            // met it first must not name the others' findings.
+            var tokens: [AnyCancellable] = []
+            var (firstLine, secondLine) = (0, 0)
+            let trace = try Lifeline.record {
+                firstLine = #line; tokens.append(Empty<Int, Never>(completeImmediately: false).sink { _ in })
+                secondLine = #line; tokens.append(Empty<Int, Never>(completeImmediately: false).map { $0 }.sink { _ in })
+            }
+            let empty = try #require(trace.objects.values.first { $0.role == .subscription && !$0.lifetimeTracked })
+            #expect(empty.sourceLocation == nil, "\(empty.displayName) \(String(describing: empty.sourceLocation))")
+            let sinkLines = Set(trace.objects.values.filter { $0.shortTypeName == "Sink" }.compactMap { $0.sourceLocation?.line })
+            #expect(sinkLines == [firstLine, secondLine])
+            tokens.removeAll()
+        }
+
         @Test func aCancelSaysWhetherTheTokenWasReleasedOrCancelledOnPurpose() throws {
             let subject = PassthroughSubject<Int, Never>()
             var called = 0
