@@ -8,7 +8,7 @@ struct LifelineCommand: ParsableCommand {
         abstract: "See what really happens inside Combine pipelines.",
         subcommands: [
             SamplesCommand.self, TimelineCommand.self, DiagnoseCommand.self, RenderCommand.self, GraphCommand.self,
-            WhyCommand.self,
+            WhyCommand.self, PipelinesCommand.self,
         ]
     )
 }
