@@ -103,8 +103,12 @@ public struct TracePipelines: Sendable {
                 events.formUnion(hop.events)
             }
             let sortedObjects = objects.sorted()
+            // A pipeline shares upstream with an earlier one when both subscribed to the same
+            // publisher object (a subject, a share); value types such as `Just` or
+            // `Subscriptions.empty` have no identity to share.
             var sharers = Set<Pipeline.ID>()
-            for object in sortedObjects {
+            let publishers = Set(hops.compactMap(\.publisher)).filter { lifecycles.trace.object($0)?.lifetimeTracked == true }
+            for object in publishers.sorted() {
                 sharers.formUnion(ownersOfObject[object, default: []])
                 ownersOfObject[object, default: []].append(id)
             }

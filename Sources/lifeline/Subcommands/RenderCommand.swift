@@ -40,6 +40,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Marble diagrams: lay values out by elapsed time instead of by event order.")
     var time = false
 
+    @OptionGroup(title: "Choosing what to draw")
+    var selection: PictureSelectionOptions
+
     func validate() throws {
         if time && format != .marbles {
             throw ValidationError("--time applies to the marble diagram only (--format marbles)")
@@ -54,11 +57,15 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         if let output { try OutputFile.checkWritable(output) }
-        let trace = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
+        let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
+        let showsNotes = format == .svg || format == .mermaid || format == .plantuml
+        let findings = showsNotes || selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
+        let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
+        let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
-            let diagnoses = format == .svg || format == .mermaid || format == .plantuml ? TraceAnalyzer().diagnose(trace) : []
+            let diagnoses = showsNotes ? chosen.diagnoses : []
             do {
                 return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence)
             } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifelineAnalysis
 import LifelineRender
 
 /// `lifeline timeline TRACE`: the per-hop timeline of a log.
@@ -14,8 +15,13 @@ struct TimelineCommand: ParsableCommand {
     @Flag(help: "Leave out event times, for output that is compared or committed.")
     var noTimes = false
 
+    @OptionGroup(title: "Choosing what to show")
+    var selection: PictureSelectionOptions
+
     func run() throws {
-        let trace = try TraceFile.read(trace)
+        let whole = try TraceFile.read(trace)
+        let findings = selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
+        let trace = try selection.apply(to: whole, path: self.trace, diagnoses: findings).trace
         print(TimelineRenderer(showsTimes: !noTimes).render(trace), terminator: "")
     }
 }
