@@ -68,12 +68,14 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///     Perfetto trace do not show them.
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
+    ///   - collapse: Whether the sequence diagrams fold each pipeline's operators into one lane.
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
     ///   `GraphvizError` when Graphviz fails to lay it out.
     func render(
-        _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis
+        _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
+        collapse: SequenceDiagramOptions.Collapse = .auto
     ) throws -> [UInt8] {
-        let sequence = SequenceDiagramOptions(folding: folding)
+        let sequence = SequenceDiagramOptions(folding: folding, collapse: collapse)
         switch self {
         case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
@@ -91,3 +93,5 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 }
+
+extension SequenceDiagramOptions.Collapse: ExpressibleByArgument {}

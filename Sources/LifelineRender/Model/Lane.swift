@@ -1,22 +1,58 @@
 import LifelineLog
 
 /// One participant of a sequence diagram: an object of the trace, drawn as a vertical
-/// lifeline.
+/// lifeline, or the operators of one pipeline folded into one lifeline.
 struct Lane: Hashable, Sendable {
     /// The lane's position, counted from the left (upstream) side.
     let index: Int
-    /// The object the lane stands for.
+    /// The object the lane stands for; for a group, its first member.
     let object: TraceObject
+    /// The objects folded into this lane by `--collapse operators`, upstream first; empty for
+    /// a lane of one object.
+    var members: [TraceObject] = []
+    /// The pipeline whose operators a group lane holds, as `P2`; `nil` for a lane of one
+    /// object or of objects of one type that came one after another.
+    var pipeline: String?
 
-    /// The first heading line: the short type name.
-    var typeLine: String { object.shortTypeName }
+    /// Whether the lane holds a pipeline's folded operators.
+    var isGroup: Bool { pipeline != nil }
+    /// Whether the lane holds objects of one type that lived one after another.
+    var isSuccession: Bool { pipeline == nil && members.count > 1 }
 
-    /// The second heading line: the user's label (quoted) and the object id.
+    /// The first heading line: the short type name, or `operators` for a group (a picture of
+    /// some pipelines numbers them afresh, so the group is named by what it holds).
+    var typeLine: String {
+        isGroup ? "operators" : object.shortTypeName
+    }
+
+    /// The second heading line: the user's label (quoted) and the object id; for a group, the
+    /// operators' types in order.
     var identityLine: String {
+        if isGroup {
+            let publishers = members.filter { $0.role == .publisher }
+            return (publishers.isEmpty ? members : publishers).map(\.shortTypeName).joined(separator: " → ")
+        }
+        if isSuccession {
+            return members.count <= 3 ? members.map(\.id.description).joined(separator: ", ")
+                : "\(members[0].id) … \(members[members.count - 1].id) (\(members.count))"
+        }
         if let label = object.label { return "\"\(label)\" \(object.id)" }
         return "\(object.id)"
     }
 
     /// Both heading lines on one line, for formats that show participants in one line.
-    var oneLineName: String { "\(typeLine) \(identityLine)" }
+    var oneLineName: String { isGroup ? "\(typeLine): \(identityLine)" : "\(typeLine) \(identityLine)" }
+
+    /// The lane's lifeline ends at a death only for a lane of one object.
+    var endsAtDeath: Bool { members.count <= 1 && !isGroup }
+
+    /// What a tooltip says of the lane: every member's full type and id.
+    var details: String {
+        guard isGroup || isSuccession else {
+            var details = [object.typeName, identityLine]
+            if let location = object.sourceLocation { details.append(location) }
+            return details.joined(separator: " ")
+        }
+        return "operators of \(pipeline ?? "a pipeline"): " + members.map { "\($0.shortTypeName) \($0.id)" }.joined(separator: ", ")
+    }
 }

@@ -28,13 +28,34 @@ struct SequenceModel: Sendable {
     ///   - diagnoses: Findings to show as notes at their evidence events. Events they cite are
     ///     never folded away.
     ///   - folding: Whether to collapse long runs of identical call patterns.
-    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool) {
-        let order = LaneOrder.objects(in: trace.events)
-        var laneOf: [TraceObjectID: Int] = [:]
-        for (index, id) in order.enumerated() { laneOf[id] = index }
-        lanes = order.enumerated().map { index, id in
-            Lane(index: index, object: trace.objects[id] ?? Self.undeclared(id))
+    ///   - collapsing: Whether to fold each pipeline's operators into one lane
+    ///     (``OperatorGroups``); calls between the folded objects are then left out.
+    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false) {
+        let cited = Set(diagnoses.flatMap(\.evidence))
+        // Lanes that take part in no drawn call (an object seen only dying) are dropped,
+        // unless a finding cites them.
+        var drawn = Set<TraceObjectID>()
+        for event in trace.events {
+            switch event.kind {
+            case .deallocation(let object, _): if cited.contains(event.seq) { drawn.insert(object) }
+            default: drawn.formUnion(event.kind.objects)
+            }
         }
+        let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
+        let groups = collapsing ? OperatorGroups(trace) : nil
+        let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
+        var laneOf: [TraceObjectID: Int] = [:]
+        var lanes: [Lane] = []
+        for members in lanesOfObjects {
+            let objects = members.map { trace.objects[$0] ?? Self.undeclared($0) }
+            for id in members { laneOf[id] = lanes.count }
+            let group = groups?.groupOf[members[0]]
+            lanes.append(Lane(
+                index: lanes.count, object: objects[0], members: members.count > 1 || group != nil ? objects : [],
+                pipeline: group.flatMap { groups?.pipelineNames[$0] }
+            ))
+        }
+        self.lanes = lanes
 
         let contextNames = trace.events.map { trace.executionContextName(of: $0) }
         var contextOrder: [String] = contextNames.contains("main") ? ["main"] : []
@@ -51,9 +72,7 @@ struct SequenceModel: Sendable {
             if lhs.code != rhs.code { return lhs.code < rhs.code }
             return lhs.message < rhs.message
         }
-        let cited = Set(sortedDiagnoses.flatMap(\.evidence))
-
-        var builder = StepBuilder(laneOf: laneOf)
+        var builder = StepBuilder(laneOf: laneOf, foldedObjects: Set(groups?.groupOf.keys.filter { laneOf[$0] != nil } ?? []))
         for (event, contextName) in zip(trace.events, contextNames) {
             builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
         }
@@ -95,6 +114,63 @@ struct SequenceModel: Sendable {
         }
         self.steps = steps
         self.notes = notes
+    }
+
+    /// The lanes of a collapsed diagram, left to right, each as the objects it holds: one
+    /// lane per pipeline for its folded operators, placed where its most downstream operator
+    /// stood (next to the subscriber); objects of one pipeline, type and role that lived one
+    /// after another (a `flatMap`'s `Future` per value) share a lane; every other object has
+    /// its own.
+    private static func collapsedLanes(_ order: [TraceObjectID], groups: OperatorGroups, trace: Trace) -> [[TraceObjectID]] {
+        var lifetime: [TraceObjectID: ClosedRange<UInt64>] = [:]
+        for event in trace.events {
+            for object in event.kind.objects {
+                lifetime[object] = lifetime[object].map { $0.lowerBound...event.seq } ?? event.seq...event.seq
+            }
+        }
+        struct SuccessionKey: Hashable {
+            let pipeline: Int?
+            let type: String
+            let role: TraceObjectRole?
+        }
+        var lanes: [(position: Int, members: [TraceObjectID])] = []
+        var laneOfGroup: [Int: Int] = [:]
+        var successions: [SuccessionKey: [Int]] = [:]
+        for (position, id) in order.enumerated() {
+            if let group = groups.groupOf[id] {
+                if let lane = laneOfGroup[group] {
+                    lanes[lane].members.append(id)
+                    lanes[lane].position = position
+                } else {
+                    laneOfGroup[group] = lanes.count
+                    lanes.append((position, [id]))
+                }
+                continue
+            }
+            let object = trace.objects[id]
+            let key = SuccessionKey(pipeline: groups.pipelineOf[id], type: object?.typeName ?? "", role: object?.role)
+            let start = lifetime[id]?.lowerBound ?? 0
+            if let lane = successions[key, default: []].first(where: { lane in
+                lanes[lane].members.last.flatMap { lifetime[$0]?.upperBound }.map { $0 < start } ?? false
+            }) {
+                lanes[lane].members.append(id)
+                continue
+            }
+            successions[key, default: []].append(lanes.count)
+            lanes.append((position, [id]))
+        }
+        // A group stands just left of its pipeline's subscriber.
+        let positionOf = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        for (group, lane) in laneOfGroup {
+            if let end = groups.ends[group].flatMap({ positionOf[$0] }), end < lanes[lane].position {
+                lanes[lane].position = end
+            }
+        }
+        return lanes.enumerated().sorted { lhs, rhs in
+            let left = (lhs.element.position, laneOfGroup.values.contains(lhs.offset) ? 0 : 1, lhs.offset)
+            let right = (rhs.element.position, laneOfGroup.values.contains(rhs.offset) ? 0 : 1, rhs.offset)
+            return left < right
+        }.map(\.element.members)
     }
 
     /// Where a note about the row at `index` goes: after the return of the call that row

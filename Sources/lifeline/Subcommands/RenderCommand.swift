@@ -40,6 +40,12 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Marble diagrams: lay values out by elapsed time instead of by event order.")
     var time = false
 
+    @Option(help: ArgumentHelp(
+        "Sequence diagrams: fold each pipeline's operators into one lane between its sources and its subscriber: always (operators), never (none), or only when the picture would not fit 1,200 px otherwise (auto).",
+        valueName: "auto|operators|none"
+    ))
+    var collapse: SequenceDiagramOptions.Collapse = .auto
+
     @OptionGroup(title: "Choosing what to draw")
     var selection: PictureSelectionOptions
 
@@ -49,6 +55,9 @@ struct RenderCommand: ParsableCommand {
         }
         if snapshotReference != nil && !format.drawsOwnershipGraph {
             throw ValidationError("--at applies to the ownership graphs only (--format dot, graph-svg or graph-png)")
+        }
+        if collapse != .auto && !(format == .svg || format == .mermaid || format == .plantuml) {
+            throw ValidationError("--collapse applies to the sequence diagrams only (--format svg, mermaid or plantuml)")
         }
         if format == .graphPNG && output == nil {
             throw ValidationError("--format graph-png writes a binary PNG: name the file with --output")
@@ -67,16 +76,22 @@ struct RenderCommand: ParsableCommand {
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
             let diagnoses = showsNotes ? chosen.diagnoses : []
             do {
-                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence)
+                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold,
+                                         axis: time ? .time : .sequence, collapse: collapse)
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
             }
         }
+        PageFit.warnIfTooWide(format: format, picture: picture, trace: trace, diagnoses: diagnoses(for: chosen), collapse: collapse)
         if let output {
             try OutputFile.write(Data(picture), to: output)
         } else {
             print(String(decoding: picture, as: UTF8.self), terminator: "")
         }
+    }
+
+    private func diagnoses(for chosen: TraceSelection.Selected) -> [Diagnosis] {
+        format == .svg || format == .mermaid || format == .plantuml ? chosen.diagnoses : []
     }
 }
