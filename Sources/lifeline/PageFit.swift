@@ -9,7 +9,8 @@ enum PageFit {
     static let pageWidth = SequenceDiagramOptions.defaultPageWidth
 
     static func warnIfTooWide(
-        format: RenderFormat, picture: [UInt8], trace: Trace, diagnoses: [Diagnosis], collapse: SequenceDiagramOptions.Collapse
+        format: RenderFormat, picture: [UInt8], trace: Trace, diagnoses: [Diagnosis], collapse: SequenceDiagramOptions.Collapse,
+        name: String? = nil
     ) {
         let width: Int?
         switch format {
@@ -19,10 +20,11 @@ enum PageFit {
         case .perfetto, .dot, .graphSVG, .graphPNG: width = nil
         }
         guard let width, width > pageWidth else { return }
-        var advice = ["--split (one picture per pipeline)", "--pipeline ID (see `lifeline pipelines`)", "--between MARK MARK"]
+        var advice = ["--between MARK MARK"]
+        if name == nil { advice.insert(contentsOf: ["--split (one picture per pipeline)", "--pipeline ID (see `lifeline pipelines`)"], at: 0) }
         if format != .marbles && collapse == .none { advice.insert("--collapse operators", at: 0) }
         StandardError.write(
-            "warning: the \(format.pictureName) is \(width) px wide, more than a \(pageWidth) px page; draw less of it with "
+            "warning: the \(format.pictureName)\(name.map { " of \($0)" } ?? "") is \(width) px wide, more than a \(pageWidth) px page; draw less of it with "
                 + advice.joined(separator: ", ")
         )
     }

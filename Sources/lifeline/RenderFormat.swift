@@ -43,6 +43,11 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
+    /// The extension of a file in this format: `svg`, `mmd`, `puml`, `json`, `dot`, `png`.
+    var fileExtension: String {
+        String(galleryFileName.split(separator: ".").last!)
+    }
+
     /// What is being drawn, for the progress indicator.
     var pictureName: String {
         switch self {

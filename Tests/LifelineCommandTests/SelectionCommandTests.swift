@@ -40,4 +40,28 @@ import Testing
         #expect(text.contains("Sink #13"))
         #expect(!text.contains("Sink #25"))
     }
+
+    @Test func splitWritesOnePicturePerPipelineThatFitsAndAnIndex() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("pipelines")
+        let run = try LifelineExecutable.run(["render", Self.trace, "--format", "svg", "--split", "-o", output.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(files == ["P1.svg", "P2.svg", "P3.svg", "P4.svg", "index.md"])
+        for file in files where file.hasSuffix(".svg") {
+            let svg = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)
+            let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } ?? 0
+            #expect(width > 0 && width <= 1_200, "\(file) is \(width) px wide")
+        }
+        let index = try String(contentsOf: output.appendingPathComponent("index.md"), encoding: .utf8)
+        #expect(index.contains("| [P4](P4.svg) | Sink #25 | 3 | 1 | finished | [1](#finding-1) |"))
+        #expect(index.contains("**error demand-exceeded** ([P3](P3.svg), [P4](P4.svg))"))
+    }
+
+    @Test func splitNeedsAFolder() throws {
+        let run = try LifelineExecutable.run(["render", Self.trace, "--format", "svg", "--split"])
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("--split writes one file per pipeline"))
+    }
 }

@@ -25,8 +25,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "What to draw.")
     var format: RenderFormat
 
-    @Option(name: .shortAndLong, help: "The file to write. Default: standard output.")
+    @Option(name: .shortAndLong, help: "The file to write (with --split, the folder). Default: standard output.")
     var output: String?
+
+    @Flag(help: "Draw one picture per pipeline into the folder --output names, with an index.md that links them and their findings.")
+    var split = false
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
         "Ownership graphs: the snapshot to draw, by label or by sequence number (the last taken at or before it). Default: the last snapshot.",
@@ -59,12 +62,19 @@ struct RenderCommand: ParsableCommand {
         if collapse != .auto && !(format == .svg || format == .mermaid || format == .plantuml) {
             throw ValidationError("--collapse applies to the sequence diagrams only (--format svg, mermaid or plantuml)")
         }
+        if split && output == nil {
+            throw ValidationError("--split writes one file per pipeline: name the folder with --output")
+        }
+        if split && (!selection.pipelines.isEmpty || selection.finding != nil) {
+            throw ValidationError("--split draws every pipeline: it does not combine with --pipeline or --finding")
+        }
         if format == .graphPNG && output == nil {
             throw ValidationError("--format graph-png writes a binary PNG: name the file with --output")
         }
     }
 
     func run() throws {
+        if split { return try runSplit() }
         if let output { try OutputFile.checkWritable(output) }
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
         let showsNotes = format == .svg || format == .mermaid || format == .plantuml
@@ -93,5 +103,26 @@ struct RenderCommand: ParsableCommand {
 
     private func diagnoses(for chosen: TraceSelection.Selected) -> [Diagnosis] {
         format == .svg || format == .mermaid || format == .plantuml ? chosen.diagnoses : []
+    }
+
+    /// `--split`: one picture per pipeline (of the events --between chooses) and the index.
+    private func runSplit() throws {
+        guard let output else { return }
+        try OutputFile.checkWritable(URL(fileURLWithPath: output).appendingPathComponent("index.md").deletingLastPathComponent().path)
+        let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
+        let findings = TraceAnalyzer().diagnose(whole)
+        _ = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
+        try ProgressIndicator.run("drawing one \(format.pictureName) per pipeline") {
+            do {
+                try SplitPictures.write(whole, diagnoses: findings, format: format, into: URL(fileURLWithPath: output),
+                                        between: selection.selection.between,
+                                        folding: !noFold, axis: time ? .time : .sequence, collapse: collapse)
+            } catch let error as ExitCode {
+                throw error
+            } catch {
+                StandardError.write("error: could not draw the \(format.pictureName): \(error)")
+                throw ExitCode(2)
+            }
+        }
     }
 }
