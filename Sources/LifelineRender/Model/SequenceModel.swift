@@ -30,7 +30,9 @@ struct SequenceModel: Sendable {
     ///   - folding: Whether to collapse long runs of identical call patterns.
     ///   - collapsing: Whether to fold each pipeline's operators into one lane
     ///     (``OperatorGroups``); calls between the folded objects are then left out.
-    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false) {
+    ///   - foldingInterleaved: Whether repeats interleaved with other lanes' calls fold too
+    ///     (not on a time axis, where a fold row cannot stand for the time its values span).
+    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true) {
         let cited = Set(diagnoses.flatMap(\.evidence))
         // Lanes that take part in no drawn call (an object seen only dying) are dropped,
         // unless a finding cites them.
@@ -76,7 +78,7 @@ struct SequenceModel: Sendable {
         for (event, contextName) in zip(trace.events, contextNames) {
             builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
         }
-        var steps = folding ? builder.folded() : builder.steps
+        var steps = folding ? builder.folded(interleaved: foldingInterleaved) : builder.steps
 
         var notes: [DiagnosisNote] = []
         var notesAfter: [Int: [DiagnosisNote]] = [:]

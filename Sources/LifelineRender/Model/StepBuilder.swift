@@ -185,7 +185,8 @@ struct StepBuilder {
 
     /// The rows with long runs of a repeating block of units collapsed: the first and last
     /// repetitions are kept and a fold row stands for the ones between.
-    func folded() -> [SequenceStep] {
+    /// With `interleaved`, repeats with only other lanes' calls between them fold too.
+    func folded(interleaved: Bool = true) -> [SequenceStep] {
         // Units whose calls were all left out hold no rows.
         let units = self.units.filter { !$0.steps.isEmpty }
         var signatureIDs: [[Shape]: Int] = [:]
@@ -264,7 +265,7 @@ struct StepBuilder {
         }
         var leftOutPositions = Set<Int>()
         var foldAfter: [Int: SequenceStep] = [:]
-        for positions in chains where positions.count >= SequenceModel.shortestFoldedRun {
+        for positions in chains where interleaved && positions.count >= SequenceModel.shortestFoldedRun {
             let middle = positions.dropFirst().dropLast()
             var leftOut: [SequenceStep] = []
             for position in middle {

@@ -81,8 +81,23 @@ struct MarbleSVGLayout {
         let caption = axis == .sequence ? "Event order →" : "Time since the first event →  (\(Self.duration(columns)))"
         canvas.text(DisplayText(caption, limit: 80), x: left, y: Self.margin + 8, "tm")
 
+        // How many characters each value's text may have: as many as fit between its
+        // neighbours on the same timeline (at least a marble's four).
+        var textLimit: [Int: Int] = [:]
+        var previousOnRow: [Int: (index: Int, x: Int)] = [:]
+        var room: [Int: Int] = [:]
+        for (index, (column, place)) in zip(columns, placed).enumerated() {
+            guard case .marks(let hop, _, _) = column else { continue }
+            let x = place.x + place.width / 2
+            room[index] = x - (previousOnRow[hop]?.x ?? left)
+            if let previous = previousOnRow[hop] { room[previous.index] = min(room[previous.index] ?? .max, x - previous.x) }
+            previousOnRow[hop] = (index, x)
+        }
+        for (_, last) in previousOnRow { room[last.index] = min(room[last.index] ?? .max, right - (placed[last.index].x + placed[last.index].width / 2)) }
+        for (index, space) in room { textLimit[index] = min(max(4, (2 * space - 10) / 7), 24) }
+
         var starts: [Int: Int] = [:], ends: [Int: Int] = [:]
-        for (column, place) in zip(columns, placed) {
+        for (index, (column, place)) in zip(columns, placed).enumerated() {
             let x = place.x + place.width / 2
             switch column {
             case .marks(let hop, let mark, _):
@@ -91,7 +106,7 @@ struct MarbleSVGLayout {
                 case .start:
                     if starts[hop] == nil { starts[hop] = x }
                 case .value(let value, let context):
-                    drawMarble(value, context: context, x: x, y: y)
+                    drawMarble(value, context: context, x: x, y: y, limit: textLimit[index] ?? 4)
                 case .finished:
                     canvas.line(x, y - 13, x, y + 13, "x", to: .foreground)
                     ends[hop] = ends[hop] ?? x
@@ -155,16 +170,37 @@ struct MarbleSVGLayout {
                 return (x, width)
             }
         }
-        let scale = Double(Self.timeWidth) / Double(last - first)
-        var scaled = times.map { $0.map { left + Self.columnWidth / 2 + Int((Double($0 - first) * scale).rounded()) } }
-        // Deliveries microseconds apart would hide each other: on each timeline, a mark
-        // closer than a marble's width to the one before it moves right just enough.
-        var lastOnTimeline: [Int: Int] = [:]
-        for (index, column) in columns.enumerated() {
-            guard case .marks(let hop, _, _) = column, let x = scaled[index] else { continue }
-            let placed = lastOnTimeline[hop].map { max(x, $0 + 2 * Self.marbleRadius + 2) } ?? x
-            scaled[index] = placed
-            lastOnTimeline[hop] = placed
+        // Deliveries microseconds apart would hide each other, so on each timeline a mark
+        // closer than a marble's width to the one before it moves right just enough. A mark
+        // moved right moves every later mark with it (on every timeline), so an earlier event
+        // is never drawn to the right of a later one; the scale then shrinks so that what was
+        // moved still fits the axis.
+        let byTime = columns.indices.filter { times[$0] != nil }.sorted { (times[$0]!, $0) < (times[$1]!, $1) }
+        func place(scale: Double) -> [Int?] {
+            var placed: [Int?] = Array(repeating: nil, count: columns.count)
+            var lastOnTimeline: [Int: Int] = [:]
+            var latest = Int.min
+            for index in byTime {
+                var x = left + Self.columnWidth / 2 + Int((Double(times[index]! - first) * scale).rounded())
+                x = max(x, latest)
+                if case .marks(let hop, _, _) = columns[index], let previous = lastOnTimeline[hop] {
+                    x = max(x, previous + 2 * Self.marbleRadius + 2)
+                }
+                if case .marks(let hop, _, _) = columns[index] { lastOnTimeline[hop] = x }
+                latest = x
+                placed[index] = x
+            }
+            return placed
+        }
+        let axisEnd = left + Self.columnWidth / 2 + Self.timeWidth
+        var scale = Double(Self.timeWidth) / Double(last - first)
+        var scaled = place(scale: scale)
+        if let furthest = scaled.compactMap({ $0 }).max(), furthest > axisEnd {
+            let pushed = furthest - axisEnd
+            if pushed < Self.timeWidth / 2 {
+                scale *= Double(Self.timeWidth - pushed) / Double(Self.timeWidth)
+                scaled = place(scale: scale)
+            }
         }
         return scaled.indices.map { index in
             if let x = scaled[index] { return (x - Self.columnWidth / 2, Self.columnWidth) }
@@ -188,12 +224,14 @@ struct MarbleSVGLayout {
         return "\(nanoseconds / 1_000_000_000) s"
     }
 
-    private mutating func drawMarble(_ value: String?, context: Int, x: Int, y: Int) {
+    private mutating func drawMarble(_ value: String?, context: Int, x: Int, y: Int, limit: Int) {
         let colour = context % SVGStyleSheet.contextColourCount
         let tooltip = value.map { "value: \($0)" } ?? "value (description not recorded)"
         canvas.circle(x, y, Self.marbleRadius, "a\(colour)", title: tooltip, to: .bars)
         if let value {
-            canvas.text(DisplayText(value, limit: 4), x: x, y: y + 4, "tx mv", anchor: .middle, to: .foreground)
+            // Text wider than the marble is drawn on a halo, over the timeline.
+            let text = DisplayText(value, limit: limit)
+            canvas.text(text, x: x, y: y + 4, text.short.count > 4 ? "tx mv hl" : "tx mv", anchor: .middle, to: .foreground)
         }
     }
 }
