@@ -15,6 +15,9 @@ struct TimelineCommand: ParsableCommand {
     @Flag(help: "Leave out event times, for output that is compared or committed.")
     var noTimes = false
 
+    @Flag(help: "List each object's full type name, generic arguments included (the log always keeps it).")
+    var fullTypes = false
+
     @OptionGroup(title: "Choosing what to show")
     var selection: PictureSelectionOptions
 
@@ -22,6 +25,6 @@ struct TimelineCommand: ParsableCommand {
         let whole = try TraceFile.read(trace)
         let findings = selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
         let trace = try selection.apply(to: whole, path: self.trace, diagnoses: findings).trace
-        print(TimelineRenderer(showsTimes: !noTimes).render(trace), terminator: "")
+        print(TimelineRenderer(showsTimes: !noTimes, showsFullTypes: fullTypes).render(trace), terminator: "")
     }
 }
