@@ -40,6 +40,7 @@ enum SplitPictures {
             let notes = showsNotes ? chosen.diagnoses : []
             let snapshot = format.drawsOwnershipGraph ? chosen.trace.fullestSnapshot : nil
             if format.drawsOwnershipGraph && snapshot == nil { continue }
+            if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
             let picture = try format.render(chosen.trace, snapshot: snapshot, diagnoses: notes, folding: folding, axis: axis,
                                             collapse: collapse)
             if warnings {

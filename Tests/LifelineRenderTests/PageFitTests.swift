@@ -72,3 +72,36 @@ import Testing
         }
     }
 }
+
+extension PageFitTests {
+    /// Six pipelines of one kind (a sink subscribed, sent a value, cancelled) and one of
+    /// another kind: the first of the six is drawn, then `× 5 pipelines like this`.
+    static var repeatedPipelines: Trace {
+        var script = TraceScript()
+        script.processName = "repeated"
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        var next: UInt64 = 2
+        for round in 0..<7 {
+            let sink = script.object(next, .subscriber, round == 6 ? "Subscribers.Assign" : "Subscribers.Sink")
+            let conduit = script.object(next + 1, .subscription, "PassthroughSubject.Conduit")
+            next += 2
+            script.call(.subscribe(publisher: subject, subscriber: sink)) {
+                $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {
+                    $0.call(.request(subscription: conduit, demand: .unlimited))
+                }
+            }
+            script.call(.value(subscriber: sink, returnedDemand: nil, value: "\(round)"), returning: .none)
+            script.call(.cancel(subscription: conduit))
+        }
+        return script.trace
+    }
+
+    @Test func repeatedPipelinesDrawOnceWithACount() {
+        let svg = SequenceSVGRenderer.render(Self.repeatedPipelines)
+        Snapshot.assertMatches(svg, file: "repeated.sequence.svg")
+        #expect(OutputCheck.parseSVG(svg).contains("⋮ × 5 pipelines like this (#11–#60) ⋮"))
+        let mermaid = MermaidSequenceRenderer.render(Self.repeatedPipelines)
+        #expect(mermaid.contains("× 5 pipelines like this"))
+        #expect(!SequenceSVGRenderer.render(Self.repeatedPipelines, options: .init(folding: false)).contains("like this"))
+    }
+}

@@ -33,6 +33,8 @@ struct SequenceModel: Sendable {
     ///   - foldingInterleaved: Whether repeats interleaved with other lanes' calls fold too
     ///     (not on a time axis, where a fold row cannot stand for the time its values span).
     init(trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true) {
+        let repeated = folding ? RepeatedPipelines(trace, diagnoses: diagnoses) : nil
+        let trace = repeated?.trace ?? trace
         let cited = Set(diagnoses.flatMap(\.evidence))
         // Lanes that take part in no drawn call (an object seen only dying) are dropped,
         // unless a finding cites them.
@@ -79,6 +81,9 @@ struct SequenceModel: Sendable {
             builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
         }
         var steps = folding ? builder.folded(interleaved: foldingInterleaved) : builder.steps
+        if let groups = repeated?.groups, !groups.isEmpty {
+            steps = Self.inserting(groups, into: steps, laneOf: laneOf)
+        }
 
         var notes: [DiagnosisNote] = []
         var notesAfter: [Int: [DiagnosisNote]] = [:]
@@ -173,6 +178,31 @@ struct SequenceModel: Sendable {
             let right = (rhs.element.position, laneOfGroup.values.contains(rhs.offset) ? 0 : 1, rhs.offset)
             return left < right
         }.map(\.element.members)
+    }
+
+    /// `steps` with a fold row `× N pipelines like this` after the last row of each group's
+    /// pipeline drawn.
+    private static func inserting(_ groups: [RepeatedPipelines.Group], into steps: [SequenceStep], laneOf: [TraceObjectID: Int]) -> [SequenceStep] {
+        var lastRow: [UInt64: Int] = [:]
+        for (index, step) in steps.enumerated() {
+            if let seq = step.seq { lastRow[seq] = index }
+        }
+        var after: [Int: [SequenceStep]] = [:]
+        var trailing: [SequenceStep] = []
+        for group in groups {
+            let lanes = group.objects.compactMap { laneOf[$0] }
+            let run = RepeatedRun(repeats: group.count, noun: "pipelines like this", seqs: group.seqs,
+                                  lanes: (lanes.min() ?? 0)...(lanes.max() ?? 0))
+            let fold = SequenceStep(content: .fold(run), seq: nil, time: nil, thread: nil, context: nil)
+            if let row = lastRow[group.after] { after[row, default: []].append(fold) } else { trailing.append(fold) }
+        }
+        var result: [SequenceStep] = []
+        result.reserveCapacity(steps.count + groups.count)
+        for (index, step) in steps.enumerated() {
+            result.append(step)
+            result += after[index, default: []]
+        }
+        return result + trailing
     }
 
     /// Where a note about the row at `index` goes: after the return of the call that row

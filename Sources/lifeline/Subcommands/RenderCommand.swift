@@ -83,6 +83,7 @@ struct RenderCommand: ParsableCommand {
         let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
+        if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
             let diagnoses = showsNotes ? chosen.diagnoses : []
             do {
@@ -94,6 +95,7 @@ struct RenderCommand: ParsableCommand {
             }
         }
         PageFit.warnIfTooWide(format: format, picture: picture, trace: trace, diagnoses: diagnoses(for: chosen), collapse: collapse)
+        try PageFit.checkViewable(format: format, picture: picture)
         if let output {
             try OutputFile.write(Data(picture), to: output)
         } else {
