@@ -14,7 +14,7 @@ import Testing
         Snapshot.assertMatches(MermaidSequenceRenderer.render(SampleTraces.mapChain, options: options),
                                file: "map-chain.collapsed.sequence.mmd")
         let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true, collapsing: true)
-        #expect(model.lanes.map(\.oneLineName) == ["PassthroughSubject #1", "PassthroughSubject.Conduit #5", "operators: Publishers.Map", "Subscribers.Sink #3"])
+        #expect(model.lanes.map(\.oneLineName) == ["PassthroughSubject #1, Conduit #5", "operators: Publishers.Map", "Subscribers.Sink #3"])
         let texts = OutputCheck.parseSVG(svg)
         #expect(texts.contains("operators"))
     }

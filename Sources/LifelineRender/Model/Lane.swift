@@ -16,7 +16,8 @@ struct Lane: Hashable, Sendable {
 
     /// Whether the lane holds a pipeline's folded operators.
     var isGroup: Bool { pipeline != nil }
-    /// Whether the lane holds objects of one type that lived one after another.
+    /// Whether the lane holds several objects that are not operators: sources of one type
+    /// that lived one after another, and the subscriptions they handed out.
     var isSuccession: Bool { pipeline == nil && members.count > 1 }
 
     /// The first heading line: the short type name, or `operators` for a group (a picture of
@@ -33,7 +34,12 @@ struct Lane: Hashable, Sendable {
             return (publishers.isEmpty ? members : publishers).map(\.shortTypeName).joined(separator: " → ")
         }
         if isSuccession {
-            return members.count <= 3 ? members.map(\.id.description).joined(separator: ", ")
+            // A source's subscriptions are named by their own type's last part: `#1, Conduit #5`.
+            let names = members.map { member in
+                member.shortTypeName == object.shortTypeName
+                    ? member.id.description : "\(member.shortTypeName.split(separator: ".").last ?? "") \(member.id)"
+            }
+            return members.count <= 3 ? names.joined(separator: ", ")
                 : "\(members[0].id) … \(members[members.count - 1].id) (\(members.count))"
         }
         if let label = object.label { return "\"\(label)\" \(object.id)" }

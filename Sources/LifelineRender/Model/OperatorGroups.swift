@@ -22,6 +22,9 @@ struct OperatorGroups {
     let pipelineNames: [Int: String]
     /// The end subscriber of each group's pipeline.
     let ends: [Int: TraceObjectID]
+    /// The source publisher each unfolded subscription came from: a source and the
+    /// subscriptions it hands out share one lane.
+    let sourceOf: [TraceObjectID: TraceObjectID]
 
     init(_ trace: Trace) {
         let lifecycles = TraceLifecycles(trace)
@@ -32,6 +35,14 @@ struct OperatorGroups {
                   let parent = lifecycles.calls.call(at: event.seq)?.parent,
                   case .subscribe(let outer, _)? = lifecycles.event(parent)?.kind, outer != publisher else { continue }
             forwardingPublishers.insert(outer)
+        }
+        // A publisher whose subscriber was handed an operator's stage as its subscription is
+        // an operator too, even when it subscribes upstream later (`subscribe(on:)`).
+        let stages = Set(lifecycles.lifecycles.map(\.subscriber))
+        for lifecycle in lifecycles.lifecycles {
+            if let publisher = lifecycle.publisher, let subscription = lifecycle.subscription, stages.contains(subscription) {
+                forwardingPublishers.insert(publisher)
+            }
         }
         var groupOf: [TraceObjectID: Int] = [:]
         var pipelineOf: [TraceObjectID: Int] = [:]
@@ -57,6 +68,14 @@ struct OperatorGroups {
         self.groupOf = groupOf
         self.pipelineOf = pipelineOf
         self.ends = ends
+        var sourceOf: [TraceObjectID: TraceObjectID] = [:]
+        for lifecycle in lifecycles.lifecycles {
+            guard let publisher = lifecycle.publisher, let subscription = lifecycle.subscription,
+                  groupOf[publisher] == nil, groupOf[subscription] == nil, !stages.contains(subscription),
+                  sourceOf[subscription] == nil else { continue }
+            sourceOf[subscription] = publisher
+        }
+        self.sourceOf = sourceOf
         pipelineNames = names
     }
 }

@@ -143,6 +143,7 @@ struct SequenceModel: Sendable {
         var lanes: [(position: Int, members: [TraceObjectID])] = []
         var laneOfGroup: [Int: Int] = [:]
         var successions: [SuccessionKey: [Int]] = [:]
+        var placed: [TraceObjectID: Int] = [:]
         for (position, id) in order.enumerated() {
             if let group = groups.groupOf[id] {
                 if let lane = laneOfGroup[group] {
@@ -154,17 +155,35 @@ struct SequenceModel: Sendable {
                 }
                 continue
             }
-            let object = trace.objects[id]
-            let key = SuccessionKey(pipeline: groups.pipelineOf[id], type: object?.typeName ?? "", role: object?.role)
-            let start = lifetime[id]?.lowerBound ?? 0
-            if let lane = successions[key, default: []].first(where: { lane in
-                lanes[lane].members.last.flatMap { lifetime[$0]?.upperBound }.map { $0 < start } ?? false
-            }) {
-                lanes[lane].members.append(id)
+            // A source and the subscriptions it hands out share a lane, and sources of one
+            // type that came one after another share one too.
+            func place(_ object: TraceObjectID) -> Int {
+                if let lane = placed[object] { return lane }
+                let declared = trace.objects[object]
+                let key = SuccessionKey(pipeline: groups.pipelineOf[object], type: declared?.typeName ?? "", role: declared?.role)
+                let start = lifetime[object]?.lowerBound ?? 0
+                let lane = successions[key, default: []].first { lane in
+                    lanes[lane].members.compactMap { lifetime[$0]?.upperBound }.max().map { $0 < start } ?? false
+                }
+                if let lane {
+                    lanes[lane].members.append(object)
+                    placed[object] = lane
+                    return lane
+                }
+                successions[key, default: []].append(lanes.count)
+                placed[object] = lanes.count
+                lanes.append((position, [object]))
+                return lanes.count - 1
+            }
+            if let source = groups.sourceOf[id] {
+                let lane = place(source)
+                if placed[id] == nil {
+                    lanes[lane].members.append(id)
+                    placed[id] = lane
+                }
                 continue
             }
-            successions[key, default: []].append(lanes.count)
-            lanes.append((position, [id]))
+            _ = place(id)
         }
         // A group stands just left of its pipeline's subscriber.
         let positionOf = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })

@@ -3,9 +3,7 @@ import LifelineLog
 /// Places the deliveries of a ``SequenceModel`` on marble timelines.
 struct MarbleSVGLayout {
     private static let margin = 16
-    private static let labelWidth = 250
     private static let rowHeight = 52
-    private static let columnWidth = 30
     private static let foldWidth = 110
     private static let timeWidth = 760
     private static let marbleRadius = 12
@@ -34,6 +32,13 @@ struct MarbleSVGLayout {
     private let model: SequenceModel
     private let axis: MarbleDiagramOptions.Axis
     private var canvas = SVGCanvas()
+    /// The width of the timelines' names on the left: narrower when the page is tight.
+    private var labelWidth = 250
+    /// The width of one event-order column: narrower (down to a marble's width) when the
+    /// page is tight.
+    private var columnWidth = 30
+    /// The width to fit.
+    private let pageWidth = SequenceDiagramOptions.defaultPageWidth
 
     init(model: SequenceModel, axis: MarbleDiagramOptions.Axis) {
         self.model = model
@@ -75,9 +80,21 @@ struct MarbleSVGLayout {
         var rowOf: [Int: Int] = [:]
         for (index, hop) in rows.enumerated() { rowOf[hop] = index }
 
+        if axis == .sequence {
+            // Fit the page when it can be done: a narrower name column first, then columns
+            // down to a marble's width.
+            let folds = columns.count { if case .fold = $0 { return true } else { return false } }
+            let marks = columns.count - folds
+            let natural = 2 * Self.margin + labelWidth + columnWidth / 2 + marks * columnWidth + folds * Self.foldWidth + columnWidth
+            if natural > pageWidth {
+                labelWidth = 200
+                let room = pageWidth - 2 * Self.margin - labelWidth - folds * Self.foldWidth - 45
+                columnWidth = min(30, max(2 * Self.marbleRadius + 2, room / max(marks, 1)))
+            }
+        }
         let placed = positions(of: columns)
-        let left = Self.margin + Self.labelWidth
-        let right = (placed.map { $0.x + $0.width }.max() ?? left) + Self.columnWidth
+        let left = Self.margin + labelWidth
+        let right = (placed.map { $0.x + $0.width }.max() ?? left) + columnWidth
         let caption = axis == .sequence ? "Event order →" : "Time since the first event →  (\(Self.duration(columns)))"
         canvas.text(DisplayText(caption, limit: 80), x: left, y: Self.margin + 8, "tm")
 
@@ -135,9 +152,9 @@ struct MarbleSVGLayout {
         for hop in rows {
             let row = rowOf[hop]!, y = Self.top + row * Self.rowHeight + Self.rowHeight / 2
             let lane = model.lanes[hop]
-            canvas.text(DisplayText(lane.oneLineName, limit: 38), x: Self.margin, y: y - 2, "tx tb")
+            canvas.text(DisplayText(lane.oneLineName, limit: labelWidth * 38 / 250), x: Self.margin, y: y - 2, "tx tb")
             if let source = hops[hop]!.source {
-                canvas.text(DisplayText("from " + model.lanes[source].oneLineName, limit: 44), x: Self.margin, y: y + 12, "tm")
+                canvas.text(DisplayText("from " + model.lanes[source].oneLineName, limit: labelWidth * 44 / 250), x: Self.margin, y: y + 12, "tm")
             }
             let start = starts[hop].map { $0 - 14 } ?? left
             if let end = ends[hop] {
@@ -156,7 +173,7 @@ struct MarbleSVGLayout {
     /// The left edge and width of each column: evenly spaced by event order (a fold is
     /// wider, to hold its label), or to scale by time (a fold spans the time it left out).
     private func positions(of columns: [Column]) -> [(x: Int, width: Int)] {
-        let left = Self.margin + Self.labelWidth + Self.columnWidth / 2
+        let left = Self.margin + labelWidth + columnWidth / 2
         let times = columns.map { column -> UInt64? in
             if case .marks(_, _, let time) = column { return time }
             return nil
@@ -165,7 +182,7 @@ struct MarbleSVGLayout {
         guard axis == .time, let first = known.min(), let last = known.max(), last > first else {
             var x = left
             return columns.map { column in
-                let width = if case .fold = column { Self.foldWidth } else { Self.columnWidth }
+                let width = if case .fold = column { Self.foldWidth } else { columnWidth }
                 defer { x += width }
                 return (x, width)
             }
@@ -181,7 +198,7 @@ struct MarbleSVGLayout {
             var lastOnTimeline: [Int: Int] = [:]
             var latest = Int.min
             for index in byTime {
-                var x = left + Self.columnWidth / 2 + Int((Double(times[index]! - first) * scale).rounded())
+                var x = left + columnWidth / 2 + Int((Double(times[index]! - first) * scale).rounded())
                 x = max(x, latest)
                 if case .marks(let hop, _, _) = columns[index], let previous = lastOnTimeline[hop] {
                     x = max(x, previous + 2 * Self.marbleRadius + 2)
@@ -192,7 +209,7 @@ struct MarbleSVGLayout {
             }
             return placed
         }
-        let axisEnd = left + Self.columnWidth / 2 + Self.timeWidth
+        let axisEnd = left + columnWidth / 2 + Self.timeWidth
         var scale = Double(Self.timeWidth) / Double(last - first)
         var scaled = place(scale: scale)
         if let furthest = scaled.compactMap({ $0 }).max(), furthest > axisEnd {
@@ -203,7 +220,7 @@ struct MarbleSVGLayout {
             }
         }
         return scaled.indices.map { index in
-            if let x = scaled[index] { return (x - Self.columnWidth / 2, Self.columnWidth) }
+            if let x = scaled[index] { return (x - columnWidth / 2, columnWidth) }
             let before = scaled[..<index].lazy.compactMap { $0 }.last.map { $0 + Self.marbleRadius + 4 } ?? left
             let after = scaled[(index + 1)...].lazy.compactMap { $0 }.first.map { $0 - Self.marbleRadius - 4 } ?? before
             return (before, max(after - before, 8))
