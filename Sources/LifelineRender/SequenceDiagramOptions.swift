@@ -1,3 +1,5 @@
+import LifelineAnalysis
+
 /// How a sequence diagram is drawn.
 public struct SequenceDiagramOptions: Hashable, Sendable {
     /// Whether each pipeline's operators get lanes of their own.
@@ -25,6 +27,11 @@ public struct SequenceDiagramOptions: Hashable, Sendable {
     public var pageWidth: Int
     /// Which colours an SVG carries. Text formats ignore it.
     public var appearance: SVGAppearance
+    /// The number each finding's note carries. Empty (the default) numbers the findings in
+    /// the order they are given, which for ``TraceAnalyzer``'s findings is the order
+    /// `lifeline diagnose --format json` lists them and `--finding N` counts them; a picture
+    /// of part of a trace passes the whole trace's numbers so that they stay the same.
+    public var findingNumbers: [Diagnosis: Int] = [:]
 
     /// Creates options.
     ///

@@ -74,13 +74,15 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
     ///   - collapse: Whether the sequence diagrams fold each pipeline's operators into one lane.
+    ///   - findingNumbers: The number each finding's note carries (the whole log's).
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
     ///   `GraphvizError` when Graphviz fails to lay it out.
     func render(
         _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
-        collapse: SequenceDiagramOptions.Collapse = .auto
+        collapse: SequenceDiagramOptions.Collapse = .auto, findingNumbers: [Diagnosis: Int] = [:]
     ) throws -> [UInt8] {
-        let sequence = SequenceDiagramOptions(folding: folding, collapse: collapse)
+        var sequence = SequenceDiagramOptions(folding: folding, collapse: collapse)
+        sequence.findingNumbers = findingNumbers
         switch self {
         case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)

@@ -42,7 +42,7 @@ enum SplitPictures {
             if format.drawsOwnershipGraph && snapshot == nil { continue }
             if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
             let picture = try format.render(chosen.trace, snapshot: snapshot, diagnoses: notes, folding: folding, axis: axis,
-                                            collapse: collapse)
+                                            collapse: collapse, findingNumbers: chosen.findingNumbers)
             if warnings {
                 PageFit.warnIfTooWide(format: format, picture: picture, trace: chosen.trace, diagnoses: notes, collapse: collapse,
                                       name: pipeline.id.description)

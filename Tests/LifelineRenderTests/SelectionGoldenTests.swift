@@ -80,4 +80,17 @@ import Testing
             try TraceSelection(finding: 2).apply(to: sample.trace, diagnoses: sample.diagnoses)
         }
     }
+
+    /// A picture of part of a trace keeps the whole trace's finding numbers, the ones
+    /// `--finding N` and `lifeline pipelines` use.
+    @Test func aChosenFindingKeepsItsNumber() throws {
+        let sample = SampleFixtures.samples.first { $0.name == "forgotten-subscription" }!
+        #expect(sample.diagnoses.count == 2)
+        let chosen = try TraceSelection(finding: 2).apply(to: sample.trace, diagnoses: sample.diagnoses)
+        var options = SequenceDiagramOptions()
+        options.findingNumbers = chosen.findingNumbers
+        let mermaid = MermaidSequenceRenderer.render(chosen.trace, diagnoses: chosen.diagnoses, options: options)
+        #expect(mermaid.contains("2 error: \(sample.diagnoses[1].code)"))
+        #expect(!mermaid.contains("1 error:"))
+    }
 }

@@ -7,10 +7,11 @@ extension SequenceModel {
     /// page otherwise), with each pipeline's operators folded into one lane.
     static func fitted(_ trace: Trace, diagnoses: [Diagnosis], options: SequenceDiagramOptions) -> SequenceModel {
         let plain = SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding,
-                                  collapsing: options.collapse == .operators)
+                                  collapsing: options.collapse == .operators, findingNumbers: options.findingNumbers)
         guard options.collapse == .auto, SequenceSVGLayout.lanesWidth(of: plain, packing: SequenceSVGLayout.tightestPacking) > options.pageWidth else {
             return plain
         }
-        return SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding, collapsing: true)
+        return SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding, collapsing: true,
+                             findingNumbers: options.findingNumbers)
     }
 }

@@ -32,7 +32,12 @@ struct SequenceModel: Sendable {
     ///     (``OperatorGroups``); calls between the folded objects are then left out.
     ///   - foldingInterleaved: Whether repeats interleaved with other lanes' calls fold too
     ///     (not on a time axis, where a fold row cannot stand for the time its values span).
-    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true) {
+    ///   - findingNumbers: The number each finding's note carries; by default its position in
+    ///     `diagnoses`, counted from 1.
+    init(
+        trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true,
+        findingNumbers: [Diagnosis: Int] = [:]
+    ) {
         let repeated = folding ? RepeatedPipelines(trace, diagnoses: diagnoses) : nil
         let trace = repeated?.trace ?? trace
         let cited = Set(diagnoses.flatMap(\.evidence))
@@ -92,8 +97,10 @@ struct SequenceModel: Sendable {
         for (index, step) in steps.enumerated() {
             if let seq = step.seq, stepIndexOfSeq[seq] == nil { stepIndexOfSeq[seq] = index }
         }
+        var inputNumber: [Diagnosis: Int] = [:]
+        for (index, diagnosis) in diagnoses.enumerated() where inputNumber[diagnosis] == nil { inputNumber[diagnosis] = index + 1 }
         for diagnosis in sortedDiagnoses {
-            let number = notes.count + 1
+            let number = findingNumbers[diagnosis] ?? inputNumber[diagnosis] ?? notes.count + 1
             let anchor = diagnosis.evidence.max().flatMap { stepIndexOfSeq[$0] }.map { Self.endOfCall(at: $0, in: steps) }
             let lane = diagnosis.objects.lazy.compactMap { laneOf[$0] }.first
                 ?? anchor.flatMap { steps[$0].lanes.first }

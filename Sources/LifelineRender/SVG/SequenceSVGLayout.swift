@@ -295,7 +295,7 @@ struct SequenceSVGLayout {
         guard let seq = step.seq else { return }
         canvas.text(DisplayText("#\(seq)", limit: 24), x: Self.margin, y: baseline, "tm")
         for (position, number) in step.citedBy.enumerated() {
-            let note = model.notes[number - 1]
+            guard let note = model.notes.first(where: { $0.number == number }) else { continue }
             let x = Self.margin + 58 + position * 17, centreY = baseline - 4
             canvas.circle(x, centreY, 8, "v\(Self.severityClass(note))", title: note.heading, to: .foreground)
             canvas.text(DisplayText("\(number)", limit: 6), x: x, y: centreY + 4, "tw tb", anchor: .middle, to: .foreground)

@@ -38,6 +38,10 @@ public struct TraceSelection: Hashable, Sendable {
         public let trace: Trace
         /// The findings about the chosen part, in their original order.
         public let diagnoses: [Diagnosis]
+        /// The number of every finding of the whole trace, counted from 1: pass it as
+        /// ``SequenceDiagramOptions/findingNumbers`` so that notes keep the whole trace's
+        /// numbers.
+        public let findingNumbers: [Diagnosis: Int]
     }
 
     /// Pipelines by id (`P3`), `.lifeline` label or call site (`File.swift:42`); empty for all.
@@ -64,7 +68,9 @@ public struct TraceSelection: Hashable, Sendable {
     /// - Throws: ``TraceSelectionError`` for a pipeline, mark or finding the trace does not
     ///   have; its description lists the ones it has.
     public func apply(to trace: Trace, diagnoses: [Diagnosis]) throws -> Selected {
-        guard !isEverything else { return Selected(trace: trace, diagnoses: diagnoses) }
+        var numbers: [Diagnosis: Int] = [:]
+        for (index, diagnosis) in diagnoses.enumerated() where numbers[diagnosis] == nil { numbers[diagnosis] = index + 1 }
+        guard !isEverything else { return Selected(trace: trace, diagnoses: diagnoses, findingNumbers: numbers) }
         var events: Set<UInt64>?
         var objects: Set<TraceObjectID>?
         var kept = diagnoses
@@ -124,7 +130,7 @@ public struct TraceSelection: Hashable, Sendable {
             kept = kept.contains(diagnosis) ? [diagnosis] : []
         }
 
-        return Selected(trace: Self.restrict(trace, toEvents: events, objects: objects), diagnoses: kept)
+        return Selected(trace: Self.restrict(trace, toEvents: events, objects: objects), diagnoses: kept, findingNumbers: numbers)
     }
 
     /// How a list of choices names a pipeline: `P3 (Sink #7)`.

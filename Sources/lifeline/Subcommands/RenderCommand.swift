@@ -88,7 +88,7 @@ struct RenderCommand: ParsableCommand {
             let diagnoses = showsNotes ? chosen.diagnoses : []
             do {
                 return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold,
-                                         axis: time ? .time : .sequence, collapse: collapse)
+                                         axis: time ? .time : .sequence, collapse: collapse, findingNumbers: chosen.findingNumbers)
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
