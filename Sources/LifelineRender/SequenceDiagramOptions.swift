@@ -28,7 +28,7 @@ public struct SequenceDiagramOptions: Hashable, Sendable {
     /// Which colours an SVG carries. Text formats ignore it.
     public var appearance: SVGAppearance
     /// The number each finding's note carries. Empty (the default) numbers the findings in
-    /// the order they are given, which for ``TraceAnalyzer``'s findings is the order
+    /// ``TraceAnalyzer``'s order, the order
     /// `lifeline diagnose --format json` lists them and `--finding N` counts them; a picture
     /// of part of a trace passes the whole trace's numbers so that they stay the same.
     public var findingNumbers: [Diagnosis: Int] = [:]

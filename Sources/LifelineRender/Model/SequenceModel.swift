@@ -33,7 +33,7 @@ struct SequenceModel: Sendable {
     ///   - foldingInterleaved: Whether repeats interleaved with other lanes' calls fold too
     ///     (not on a time axis, where a fold row cannot stand for the time its values span).
     ///   - findingNumbers: The number each finding's note carries; by default its position in
-    ///     `diagnoses`, counted from 1.
+    ///     ``TraceAnalyzer``'s order, counted from 1, whatever order `diagnoses` come in.
     init(
         trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true,
         findingNumbers: [Diagnosis: Int] = [:]
@@ -98,7 +98,9 @@ struct SequenceModel: Sendable {
             if let seq = step.seq, stepIndexOfSeq[seq] == nil { stepIndexOfSeq[seq] = index }
         }
         var inputNumber: [Diagnosis: Int] = [:]
-        for (index, diagnosis) in diagnoses.enumerated() where inputNumber[diagnosis] == nil { inputNumber[diagnosis] = index + 1 }
+        for (index, diagnosis) in diagnoses.sorted(by: TraceAnalyzer.precedes).enumerated() where inputNumber[diagnosis] == nil {
+            inputNumber[diagnosis] = index + 1
+        }
         for diagnosis in sortedDiagnoses {
             let number = findingNumbers[diagnosis] ?? inputNumber[diagnosis] ?? notes.count + 1
             let anchor = diagnosis.evidence.max().flatMap { stepIndexOfSeq[$0] }.map { Self.endOfCall(at: $0, in: steps) }
