@@ -105,3 +105,32 @@ extension PageFitTests {
         #expect(!SequenceSVGRenderer.render(Self.repeatedPipelines, options: .init(folding: false)).contains("like this"))
     }
 }
+
+extension PageFitTests {
+    /// Pipelines each cancelled at once are alike findings included: one is drawn with its
+    /// note, the rest fold into one row that names their finding.
+    @Test func repeatedPipelinesWithTheSameFindingsFoldTogether() {
+        var script = TraceScript()
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        for round in 0..<6 {
+            let sink = script.object(UInt64(2 + 2 * round), .subscriber, "Subscribers.Sink")
+            let conduit = script.object(UInt64(3 + 2 * round), .subscription, "PassthroughSubject.Conduit")
+            script.call(.subscribe(publisher: subject, subscriber: sink)) {
+                $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {
+                    $0.call(.request(subscription: conduit, demand: .unlimited))
+                }
+            }
+            script.call(.cancel(subscription: conduit))
+        }
+        let trace = script.trace
+        let findings = TraceAnalyzer().diagnose(trace)
+        #expect(findings.count == 6 && findings.allSatisfy { $0.code == "cancelled-immediately" })
+        let model = SequenceModel(trace: trace, diagnoses: findings, folding: true)
+        #expect(model.notes.count == 1)
+        let folds = model.steps.compactMap { step -> String? in
+            if case .fold(let run) = step.content { return run.summary }
+            return nil
+        }
+        #expect(folds == ["× 5 pipelines like this, each with cancelled-immediately (#9–#48)"])
+    }
+}

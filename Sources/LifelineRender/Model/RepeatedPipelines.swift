@@ -6,8 +6,10 @@ import LifelineLog
 /// objects of the same types, in the same order). A log of 83,000 short-lived pipelines
 /// draws the first of each kind, and a fold row `× 82,999 pipelines like this` for the rest.
 ///
-/// A kind needs ``SequenceModel/shortestFoldedRun`` pipelines to be grouped, and a pipeline
-/// a finding cites is always drawn.
+/// A kind needs ``SequenceModel/shortestFoldedRun`` pipelines to be grouped. The findings
+/// that cite a pipeline are part of its kind (83,000 pipelines each cancelled at once are
+/// alike, one that leaked is not), and the left-out pipelines' findings are left out with
+/// them: the fold row names their codes.
 struct RepeatedPipelines {
     /// One group: the pipeline drawn, and how many more like it were left out.
     struct Group {
@@ -19,12 +21,16 @@ struct RepeatedPipelines {
         let seqs: ClosedRange<UInt64>
         /// The objects of the pipeline drawn, whose lanes the fold row spans.
         let objects: [TraceObjectID]
+        /// The codes of the findings each left-out pipeline has, sorted.
+        let codes: [String]
     }
 
     /// The trace without the left-out pipelines' events.
     let trace: Trace
     /// The groups, by the pipeline drawn.
     let groups: [Group]
+    /// The findings about left-out pipelines only.
+    let leftOutDiagnoses: Set<Diagnosis>
 
     init(_ trace: Trace, diagnoses: [Diagnosis]) {
         let lifecycles = TraceLifecycles(trace)
@@ -32,14 +38,29 @@ struct RepeatedPipelines {
         guard pipelines.count >= SequenceModel.shortestFoldedRun else {
             self.trace = trace
             groups = []
+            leftOutDiagnoses = []
             return
         }
-        let cited = Set(diagnoses.flatMap(\.evidence)), citedObjects = Set(diagnoses.flatMap(\.objects))
+        let pipelinesIndex = TracePipelines(lifecycles)
+        var codesOf: [Pipeline.ID: [String]] = [:]
+        var findingsOf: [Pipeline.ID: [Diagnosis]] = [:]
+        // A finding belongs to the pipelines of the events it cites (a shared subject would
+        // tie it to every pipeline); one that cites no event, to those of its objects.
+        var pipelineOfEvent: [UInt64: Pipeline.ID] = [:]
+        for pipeline in pipelines {
+            for seq in pipeline.events { pipelineOfEvent[seq] = pipeline.id }
+        }
+        for diagnosis in diagnoses {
+            let byEvidence = Set(diagnosis.evidence.compactMap { pipelineOfEvent[$0] }).sorted()
+            for id in byEvidence.isEmpty ? pipelinesIndex.pipelines(citedBy: diagnosis) : byEvidence {
+                codesOf[id, default: []].append(diagnosis.code)
+                findingsOf[id, default: []].append(diagnosis)
+            }
+        }
         var kinds: [[String]: [Int]] = [:]
         var kindOrder: [[String]] = []
         for (index, pipeline) in pipelines.enumerated() {
-            if pipeline.events.contains(where: cited.contains) || pipeline.objects.contains(where: citedObjects.contains) { continue }
-            let key = Self.kind(of: pipeline, in: lifecycles)
+            let key = Self.kind(of: pipeline, in: lifecycles) + ["findings " + codesOf[pipeline.id, default: []].sorted().joined(separator: " ")]
             if kinds[key] == nil { kindOrder.append(key) }
             kinds[key, default: []].append(index)
         }
@@ -55,9 +76,17 @@ struct RepeatedPipelines {
                 if let last = pipelines[member].events.last { seqs.append(last) }
             }
             groups.append(Group(after: last, count: members.count - 1, seqs: seqs.min()!...seqs.max()!,
-                                objects: pipelines[members[0]].objects))
+                                objects: pipelines[members[0]].objects,
+                                codes: Array(Set(codesOf[pipelines[members[0]].id, default: []])).sorted()))
         }
         self.groups = groups
+        // A finding about a left-out pipeline goes with it, unless it also cites a drawn one.
+        var drawnFindings = Set<Diagnosis>(), leftOutFindings = Set<Diagnosis>()
+        for pipeline in pipelines {
+            let findings = findingsOf[pipeline.id, default: []]
+            if pipeline.events.contains(where: leftOut.contains) { leftOutFindings.formUnion(findings) } else { drawnFindings.formUnion(findings) }
+        }
+        leftOutDiagnoses = leftOutFindings.subtracting(drawnFindings)
         self.trace = leftOut.isEmpty ? trace : TraceSelection.restrict(
             trace, toEvents: Set(trace.events.lazy.map(\.seq).filter { !leftOut.contains($0) }), objects: nil)
     }

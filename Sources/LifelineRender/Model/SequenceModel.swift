@@ -40,6 +40,7 @@ struct SequenceModel: Sendable {
     ) {
         let repeated = folding ? RepeatedPipelines(trace, diagnoses: diagnoses) : nil
         let trace = repeated?.trace ?? trace
+        let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
         let cited = Set(diagnoses.flatMap(\.evidence))
         // Lanes that take part in no drawn call (an object seen only dying) are dropped,
         // unless a finding cites them.
@@ -219,7 +220,8 @@ struct SequenceModel: Sendable {
         var trailing: [SequenceStep] = []
         for group in groups {
             let lanes = group.objects.compactMap { laneOf[$0] }
-            let run = RepeatedRun(repeats: group.count, noun: "pipelines like this", seqs: group.seqs,
+            let noun = "pipelines like this" + (group.codes.isEmpty ? "" : ", each with " + group.codes.joined(separator: ", "))
+            let run = RepeatedRun(repeats: group.count, noun: noun, seqs: group.seqs,
                                   lanes: (lanes.min() ?? 0)...(lanes.max() ?? 0))
             let fold = SequenceStep(content: .fold(run), seq: nil, time: nil, thread: nil, context: nil)
             if let row = lastRow[group.after] { after[row, default: []].append(fold) } else { trailing.append(fold) }
