@@ -52,7 +52,9 @@ public struct TraceAnalyzer: Sendable {
         rules.flatMap { $0.diagnose(lifecycles) }.sorted(by: Self.precedes)
     }
 
-    private static func precedes(_ lhs: Diagnosis, _ rhs: Diagnosis) -> Bool {
+    /// The order findings are given in: by first evidence event, then code, then the objects
+    /// involved, then the evidence.
+    public static func precedes(_ lhs: Diagnosis, _ rhs: Diagnosis) -> Bool {
         if lhs.evidence.first != rhs.evidence.first { return (lhs.evidence.first ?? .max) < (rhs.evidence.first ?? .max) }
         if lhs.code != rhs.code { return lhs.code < rhs.code }
         if lhs.objects != rhs.objects { return lhs.objects.lexicographicallyPrecedes(rhs.objects) }

@@ -20,7 +20,7 @@ public enum MarbleSVGRenderer {
     ///   - options: The axis, folding and colours.
     /// - Returns: The SVG document, ending with a newline.
     public static func render(_ trace: Trace, options: MarbleDiagramOptions = .init()) -> String {
-        let model = SequenceModel(trace: trace, diagnoses: [], folding: options.folding)
+        let model = SequenceModel(trace: trace, diagnoses: [], folding: options.folding, foldingInterleaved: options.axis == .sequence)
         var layout = MarbleSVGLayout(model: model, axis: options.axis)
         return layout.draw(title: "Marble diagram of \(trace.header.processName)", appearance: options.appearance)
     }

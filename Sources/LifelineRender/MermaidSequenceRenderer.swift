@@ -30,7 +30,7 @@ public enum MermaidSequenceRenderer {
     ///   - options: Folding; the appearance is ignored.
     /// - Returns: The `sequenceDiagram` source, ending with a newline.
     public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
-        let model = SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding)
+        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
         var lines = ["sequenceDiagram"]
         guard !model.lanes.isEmpty else {
             return (lines + ["    participant L0 as (no events recorded)"]).joined(separator: "\n") + "\n"

@@ -27,7 +27,7 @@ public enum PlantUMLSequenceRenderer {
     ///   - options: Folding; the appearance is ignored.
     /// - Returns: The source from `@startuml` to `@enduml`, ending with a newline.
     public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
-        let model = SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding)
+        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
         var lines = ["@startuml", "hide footbox", "skinparam shadowing false"]
         guard !model.lanes.isEmpty else {
             return (lines + ["participant \"(no events recorded)\" as L0", "@enduml"]).joined(separator: "\n") + "\n"

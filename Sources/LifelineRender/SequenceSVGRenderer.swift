@@ -26,11 +26,19 @@ public enum SequenceSVGRenderer {
     /// - Parameters:
     ///   - trace: The recorded trace.
     ///   - diagnoses: Findings to draw as notes at their evidence events.
-    ///   - options: Folding and colours.
+    ///   - options: Folding, collapsing, the page width to fit, and colours.
     /// - Returns: The SVG document, ending with a newline.
     public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
-        let model = SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding)
-        var layout = SequenceSVGLayout(model: model)
+        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
+        var layout = SequenceSVGLayout(model: model, pageWidth: options.pageWidth)
         return layout.draw(title: "Sequence diagram of \(trace.header.processName)", appearance: options.appearance)
+    }
+
+    /// How wide the SVG of `trace` is laid out for `options`, in pixels, before notes: what
+    /// the text formats (Mermaid, PlantUML) are checked against the page width with.
+    public static func estimatedWidth(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> Int {
+        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
+        return (0...SequenceSVGLayout.tightestPacking).lazy.map { SequenceSVGLayout.lanesWidth(of: model, packing: $0) }
+            .first { $0 <= options.pageWidth } ?? SequenceSVGLayout.lanesWidth(of: model, packing: SequenceSVGLayout.tightestPacking)
     }
 }

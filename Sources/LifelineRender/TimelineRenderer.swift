@@ -10,10 +10,15 @@ public struct TimelineRenderer: Sendable {
     /// Whether to show each event's time since the start of the recording. Times change
     /// from run to run; leave them out for output that is compared or committed.
     public var showsTimes: Bool
+    /// Whether the heading lists each object's full type name. Generic arguments make
+    /// those run to thousands of characters, so by default they are elided (`Sink<…>`); the
+    /// log always keeps the full name.
+    public var showsFullTypes: Bool
 
     /// Creates a renderer.
-    public init(showsTimes: Bool = true) {
+    public init(showsTimes: Bool = true, showsFullTypes: Bool = false) {
         self.showsTimes = showsTimes
+        self.showsFullTypes = showsFullTypes
     }
 
     /// The timeline of `trace`.
@@ -44,7 +49,8 @@ public struct TimelineRenderer: Sendable {
     private func heading(_ trace: Trace, contextWidth: Int) -> String {
         var text = "Lifeline timeline of \(Self.oneLine(trace.header.processName)): \(trace.events.count) events, \(trace.objects.count) objects\n"
         for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
-            text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) \(Self.oneLine(object.typeName))"
+            text += "  \(Self.oneLine(object.displayName)) (\(object.role.rawValue)) "
+                + Self.oneLine(showsFullTypes ? object.typeName : Self.elidingGenericArguments(object.typeName))
             if let origin = object.originPhrase { text += ", \(Self.oneLine(origin))" }
             text += "\n"
         }
@@ -102,6 +108,25 @@ public struct TimelineRenderer: Sendable {
         let micros = nanoseconds / 1_000
         let fraction = String(micros % 1_000)
         return "\(micros / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// `OpenCombine.Publishers.ReceiveOn<…>.(private).Inner<…>`: the type's path with every
+    /// generic argument list written `<…>`, cut to 120 characters.
+    static func elidingGenericArguments(_ name: String) -> String {
+        var result = ""
+        var depth = 0
+        for character in name {
+            switch character {
+            case "<":
+                if depth == 0 { result += "<…>" }
+                depth += 1
+            case ">":
+                depth = max(depth - 1, 0)
+            default:
+                if depth == 0 { result.append(character) }
+            }
+        }
+        return result.count > 120 ? String(result.prefix(119)) + "…" : result
     }
 
     /// Program text on one line, escaped and capped (``TraceText``): a label must not forge

@@ -48,6 +48,11 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
+    /// The extension of a file in this format: `svg`, `mmd`, `puml`, `json`, `dot`, `png`.
+    var fileExtension: String {
+        String(galleryFileName.split(separator: ".").last!)
+    }
+
     /// What is being drawn, for the progress indicator.
     var pictureName: String {
         switch self {
@@ -80,14 +85,17 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///   - folding: Whether long runs of identical calls are collapsed.
     ///   - axis: What the marble diagram's horizontal axis measures.
     ///   - theme: The colours of the SVG and PNG pictures; the text formats ignore it.
+    ///   - collapse: Whether the sequence diagrams fold each pipeline's operators into one lane.
+    ///   - findingNumbers: The number each finding's note carries (the whole log's).
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
     ///   `GraphvizError` when Graphviz fails to lay it out, ``EmptyPicture`` when it renders
     ///   no bytes.
     func render(
         _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
-        theme: PictureTheme = .auto
+        theme: PictureTheme = .auto, collapse: SequenceDiagramOptions.Collapse = .auto, findingNumbers: [Diagnosis: Int] = [:]
     ) throws -> [UInt8] {
-        let sequence = SequenceDiagramOptions(folding: folding, appearance: theme.svgAppearance)
+        var sequence = SequenceDiagramOptions(folding: folding, collapse: collapse, appearance: theme.svgAppearance)
+        sequence.findingNumbers = findingNumbers
         switch self {
         case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
@@ -109,3 +117,5 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 }
+
+extension SequenceDiagramOptions.Collapse: ExpressibleByArgument {}

@@ -18,6 +18,9 @@ struct SampleGallery {
         let report: String
         /// The folded Mermaid sequence diagram, as sequence.mmd holds it.
         let mermaid: String
+        /// The pipelines drawn one per picture in the story's pipelines/ folder; empty for a
+        /// story of one pipeline.
+        let pipelines: [Pipeline]
     }
 
     /// The pictures each story's folder holds, in the order the index links them.
@@ -100,8 +103,12 @@ struct SampleGallery {
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
             try write(text, to: directory.appendingPathComponent(name))
         }
+        let pipelines = TracePipelines(TraceLifecycles(trace)).pipelines.count > 1
+            ? try SplitPictures.write(trace, diagnoses: diagnoses, format: .svg, into: directory.appendingPathComponent("pipelines"),
+                                      warnings: false)
+            : []
         return Entry(scenario: scenario, trace: trace, console: console.lines, diagnoses: diagnoses, report: report,
-                     mermaid: files[RenderFormat.mermaid.galleryFileName]!)
+                     mermaid: files[RenderFormat.mermaid.galleryFileName]!, pipelines: pipelines)
     }
 
     /// Writes the index page, README.md, that shows every story: its diagnosis, its sequence
@@ -185,6 +192,7 @@ struct SampleGallery {
                 ### Sequence diagram
 
                 \(Self.picture("\(name)/sequence.svg", alt: "Sequence diagram of the \(name) story"))
+                \(Self.pipelineLinks(entry))
 
                 ### Marble diagram
 
@@ -250,5 +258,14 @@ struct SampleGallery {
 
     private func write(_ text: String, to url: URL) throws {
         try OutputFile.write(text, to: url.path)
+    }
+
+    /// The links to a multi-pipeline story's one-picture-per-pipeline diagrams, or nothing.
+    private static func pipelineLinks(_ entry: Entry) -> String {
+        guard !entry.pipelines.isEmpty else { return "" }
+        let name = entry.scenario.name
+        let links = entry.pipelines.map { "[\($0.id) \(tableCell($0.name))](\(name)/pipelines/\($0.id).svg)" }
+        return "\nOne picture per pipeline (`lifeline render trace.jsonl --format svg --split -o pipelines`): "
+            + links.joined(separator: " · ") + " · [index](\(name)/pipelines/index.md)\n"
     }
 }

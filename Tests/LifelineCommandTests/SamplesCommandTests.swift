@@ -30,6 +30,11 @@ import Testing
         return result
     }
 
+    /// The stories made of more than one pipeline, and how many.
+    static let pipelinesPerStory = [
+        "sink-and-assign": 2, "additive-demand": 2, "schedulers": 4, "dropped-cancellable": 2, "retain-cycle": 2,
+    ]
+
     @Test func twoRunsWriteTheSameGallery() throws {
         let first = try LifelineExecutable.temporaryFolder(), second = try LifelineExecutable.temporaryFolder()
         defer {
@@ -44,6 +49,12 @@ import Testing
         var expected: Set<String> = ["README.md"]
         for story in SampleScenario.all {
             for file in Self.filesPerStory + Self.ownershipFiles { expected.insert("\(story.name)/\(file)") }
+            // A story of several pipelines also draws them one per picture.
+            let pipelines = Self.pipelinesPerStory[story.name, default: 1]
+            if pipelines > 1 {
+                expected.insert("\(story.name)/pipelines/index.md")
+                for number in 1...pipelines { expected.insert("\(story.name)/pipelines/P\(number).svg") }
+            }
         }
         #expect(Set(firstFiles.keys) == expected)
         #expect(Set(secondFiles.keys) == expected)

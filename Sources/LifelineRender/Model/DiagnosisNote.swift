@@ -2,7 +2,8 @@ import LifelineAnalysis
 
 /// A diagnosis as a sequence diagram shows it.
 struct DiagnosisNote: Hashable, Sendable {
-    /// The diagnosis's number, counted from 1 in the order notes appear.
+    /// The finding's number: its place in the order ``TraceAnalyzer`` gives findings (what
+    /// `--finding N` counts), unless the options number them otherwise.
     let number: Int
     /// The diagnosis.
     let diagnosis: Diagnosis

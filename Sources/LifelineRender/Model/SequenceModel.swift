@@ -28,13 +28,44 @@ struct SequenceModel: Sendable {
     ///   - diagnoses: Findings to show as notes at their evidence events. Events they cite are
     ///     never folded away.
     ///   - folding: Whether to collapse long runs of identical call patterns.
-    init(trace: Trace, diagnoses: [Diagnosis], folding: Bool) {
-        let order = LaneOrder.objects(in: trace.events)
-        var laneOf: [TraceObjectID: Int] = [:]
-        for (index, id) in order.enumerated() { laneOf[id] = index }
-        lanes = order.enumerated().map { index, id in
-            Lane(index: index, object: trace.objects[id] ?? Self.undeclared(id))
+    ///   - collapsing: Whether to fold each pipeline's operators into one lane
+    ///     (``OperatorGroups``); calls between the folded objects are then left out.
+    ///   - foldingInterleaved: Whether repeats interleaved with other lanes' calls fold too
+    ///     (not on a time axis, where a fold row cannot stand for the time its values span).
+    ///   - findingNumbers: The number each finding's note carries; by default its position in
+    ///     ``TraceAnalyzer``'s order, counted from 1, whatever order `diagnoses` come in.
+    init(
+        trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true,
+        findingNumbers: [Diagnosis: Int] = [:]
+    ) {
+        let repeated = folding ? RepeatedPipelines(trace, diagnoses: diagnoses) : nil
+        let trace = repeated?.trace ?? trace
+        let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
+        let cited = Set(diagnoses.flatMap(\.evidence))
+        // Lanes that take part in no drawn call (an object seen only dying) are dropped,
+        // unless a finding cites them.
+        var drawn = Set<TraceObjectID>()
+        for event in trace.events {
+            switch event.kind {
+            case .deallocation(let object, _): if cited.contains(event.seq) { drawn.insert(object) }
+            default: drawn.formUnion(event.kind.objects)
+            }
         }
+        let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
+        let groups = collapsing ? OperatorGroups(trace) : nil
+        let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
+        var laneOf: [TraceObjectID: Int] = [:]
+        var lanes: [Lane] = []
+        for members in lanesOfObjects {
+            let objects = members.map { trace.objects[$0] ?? Self.undeclared($0) }
+            for id in members { laneOf[id] = lanes.count }
+            let group = groups?.groupOf[members[0]]
+            lanes.append(Lane(
+                index: lanes.count, object: objects[0], members: members.count > 1 || group != nil ? objects : [],
+                pipeline: group.flatMap { groups?.pipelineNames[$0] }
+            ))
+        }
+        self.lanes = lanes
 
         let contextNames = trace.events.map { trace.executionContextName(of: $0) }
         var contextOrder: [String] = contextNames.contains("main") ? ["main"] : []
@@ -51,13 +82,14 @@ struct SequenceModel: Sendable {
             if lhs.code != rhs.code { return lhs.code < rhs.code }
             return lhs.message < rhs.message
         }
-        let cited = Set(sortedDiagnoses.flatMap(\.evidence))
-
-        var builder = StepBuilder(laneOf: laneOf)
+        var builder = StepBuilder(laneOf: laneOf, foldedObjects: Set(groups?.groupOf.keys.filter { laneOf[$0] != nil } ?? []))
         for (event, contextName) in zip(trace.events, contextNames) {
             builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
         }
-        var steps = folding ? builder.folded() : builder.steps
+        var steps = folding ? builder.folded(interleaved: foldingInterleaved) : builder.steps
+        if let groups = repeated?.groups, !groups.isEmpty {
+            steps = Self.inserting(groups, into: steps, laneOf: laneOf)
+        }
 
         var notes: [DiagnosisNote] = []
         var notesAfter: [Int: [DiagnosisNote]] = [:]
@@ -66,8 +98,12 @@ struct SequenceModel: Sendable {
         for (index, step) in steps.enumerated() {
             if let seq = step.seq, stepIndexOfSeq[seq] == nil { stepIndexOfSeq[seq] = index }
         }
+        var inputNumber: [Diagnosis: Int] = [:]
+        for (index, diagnosis) in diagnoses.sorted(by: TraceAnalyzer.precedes).enumerated() where inputNumber[diagnosis] == nil {
+            inputNumber[diagnosis] = index + 1
+        }
         for diagnosis in sortedDiagnoses {
-            let number = notes.count + 1
+            let number = findingNumbers[diagnosis] ?? inputNumber[diagnosis] ?? notes.count + 1
             let anchor = diagnosis.evidence.max().flatMap { stepIndexOfSeq[$0] }.map { Self.endOfCall(at: $0, in: steps) }
             let lane = diagnosis.objects.lazy.compactMap { laneOf[$0] }.first
                 ?? anchor.flatMap { steps[$0].lanes.first }
@@ -95,6 +131,108 @@ struct SequenceModel: Sendable {
         }
         self.steps = steps
         self.notes = notes
+    }
+
+    /// The lanes of a collapsed diagram, left to right, each as the objects it holds: one
+    /// lane per pipeline for its folded operators, placed where its most downstream operator
+    /// stood (next to the subscriber); objects of one pipeline, type and role that lived one
+    /// after another (a `flatMap`'s `Future` per value) share a lane; every other object has
+    /// its own.
+    private static func collapsedLanes(_ order: [TraceObjectID], groups: OperatorGroups, trace: Trace) -> [[TraceObjectID]] {
+        var lifetime: [TraceObjectID: ClosedRange<UInt64>] = [:]
+        for event in trace.events {
+            for object in event.kind.objects {
+                lifetime[object] = lifetime[object].map { $0.lowerBound...event.seq } ?? event.seq...event.seq
+            }
+        }
+        struct SuccessionKey: Hashable {
+            let pipeline: Int?
+            let type: String
+            let role: TraceObjectRole?
+        }
+        var lanes: [(position: Int, members: [TraceObjectID])] = []
+        var laneOfGroup: [Int: Int] = [:]
+        var successions: [SuccessionKey: [Int]] = [:]
+        var placed: [TraceObjectID: Int] = [:]
+        for (position, id) in order.enumerated() {
+            if let group = groups.groupOf[id] {
+                if let lane = laneOfGroup[group] {
+                    lanes[lane].members.append(id)
+                    lanes[lane].position = position
+                } else {
+                    laneOfGroup[group] = lanes.count
+                    lanes.append((position, [id]))
+                }
+                continue
+            }
+            // A source and the subscriptions it hands out share a lane, and sources of one
+            // type that came one after another share one too.
+            func place(_ object: TraceObjectID) -> Int {
+                if let lane = placed[object] { return lane }
+                let declared = trace.objects[object]
+                let key = SuccessionKey(pipeline: groups.pipelineOf[object], type: declared?.typeName ?? "", role: declared?.role)
+                let start = lifetime[object]?.lowerBound ?? 0
+                let lane = successions[key, default: []].first { lane in
+                    lanes[lane].members.compactMap { lifetime[$0]?.upperBound }.max().map { $0 < start } ?? false
+                }
+                if let lane {
+                    lanes[lane].members.append(object)
+                    placed[object] = lane
+                    return lane
+                }
+                successions[key, default: []].append(lanes.count)
+                placed[object] = lanes.count
+                lanes.append((position, [object]))
+                return lanes.count - 1
+            }
+            if let source = groups.sourceOf[id] {
+                let lane = place(source)
+                if placed[id] == nil {
+                    lanes[lane].members.append(id)
+                    placed[id] = lane
+                }
+                continue
+            }
+            _ = place(id)
+        }
+        // A group stands just left of its pipeline's subscriber.
+        let positionOf = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        for (group, lane) in laneOfGroup {
+            if let end = groups.ends[group].flatMap({ positionOf[$0] }), end < lanes[lane].position {
+                lanes[lane].position = end
+            }
+        }
+        return lanes.enumerated().sorted { lhs, rhs in
+            let left = (lhs.element.position, laneOfGroup.values.contains(lhs.offset) ? 0 : 1, lhs.offset)
+            let right = (rhs.element.position, laneOfGroup.values.contains(rhs.offset) ? 0 : 1, rhs.offset)
+            return left < right
+        }.map(\.element.members)
+    }
+
+    /// `steps` with a fold row `× N pipelines like this` after the last row of each group's
+    /// pipeline drawn.
+    private static func inserting(_ groups: [RepeatedPipelines.Group], into steps: [SequenceStep], laneOf: [TraceObjectID: Int]) -> [SequenceStep] {
+        var lastRow: [UInt64: Int] = [:]
+        for (index, step) in steps.enumerated() {
+            if let seq = step.seq { lastRow[seq] = index }
+        }
+        var after: [Int: [SequenceStep]] = [:]
+        var trailing: [SequenceStep] = []
+        for group in groups {
+            let lanes = group.objects.compactMap { laneOf[$0] }
+            let noun = "pipelines like this" + (group.codes.isEmpty ? "" : ", each with " + group.codes.joined(separator: ", "))
+            let run = RepeatedRun(repeats: group.count, noun: noun, seqs: group.seqs,
+                                  lanes: (lanes.min() ?? 0)...(lanes.max() ?? 0))
+            let fold = SequenceStep(content: .fold(run), seq: nil, time: nil, thread: nil, context: nil)
+            if let row = lastRow[group.after] { after[row, default: []].append(fold) } else { trailing.append(fold) }
+        }
+        var result: [SequenceStep] = []
+        result.reserveCapacity(steps.count + groups.count)
+        for (index, step) in steps.enumerated() {
+            result.append(step)
+            result += after[index, default: []]
+        }
+        return result + trailing
     }
 
     /// Where a note about the row at `index` goes: after the return of the call that row

@@ -9,6 +9,12 @@ struct StepBuilder {
     private(set) var steps: [SequenceStep] = []
 
     private let laneOf: [TraceObjectID: Int]
+    /// Whether a call between two objects of one lane (a pipeline's folded operators) is
+    /// left out rather than drawn as a call to itself.
+    private let hidesCallsWithinALane: Bool
+    /// Objects folded into a group lane: their deaths are not drawn unless a finding cites
+    /// them, so the group's lifeline does not end at its first member's death.
+    private let foldedObjects: Set<TraceObjectID>
     private var subscriberOf: [TraceObjectID: TraceObjectID] = [:]
     private var subscriptionOf: [TraceObjectID: TraceObjectID] = [:]
     private var publisherOf: [TraceObjectID: TraceObjectID] = [:]
@@ -25,6 +31,8 @@ struct StepBuilder {
         let callee: Int
         let kind: CallKind
         let depth: Int
+        /// A call within one lane, left out.
+        var hidden = false
     }
 
     /// What pairs a return with its call: the event kind and the objects it names.
@@ -60,8 +68,10 @@ struct StepBuilder {
         }
     }
 
-    init(laneOf: [TraceObjectID: Int]) {
+    init(laneOf: [TraceObjectID: Int], foldedObjects: Set<TraceObjectID> = []) {
         self.laneOf = laneOf
+        self.hidesCallsWithinALane = !foldedObjects.isEmpty
+        self.foldedObjects = foldedObjects
     }
 
     /// Adds the rows of one event. A `pinned` event is cited by a diagnosis and is never
@@ -74,7 +84,9 @@ struct StepBuilder {
         let first = steps.count
         switch (event.kind, event.phase) {
         case (.deallocation(let object, let evidence), _):
-            append(.deallocation(lane: laneOf[object]!, evidence: evidence), event, context)
+            if let lane = laneOf[object], pinned || !foldedObjects.contains(object) {
+                append(.deallocation(lane: lane, evidence: evidence), event, context)
+            }
         case (.mark(let label), _):
             append(.mark(label), event, context)
         case (_, .begin):
@@ -99,7 +111,14 @@ struct StepBuilder {
         let (caller, callee, kind) = participants(of: event.kind)
         let calleeLane = laneOf[callee]!
         var callerLane = caller.flatMap { laneOf[$0] }
-        if callerLane == calleeLane { callerLane = nil }
+        if callerLane == calleeLane {
+            if hidesCallsWithinALane && caller != callee {
+                stacks[event.thread, default: []].append(
+                    OpenCall(key: key(of: event.kind), caller: nil, callee: calleeLane, kind: kind, depth: 0, hidden: true))
+                return
+            }
+            callerLane = nil
+        }
         let depth = openCount[calleeLane, default: 0]
         openCount[calleeLane] = depth + 1
         stacks[event.thread, default: []].append(
@@ -125,6 +144,7 @@ struct StepBuilder {
 
     private mutating func close(_ event: TraceEvent?, _ context: Int, returnedDemand: TraceDemand?, thread: UInt64? = nil) {
         let open = stacks[event?.thread ?? thread!]!.removeLast()
+        if open.hidden { return }
         openCount[open.callee, default: 1] -= 1
         append(.callReturn(caller: open.caller, callee: open.callee, kind: open.kind, depth: open.depth,
                            returnedDemand: returnedDemand),
@@ -165,7 +185,10 @@ struct StepBuilder {
 
     /// The rows with long runs of a repeating block of units collapsed: the first and last
     /// repetitions are kept and a fold row stands for the ones between.
-    func folded() -> [SequenceStep] {
+    /// With `interleaved`, repeats with only other lanes' calls between them fold too.
+    func folded(interleaved: Bool = true) -> [SequenceStep] {
+        // Units whose calls were all left out hold no rows.
+        let units = self.units.filter { !$0.steps.isEmpty }
         var signatureIDs: [[Shape]: Int] = [:]
         let signatures: [Int] = units.enumerated().map { index, unit in
             if unit.pinned { return -1 - index }
@@ -175,7 +198,14 @@ struct StepBuilder {
             return signatureIDs.count - 1
         }
 
-        var result: [SequenceStep] = []
+        /// What the rows become: a unit's rows, or a fold row.
+        enum Item {
+            case unit(Int)
+            case fold(SequenceStep)
+        }
+        var items: [Item] = []
+        // Units kept as a contiguous run's first or last block are not folded again.
+        var kept = Set<Int>()
         var index = 0
         while index < units.count {
             var best: (block: Int, repeats: Int)?
@@ -191,17 +221,67 @@ struct StepBuilder {
                 }
             }
             guard let (block, repeats) = best else {
-                result += steps[units[index].steps]
+                items.append(.unit(index))
                 index += 1
                 continue
             }
-            let firstBlock = units[index].steps.lowerBound..<units[index + block - 1].steps.upperBound
             let leftOut = units[index + block].steps.lowerBound..<units[index + (repeats - 1) * block - 1].steps.upperBound
-            let lastBlock = units[index + (repeats - 1) * block].steps.lowerBound..<units[index + repeats * block - 1].steps.upperBound
-            result += steps[firstBlock]
-            result.append(fold(steps[leftOut], repeats: repeats - 2))
-            result += steps[lastBlock]
+            for unit in index..<(index + block) { items.append(.unit(unit)); kept.insert(unit) }
+            items.append(.fold(fold(steps[leftOut], repeats: repeats - 2)))
+            for unit in (index + (repeats - 1) * block)..<(index + repeats * block) { items.append(.unit(unit)); kept.insert(unit) }
             index += repeats * block
+        }
+
+        // Interleaved repeats: the same unit coming back again and again while only other
+        // lanes act between (a ticker's values among other pipelines' calls) keeps its first
+        // and last occurrence, and a fold row after the first stands for the ones between.
+        // Anything on the unit's own lanes between two occurrences breaks the chain, so an
+        // interplay on those lanes (demand changing between values) is always drawn.
+        func lanes(of item: Item) -> Set<Int> {
+            switch item {
+            case .unit(let unit): return Set(steps[units[unit].steps].flatMap(\.lanes))
+            case .fold(let step): return Set(step.lanes)
+            }
+        }
+        let itemLanes = items.map(lanes)
+        var chains: [[Int]] = []
+        var openChain: [Int: Int] = [:]
+        for (position, item) in items.enumerated() {
+            var own: Int?
+            if case .unit(let unit) = item { own = signatures[unit] }
+            var broken: [Int] = []
+            for (signature, chain) in openChain
+            where signature != own && !itemLanes[position].isDisjoint(with: itemLanes[chains[chain][0]]) {
+                broken.append(signature)
+            }
+            for signature in broken { openChain[signature] = nil }
+            guard case .unit(let unit) = item, signatures[unit] >= 0, !kept.contains(unit) else { continue }
+            if let chain = openChain[signatures[unit]] {
+                chains[chain].append(position)
+            } else {
+                openChain[signatures[unit]] = chains.count
+                chains.append([position])
+            }
+        }
+        var leftOutPositions = Set<Int>()
+        var foldAfter: [Int: SequenceStep] = [:]
+        for positions in chains where interleaved && positions.count >= SequenceModel.shortestFoldedRun {
+            let middle = positions.dropFirst().dropLast()
+            var leftOut: [SequenceStep] = []
+            for position in middle {
+                if case .unit(let unit) = items[position] { leftOut += steps[units[unit].steps] }
+                leftOutPositions.insert(position)
+            }
+            foldAfter[positions[0]] = fold(leftOut[...], repeats: middle.count)
+        }
+
+        var result: [SequenceStep] = []
+        for (position, item) in items.enumerated() where !leftOutPositions.contains(position) {
+            switch item {
+            case .unit(let unit): result += steps[units[unit].steps]
+            case .fold(let step): result.append(step)
+            }
+            if let fold = foldAfter[position] { result.append(fold) }
         }
         return result
     }

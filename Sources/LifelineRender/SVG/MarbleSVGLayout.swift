@@ -3,9 +3,7 @@ import LifelineLog
 /// Places the deliveries of a ``SequenceModel`` on marble timelines.
 struct MarbleSVGLayout {
     private static let margin = 16
-    private static let labelWidth = 250
     private static let rowHeight = 52
-    private static let columnWidth = 30
     private static let foldWidth = 110
     private static let timeWidth = 760
     private static let marbleRadius = 12
@@ -34,6 +32,13 @@ struct MarbleSVGLayout {
     private let model: SequenceModel
     private let axis: MarbleDiagramOptions.Axis
     private var canvas = SVGCanvas()
+    /// The width of the timelines' names on the left: narrower when the page is tight.
+    private var labelWidth = 250
+    /// The width of one event-order column: narrower (down to a marble's width) when the
+    /// page is tight.
+    private var columnWidth = 30
+    /// The width to fit.
+    private let pageWidth = SequenceDiagramOptions.defaultPageWidth
 
     init(model: SequenceModel, axis: MarbleDiagramOptions.Axis) {
         self.model = model
@@ -75,14 +80,41 @@ struct MarbleSVGLayout {
         var rowOf: [Int: Int] = [:]
         for (index, hop) in rows.enumerated() { rowOf[hop] = index }
 
+        if axis == .sequence {
+            // Fit the page when it can be done: a narrower name column first, then columns
+            // down to a marble's width.
+            let folds = columns.count { if case .fold = $0 { return true } else { return false } }
+            let marks = columns.count - folds
+            let natural = 2 * Self.margin + labelWidth + columnWidth / 2 + marks * columnWidth + folds * Self.foldWidth + columnWidth
+            if natural > pageWidth {
+                labelWidth = 200
+                let room = pageWidth - 2 * Self.margin - labelWidth - folds * Self.foldWidth - 45
+                columnWidth = min(30, max(2 * Self.marbleRadius + 2, room / max(marks, 1)))
+            }
+        }
         let placed = positions(of: columns)
-        let left = Self.margin + Self.labelWidth
-        let right = (placed.map { $0.x + $0.width }.max() ?? left) + Self.columnWidth
+        let left = Self.margin + labelWidth
+        let right = (placed.map { $0.x + $0.width }.max() ?? left) + columnWidth
         let caption = axis == .sequence ? "Event order →" : "Time since the first event →  (\(Self.duration(columns)))"
         canvas.text(DisplayText(caption, limit: 80), x: left, y: Self.margin + 8, "tm")
 
+        // How many characters each value's text may have: as many as fit between its
+        // neighbours on the same timeline (at least a marble's four).
+        var textLimit: [Int: Int] = [:]
+        var previousOnRow: [Int: (index: Int, x: Int)] = [:]
+        var room: [Int: Int] = [:]
+        for (index, (column, place)) in zip(columns, placed).enumerated() {
+            guard case .marks(let hop, _, _) = column else { continue }
+            let x = place.x + place.width / 2
+            room[index] = x - (previousOnRow[hop]?.x ?? left)
+            if let previous = previousOnRow[hop] { room[previous.index] = min(room[previous.index] ?? .max, x - previous.x) }
+            previousOnRow[hop] = (index, x)
+        }
+        for (_, last) in previousOnRow { room[last.index] = min(room[last.index] ?? .max, right - (placed[last.index].x + placed[last.index].width / 2)) }
+        for (index, space) in room { textLimit[index] = min(max(4, (2 * space - 10) / 7), 24) }
+
         var starts: [Int: Int] = [:], ends: [Int: Int] = [:]
-        for (column, place) in zip(columns, placed) {
+        for (index, (column, place)) in zip(columns, placed).enumerated() {
             let x = place.x + place.width / 2
             switch column {
             case .marks(let hop, let mark, _):
@@ -91,7 +123,7 @@ struct MarbleSVGLayout {
                 case .start:
                     if starts[hop] == nil { starts[hop] = x }
                 case .value(let value, let context):
-                    drawMarble(value, context: context, x: x, y: y)
+                    drawMarble(value, context: context, x: x, y: y, limit: textLimit[index] ?? 4)
                 case .finished:
                     canvas.line(x, y - 13, x, y + 13, "x", to: .foreground)
                     ends[hop] = ends[hop] ?? x
@@ -120,9 +152,9 @@ struct MarbleSVGLayout {
         for hop in rows {
             let row = rowOf[hop]!, y = Self.top + row * Self.rowHeight + Self.rowHeight / 2
             let lane = model.lanes[hop]
-            canvas.text(DisplayText(lane.oneLineName, limit: 38), x: Self.margin, y: y - 2, "tx tb")
+            canvas.text(DisplayText(lane.oneLineName, limit: labelWidth * 38 / 250), x: Self.margin, y: y - 2, "tx tb")
             if let source = hops[hop]!.source {
-                canvas.text(DisplayText("from " + model.lanes[source].oneLineName, limit: 44), x: Self.margin, y: y + 12, "tm")
+                canvas.text(DisplayText("from " + model.lanes[source].oneLineName, limit: labelWidth * 44 / 250), x: Self.margin, y: y + 12, "tm")
             }
             let start = starts[hop].map { $0 - 14 } ?? left
             if let end = ends[hop] {
@@ -141,7 +173,7 @@ struct MarbleSVGLayout {
     /// The left edge and width of each column: evenly spaced by event order (a fold is
     /// wider, to hold its label), or to scale by time (a fold spans the time it left out).
     private func positions(of columns: [Column]) -> [(x: Int, width: Int)] {
-        let left = Self.margin + Self.labelWidth + Self.columnWidth / 2
+        let left = Self.margin + labelWidth + columnWidth / 2
         let times = columns.map { column -> UInt64? in
             if case .marks(_, _, let time) = column { return time }
             return nil
@@ -150,24 +182,45 @@ struct MarbleSVGLayout {
         guard axis == .time, let first = known.min(), let last = known.max(), last > first else {
             var x = left
             return columns.map { column in
-                let width = if case .fold = column { Self.foldWidth } else { Self.columnWidth }
+                let width = if case .fold = column { Self.foldWidth } else { columnWidth }
                 defer { x += width }
                 return (x, width)
             }
         }
-        let scale = Double(Self.timeWidth) / Double(last - first)
-        var scaled = times.map { $0.map { left + Self.columnWidth / 2 + Int((Double($0 - first) * scale).rounded()) } }
-        // Deliveries microseconds apart would hide each other: on each timeline, a mark
-        // closer than a marble's width to the one before it moves right just enough.
-        var lastOnTimeline: [Int: Int] = [:]
-        for (index, column) in columns.enumerated() {
-            guard case .marks(let hop, _, _) = column, let x = scaled[index] else { continue }
-            let placed = lastOnTimeline[hop].map { max(x, $0 + 2 * Self.marbleRadius + 2) } ?? x
-            scaled[index] = placed
-            lastOnTimeline[hop] = placed
+        // Deliveries microseconds apart would hide each other, so on each timeline a mark
+        // closer than a marble's width to the one before it moves right just enough. A mark
+        // moved right moves every later mark with it (on every timeline), so an earlier event
+        // is never drawn to the right of a later one; the scale then shrinks so that what was
+        // moved still fits the axis.
+        let byTime = columns.indices.filter { times[$0] != nil }.sorted { (times[$0]!, $0) < (times[$1]!, $1) }
+        func place(scale: Double) -> [Int?] {
+            var placed: [Int?] = Array(repeating: nil, count: columns.count)
+            var lastOnTimeline: [Int: Int] = [:]
+            var latest = Int.min
+            for index in byTime {
+                var x = left + columnWidth / 2 + Int((Double(times[index]! - first) * scale).rounded())
+                x = max(x, latest)
+                if case .marks(let hop, _, _) = columns[index], let previous = lastOnTimeline[hop] {
+                    x = max(x, previous + 2 * Self.marbleRadius + 2)
+                }
+                if case .marks(let hop, _, _) = columns[index] { lastOnTimeline[hop] = x }
+                latest = x
+                placed[index] = x
+            }
+            return placed
+        }
+        let axisEnd = left + columnWidth / 2 + Self.timeWidth
+        var scale = Double(Self.timeWidth) / Double(last - first)
+        var scaled = place(scale: scale)
+        if let furthest = scaled.compactMap({ $0 }).max(), furthest > axisEnd {
+            let pushed = furthest - axisEnd
+            if pushed < Self.timeWidth / 2 {
+                scale *= Double(Self.timeWidth - pushed) / Double(Self.timeWidth)
+                scaled = place(scale: scale)
+            }
         }
         return scaled.indices.map { index in
-            if let x = scaled[index] { return (x - Self.columnWidth / 2, Self.columnWidth) }
+            if let x = scaled[index] { return (x - columnWidth / 2, columnWidth) }
             let before = scaled[..<index].lazy.compactMap { $0 }.last.map { $0 + Self.marbleRadius + 4 } ?? left
             let after = scaled[(index + 1)...].lazy.compactMap { $0 }.first.map { $0 - Self.marbleRadius - 4 } ?? before
             return (before, max(after - before, 8))
@@ -188,12 +241,14 @@ struct MarbleSVGLayout {
         return "\(nanoseconds / 1_000_000_000) s"
     }
 
-    private mutating func drawMarble(_ value: String?, context: Int, x: Int, y: Int) {
+    private mutating func drawMarble(_ value: String?, context: Int, x: Int, y: Int, limit: Int) {
         let colour = context % SVGStyleSheet.contextColourCount
         let tooltip = value.map { "value: \($0)" } ?? "value (description not recorded)"
         canvas.circle(x, y, Self.marbleRadius, "a\(colour)", title: tooltip, to: .bars)
         if let value {
-            canvas.text(DisplayText(value, limit: 4), x: x, y: y + 4, "tx mv", anchor: .middle, to: .foreground)
+            // Text wider than the marble is drawn on a halo, over the timeline.
+            let text = DisplayText(value, limit: limit)
+            canvas.text(text, x: x, y: y + 4, text.short.count > 4 ? "tx mv hl" : "tx mv", anchor: .middle, to: .foreground)
         }
     }
 }

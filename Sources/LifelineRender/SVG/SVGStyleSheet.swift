@@ -68,7 +68,7 @@ enum SVGStyleSheet {
         var css = """
             \(scope){font-family:-apple-system,BlinkMacSystemFont,"Segoe UI","Helvetica Neue",Helvetica,Arial,"DejaVu Sans",sans-serif;font-size:12px}
             \(scope) .tb{font-weight:600}
-            \(scope) .tm,\(scope) .tw,\(scope) .mv{font-size:10px}
+            \(scope) .tm,\(scope) .tw,\(scope) .mv{font-size:11px}
             \(scope) .ln,\(scope) .mk{stroke-dasharray:4 3}
             \(scope) .fd{stroke-dasharray:3 3}
             \(scope) .x{stroke-width:2}

@@ -9,18 +9,34 @@ struct SequenceSVGLayout {
     private static let noteCharactersPerLine = 56
     private static let messageLimit = 72
     private static let valueLimit = 32
+    /// The tightest packing: its gaps grow by at most ``packedLabelGaps`` for a label.
+    static let tightestPacking = 3
+    /// The most each packing widens one gap for a label (none for packing 0).
+    private static let packedLabelGaps = [Int.max, 130, 100, 76]
 
     private let model: SequenceModel
+    /// How tightly lanes are packed to fit the page, 0 (not at all) to ``tightestPacking``
+    /// (see ``placement(of:packing:)``).
+    private let packing: Int
+    private var packed: Bool { packing > 0 }
+    /// The width to fit; notes are kept inside it.
+    private let pageWidth: Int
     private var canvas = SVGCanvas()
     private var laneX: [Int] = []
     private var boxWidth: [Int] = []
     private var right = 0
+    /// The right edge the lanes and their call labels need, before notes widen the page.
+    private var lanesRight = 0
     /// The open activations of each lane, innermost last.
     private var openBars: [[(top: Int, depth: Int, context: Int)]] = []
     private var lifelineEnd: [Int?] = []
 
-    init(model: SequenceModel) {
+    /// Lays out `model`, packing the lanes when they would not fit `pageWidth` otherwise.
+    init(model: SequenceModel, pageWidth: Int = SequenceDiagramOptions.defaultPageWidth) {
         self.model = model
+        self.pageWidth = pageWidth
+        packing = model.lanes.isEmpty ? 0
+            : (0..<Self.tightestPacking).first { Self.lanesWidth(of: model, packing: $0) <= pageWidth } ?? Self.tightestPacking
     }
 
     mutating func draw(title: String, appearance: SVGAppearance) -> String {
@@ -51,21 +67,44 @@ struct SequenceSVGLayout {
 
     // MARK: Lanes
 
-    private mutating func placeLanes() {
-        boxWidth = model.lanes.map { lane in
-            let type = DisplayText.typeName(lane.typeLine, limit: 30), identity = DisplayText(lane.identityLine, limit: 34)
+    /// Where the lanes go: each lane's centre, its heading box's width, and the right edge
+    /// the lanes and their labels need.
+    private struct LanePlacement {
+        var laneX: [Int]
+        var boxWidth: [Int]
+        var right: Int
+    }
+
+    /// How wide the lanes of `model` are laid out, from the left margin to the right edge of
+    /// the rightmost lane's labels.
+    static func lanesWidth(of model: SequenceModel, packing: Int) -> Int {
+        guard !model.lanes.isEmpty else { return 0 }
+        return placement(of: model, packing: packing).right + margin
+    }
+
+    /// Places the lanes. Unpacked, every gap holds the widest label drawn across it.
+    /// Packed (to fit a page), headings are shortened and a gap grows by at most
+    /// ``packedLabelGaps`` for a label: a longer label overhangs the lanes beside it on its
+    /// halo, which is readable because each row carries one label.
+    private static func placement(of model: SequenceModel, packing: Int) -> LanePlacement {
+        let packed = packing > 0, packedLabelGap = packedLabelGaps[packing]
+        let typeLimit = headingLimits(packing).type, identityLimit = headingLimits(packing).identity
+        let boxWidth = model.lanes.map { lane in
+            let type = DisplayText.typeName(lane.typeLine, limit: typeLimit)
+            let identity = DisplayText(lane.identityLine, limit: lane.isGroup ? identityLimit + 6 : identityLimit)
             let typeWidth: Int = DisplayText.estimatedWidth(of: type.short, fontSize: 13)
-            let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 10)
-            return max(max(typeWidth, identityWidth) + 20, 90)
+            let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 11)
+            return max(max(typeWidth, identityWidth) + (packing == tightestPacking ? 14 : 20), packed ? 72 : 90)
         }
         var gaps: [Int] = []
         for index in 0..<(model.lanes.count - 1) {
-            gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + 20)
+            gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + (packing == tightestPacking ? 8 : packed ? 12 : 20))
         }
         var rightOverhang = boxWidth[model.lanes.count - 1] / 2
         func need(_ width: Int, from a: Int, to b: Int) {
             let (low, high) = (min(a, b), max(a, b))
             guard high > low else { return }
+            let width = packed ? min(width, packedLabelGap * (high - low)) : width
             let share = (width + high - low - 1) / (high - low)
             for gap in low..<high { gaps[gap] = max(gaps[gap], share) }
         }
@@ -76,41 +115,58 @@ struct SequenceSVGLayout {
                 if let caller {
                     need(width + 36, from: caller, to: callee)
                 } else if callee < gaps.count {
-                    gaps[callee] = max(gaps[callee], width + 52)
+                    gaps[callee] = max(gaps[callee], packed ? min(width + 52, packedLabelGap) : width + 52)
                 } else {
                     rightOverhang = max(rightOverhang, width + 52)
                 }
             case .callReturn(let caller?, let callee, _, _, let demand?):
-                need(DisplayText.estimatedWidth(of: CallKind.name(of: demand), fontSize: 10) + 36, from: caller, to: callee)
+                need(DisplayText.estimatedWidth(of: CallKind.name(of: demand), fontSize: 11) + 36, from: caller, to: callee)
             default:
                 break
             }
         }
-        var x = Self.margin + Self.gutter + boxWidth[0] / 2
-        laneX = [x]
+        var x = margin + gutter + boxWidth[0] / 2
+        var laneX = [x]
         for gap in gaps {
             x += gap
             laneX.append(x)
         }
-        right = x + rightOverhang
+        return LanePlacement(laneX: laneX, boxWidth: boxWidth, right: x + rightOverhang)
+    }
+
+    /// How many characters a heading's type and identity lines keep at each packing.
+    private static func headingLimits(_ packing: Int) -> (type: Int, identity: Int) {
+        switch packing {
+        case 0: return (30, 34)
+        case 1: return (20, 24)
+        default: return (16, 20)
+        }
+    }
+
+    private mutating func placeLanes() {
+        let placement = Self.placement(of: model, packing: packing)
+        laneX = placement.laneX
+        boxWidth = placement.boxWidth
+        right = placement.right
+        lanesRight = placement.right
     }
 
     private mutating func drawHeaders() {
         for lane in model.lanes {
             let x = laneX[lane.index], width = boxWidth[lane.index], top = Self.margin
-            var details = [lane.object.typeName, lane.identityLine]
-            if let origin = lane.object.originPhrase { details.append(origin) }
-            canvas.add("<g><title>\(XMLText.escape(DisplayText.clean(details.joined(separator: " "))))</title>", to: .foreground)
+            canvas.add("<g><title>\(XMLText.escape(DisplayText.clean(lane.details)))</title>", to: .foreground)
             canvas.rect(x - width / 2, top, width, Self.headerHeight, "bx", radius: 4, to: .foreground)
-            canvas.text(DisplayText.typeName(lane.typeLine, limit: 30), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
-            canvas.text(DisplayText(lane.identityLine, limit: 34), x: x, y: top + 33, "tm", anchor: .middle, to: .foreground)
+            let limits = Self.headingLimits(packing)
+            let typeLimit = limits.type, identityLimit = limits.identity + (lane.isGroup ? 6 : 0)
+            canvas.text(DisplayText.typeName(lane.typeLine, limit: typeLimit), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
+            canvas.text(DisplayText(lane.identityLine, limit: identityLimit), x: x, y: top + 33, "tm", anchor: .middle, to: .foreground)
             canvas.add("</g>", to: .foreground)
         }
     }
 
     // MARK: Rows
 
-    private func label(_ kind: CallKind) -> DisplayText {
+    private static func label(_ kind: CallKind) -> DisplayText {
         DisplayText(kind.label(valueLimit: Self.valueLimit), limit: Self.messageLimit)
     }
 
@@ -128,15 +184,15 @@ struct SequenceSVGLayout {
                 let to = rightward ? calleeCentre - Self.barHalfWidth : calleeCentre + Self.barHalfWidth
                 canvas.line(from, arrowY, to, arrowY, "s\(colour)", to: .arrows)
                 arrowhead(at: to, arrowY, pointingRight: rightward, colour: colour, open: false)
-                canvas.text(label(kind), x: (from + to) / 2, y: arrowY - 6, "tx hl", anchor: .middle)
+                canvas.text(Self.label(kind), x: (from + to) / 2, y: arrowY - 6, "tx hl", anchor: .middle)
             } else {
                 let start = edge(of: callee, facing: true)
                 let end = calleeCentre + Self.barHalfWidth
                 let loopRight = max(start, end) + 22
                 canvas.path("M\(start),\(arrowY - 10)H\(loopRight)V\(arrowY + 2)H\(end)", "s\(colour)")
                 arrowhead(at: end, arrowY + 2, pointingRight: false, colour: colour, open: false)
-                canvas.text(label(kind), x: loopRight + 6, y: arrowY - 2, "tx hl")
-                right = max(right, loopRight + 6 + DisplayText.estimatedWidth(of: label(kind).short, fontSize: 12))
+                canvas.text(Self.label(kind), x: loopRight + 6, y: arrowY - 2, "tx hl")
+                right = max(right, loopRight + 6 + DisplayText.estimatedWidth(of: Self.label(kind).short, fontSize: 12))
             }
             openBars[callee].append((top: arrowY, depth: depth, context: colour))
             return y + 30
@@ -178,9 +234,15 @@ struct SequenceSVGLayout {
             case .exact: note = "deallocated"
             case .observed(let aliveAt): note = "found deallocated (alive at #\(aliveAt))"
             }
-            canvas.text(DisplayText(note, limit: 60), x: x + 12, y: crossY + 4, "tm hl")
-            right = max(right, x + 12 + DisplayText.estimatedWidth(of: note, fontSize: 10))
-            if lifelineEnd[lane] == nil { lifelineEnd[lane] = crossY }
+            let noteWidth = DisplayText.estimatedWidth(of: note, fontSize: 11)
+            if x + 12 + noteWidth > max(lanesRight, pageWidth - Self.margin) && x - 12 - noteWidth > Self.margin + Self.gutter {
+                // Written to the left of the cross, so the page does not widen for it.
+                canvas.text(DisplayText(note, limit: 60), x: x - 12, y: crossY + 4, "tm hl", anchor: .end)
+            } else {
+                canvas.text(DisplayText(note, limit: 60), x: x + 12, y: crossY + 4, "tm hl")
+                right = max(right, x + 12 + noteWidth)
+            }
+            if lifelineEnd[lane] == nil && model.lanes[lane].endsAtDeath { lifelineEnd[lane] = crossY }
             return y + 26
         case .mark(let text):
             let lineY = y + 18
@@ -233,7 +295,7 @@ struct SequenceSVGLayout {
         guard let seq = step.seq else { return }
         canvas.text(DisplayText("#\(seq)", limit: 24), x: Self.margin, y: baseline, "tm")
         for (position, number) in step.citedBy.enumerated() {
-            let note = model.notes[number - 1]
+            guard let note = model.notes.first(where: { $0.number == number }) else { continue }
             let x = Self.margin + 58 + position * 17, centreY = baseline - 4
             canvas.circle(x, centreY, 8, "v\(Self.severityClass(note))", title: note.heading, to: .foreground)
             canvas.text(DisplayText("\(number)", limit: 6), x: x, y: centreY + 4, "tw tb", anchor: .middle, to: .foreground)
@@ -250,45 +312,62 @@ struct SequenceSVGLayout {
 
     private mutating func drawNote(_ note: DiagnosisNote, at y: Int) -> Int {
         var lines = Self.wrap(note.heading, width: Self.noteCharactersPerLine - 6, maxLines: 2).map { ($0, "tx tb") }
-        lines += Self.wrap(note.diagnosis.message, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
-        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 6).map { ($0, "tx") }
-        lines.append((note.evidenceLine, "tm"))
-        let x = laneX[note.lane] + 14, top = y + 6, height = lines.count * 16 + 10
+        lines += Self.wrap(note.diagnosis.message, width: Self.noteCharactersPerLine, maxLines: 8).map { ($0, "tx") }
+        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 8).map { ($0, "tx") }
+        lines += Self.wrap(note.evidenceLine, width: Self.noteCharactersPerLine + 8, maxLines: 2).map { ($0, "tm") }
+        // Beside its lane, but kept inside the page when the lanes leave room for it.
+        let pageRight = max(right, pageWidth - Self.margin)
+        let x = max(min(laneX[note.lane] + 14, pageRight - Self.noteWidth), Self.margin + Self.gutter)
+        let top = y + 6, height = lines.count * 16 + 10
         canvas.rect(x, top, Self.noteWidth, height, "nt", radius: 3, to: .foreground)
         canvas.rect(x, top, 4, height, "v\(Self.severityClass(note))", to: .foreground)
         for (index, line) in lines.enumerated() {
-            canvas.text(DisplayText(line.0, limit: Self.noteCharactersPerLine + 4), x: x + 12, y: top + 18 + index * 16, line.1, to: .foreground)
+            canvas.text(DisplayText(line.0, limit: Self.noteCharactersPerLine + 10), x: x + 12, y: top + 18 + index * 16, line.1, to: .foreground)
         }
         right = max(right, x + Self.noteWidth)
         return top + height + 8
     }
 
-    /// `text`, cleaned, broken into lines of at most `width` characters at spaces, with an
-    /// ellipsis when it needs more than `maxLines`.
+    /// `text`, cleaned, broken into lines of at most `width` characters between words. A word
+    /// longer than a line (a generic type name) breaks after its punctuation (`.`, `,`, `<`,
+    /// `>`, `(`, `:`), and only where it has none, at the line's end. Text that needs more
+    /// than `maxLines` ends its last line with an ellipsis after a whole word.
     static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
+        // Each piece, and whether it continues the word before it (no space between).
+        var pieces: [(text: Substring, continues: Bool)] = []
         for word in DisplayText.clean(text).split(separator: " ", omittingEmptySubsequences: true) {
             var word = Substring(word)
+            var continues = false
             while word.count > width {
-                if !current.isEmpty { lines.append(current); current = "" }
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
+                let head = word.prefix(width)
+                let cut = head.lastIndex { ".,<>(:/".contains($0) }.map { head.index(after: $0) } ?? head.endIndex
+                let piece = head[..<cut]
+                pieces.append((piece, continues))
+                word = word[piece.endIndex...]
+                continues = true
             }
+            if !word.isEmpty { pieces.append((word, continues)) }
+        }
+        var lines: [String] = []
+        var current = ""
+        for piece in pieces {
+            let separator = piece.continues ? "" : " "
             if current.isEmpty {
-                current = String(word)
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
+                current = String(piece.text)
+            } else if current.count + separator.count + piece.text.count <= width {
+                current += separator + piece.text
             } else {
                 lines.append(current)
-                current = String(word)
+                current = String(piece.text)
             }
-            if lines.count > maxLines { break }
         }
         if !current.isEmpty { lines.append(current) }
         if lines.count > maxLines {
             lines = Array(lines.prefix(maxLines))
-            lines[maxLines - 1] = String(lines[maxLines - 1].prefix(width - 1)) + "…"
+            var last = lines[maxLines - 1]
+            while last.count > width - 2, let space = last.lastIndex(of: " ") { last = String(last[..<space]) }
+            if last.count > width - 2 { last = String(last.prefix(width - 2)) }
+            lines[maxLines - 1] = last + " …"
         }
         return lines
     }

@@ -25,8 +25,11 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "What to draw.")
     var format: RenderFormat
 
-    @Option(name: .shortAndLong, help: "The file to write. Default: standard output.")
+    @Option(name: .shortAndLong, help: "The file to write (with --split, the folder). Default: standard output.")
     var output: String?
+
+    @Flag(help: "Draw one picture per pipeline into the folder --output names, with an index.md that links them and their findings.")
+    var split = false
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
         "Ownership graphs: the snapshot to draw, by label or by sequence number (the last taken at or before it). Default: the last snapshot.",
@@ -46,6 +49,15 @@ struct RenderCommand: ParsableCommand {
     ))
     var theme: PictureTheme = .auto
 
+    @Option(help: ArgumentHelp(
+        "Sequence diagrams: fold each pipeline's operators into one lane between its sources and its subscriber: always (operators), never (none), or only when the picture would not fit 1,200 px otherwise (auto).",
+        valueName: "auto|operators|none"
+    ))
+    var collapse: SequenceDiagramOptions.Collapse = .auto
+
+    @OptionGroup(title: "Choosing what to draw")
+    var selection: PictureSelectionOptions
+
     func validate() throws {
         if time && format != .marbles {
             throw ValidationError("--time applies to the marble diagram only (--format marbles)")
@@ -56,30 +68,73 @@ struct RenderCommand: ParsableCommand {
         if theme != .auto && !format.hasTheme {
             throw ValidationError("--theme applies to the pictures only (--format svg, marbles, graph-svg or graph-png)")
         }
+        if collapse != .auto && !(format == .svg || format == .mermaid || format == .plantuml) {
+            throw ValidationError("--collapse applies to the sequence diagrams only (--format svg, mermaid or plantuml)")
+        }
+        if split && output == nil {
+            throw ValidationError("--split writes one file per pipeline: name the folder with --output")
+        }
+        if split && (!selection.pipelines.isEmpty || selection.finding != nil) {
+            throw ValidationError("--split draws every pipeline: it does not combine with --pipeline or --finding")
+        }
         if format == .graphPNG && output == nil {
             throw ValidationError("--format graph-png writes a binary PNG: name the file with --output")
         }
     }
 
     func run() throws {
+        if split { return try runSplit() }
         if let output { try OutputFile.checkWritable(output) }
-        let trace = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
+        let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
+        let showsNotes = format == .svg || format == .mermaid || format == .plantuml
+        let findings = showsNotes || selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
+        let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
+        let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
+        if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
-            let diagnoses = format == .svg || format == .mermaid || format == .plantuml ? TraceAnalyzer().diagnose(trace) : []
+            let diagnoses = showsNotes ? chosen.diagnoses : []
             do {
-                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold, axis: time ? .time : .sequence,
-                                         theme: theme)
+                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold,
+                                         axis: time ? .time : .sequence, theme: theme, collapse: collapse,
+                                         findingNumbers: chosen.findingNumbers)
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
             }
         }
+        PageFit.warnIfTooWide(format: format, picture: picture, trace: trace, diagnoses: diagnoses(for: chosen), collapse: collapse)
+        try PageFit.checkViewable(format: format, picture: picture)
         if let output {
             try OutputFile.write(Data(picture), to: output)
         } else {
             print(String(decoding: picture, as: UTF8.self), terminator: "")
+        }
+    }
+
+    private func diagnoses(for chosen: TraceSelection.Selected) -> [Diagnosis] {
+        format == .svg || format == .mermaid || format == .plantuml ? chosen.diagnoses : []
+    }
+
+    /// `--split`: one picture per pipeline (of the events --between chooses) and the index.
+    private func runSplit() throws {
+        guard let output else { return }
+        try OutputFile.checkWritable(URL(fileURLWithPath: output).appendingPathComponent("index.md").deletingLastPathComponent().path)
+        let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
+        let findings = TraceAnalyzer().diagnose(whole)
+        _ = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
+        try ProgressIndicator.run("drawing one \(format.pictureName) per pipeline") {
+            do {
+                try SplitPictures.write(whole, diagnoses: findings, format: format, into: URL(fileURLWithPath: output),
+                                        between: selection.selection.between,
+                                        folding: !noFold, axis: time ? .time : .sequence, theme: theme, collapse: collapse)
+            } catch let error as ExitCode {
+                throw error
+            } catch {
+                StandardError.write("error: could not draw the \(format.pictureName): \(error)")
+                throw ExitCode(2)
+            }
         }
     }
 }

@@ -1,9 +1,13 @@
 import Lifeline
 import NewsReaderApp
 
-// Set LIFELINE_TRACE=trace.jsonl to record this run.
+// Set LIFELINE_TRACE=trace.jsonl to record this run. The marks split the run into its phases,
+// for `lifeline render --between running tearing-down`.
 Lifeline.recordingIfRequested {
     let app = NewsReaderApp()
+    Lifeline.mark("running")
     app.run()
+    Lifeline.mark("tearing-down")
     app.tearDown()
+    Lifeline.mark("done")
 }

@@ -1,0 +1,217 @@
+import LifelineLog
+
+/// The pipelines of a trace: its hops grouped by the top-level subscribe that made them.
+///
+/// How hops are attributed:
+/// - Hops linked through the handshake (an operator's stage that is one hop's subscriber and
+///   the next one's subscription, a subscription handed down a chain, a subscribe made
+///   inside another hop's subscribe call) always belong together.
+/// - A group of linked hops whose first call was made from the program's own code (outside
+///   any recorded call) starts a pipeline.
+/// - A group first subscribed inside another pipeline's call joins that pipeline: the inner
+///   publishers `flatMap`, `switchToLatest` and `catch` subscribe while a value or completion
+///   is delivered, and a `share()` or `multicast` connects its upstream inside the subscribe
+///   of its first subscriber. So a shared upstream belongs to the pipeline that connected it,
+///   and later subscribers of the share list that pipeline in ``Pipeline/sharesUpstreamWith``.
+/// - The exception is a group that ends there: a subscriber that received values and passed
+///   none of them on to another hop (a `sink` subscribed from inside another sink's closure)
+///   starts a pipeline of its own. One that received nothing cannot be told apart from an
+///   inner publisher that never delivered, and joins the pipeline it was made in.
+///
+/// Pipelines are numbered in the order of their first event.
+///
+/// ```swift
+/// let pipelines = TracePipelines(TraceLifecycles(trace))
+/// for pipeline in pipelines.pipelines { print(pipeline.id, pipeline.name, pipeline.state) }
+/// ```
+public struct TracePipelines: Sendable {
+    /// Every pipeline, `P1` first.
+    public let pipelines: [Pipeline]
+    private let pipelineOfLifecycle: [Int]
+
+    /// Groups the hops of `lifecycles` into pipelines.
+    public init(_ lifecycles: TraceLifecycles) {
+        let all = lifecycles.lifecycles
+        var components = UnionFind(count: all.count)
+        for lifecycle in all {
+            for upstream in lifecycle.upstream { components.union(lifecycle.id.rawValue, upstream.rawValue) }
+        }
+
+        // Groups that pass values on to another group: their deliveries enclose a delivery
+        // to another group's hop.
+        var forwards = Set<Int>()
+        for event in lifecycles.trace.events where event.phase == .begin {
+            guard event.kind.isDelivery, let receiver = lifecycles.lifecycle(ofEvent: event.seq),
+                  let parent = lifecycles.calls.call(at: event.seq)?.parent,
+                  lifecycles.event(parent)?.kind.isDelivery == true,
+                  let sender = lifecycles.lifecycle(ofEvent: parent) else { continue }
+            let from = components.root(sender.id.rawValue), to = components.root(receiver.id.rawValue)
+            if from != to { forwards.insert(from) }
+        }
+
+        // Each group, in the order its first hop began, starts a pipeline or joins one.
+        var pipelineOfComponent: [Int: Int] = [:]
+        var members: [[Int]] = []
+        var ends: [Lifecycle.ID] = []
+        for lifecycle in all {
+            let component = components.root(lifecycle.id.rawValue)
+            if let pipeline = pipelineOfComponent[component] {
+                members[pipeline].append(lifecycle.id.rawValue)
+                continue
+            }
+            var joined: Int?
+            if let start = lifecycle.events.first, !Self.endsThere(lifecycle, forwarding: forwards.contains(component)) {
+                for call in lifecycles.calls.enclosingCalls(of: start) {
+                    guard let outer = lifecycles.lifecycle(ofEvent: call.begin),
+                          let pipeline = pipelineOfComponent[components.root(outer.id.rawValue)] else { continue }
+                    joined = pipeline
+                    break
+                }
+            }
+            if let joined {
+                pipelineOfComponent[component] = joined
+                members[joined].append(lifecycle.id.rawValue)
+            } else {
+                pipelineOfComponent[component] = members.count
+                members.append([lifecycle.id.rawValue])
+                ends.append(lifecycle.id)
+            }
+        }
+
+        var pipelineOfLifecycle = Array(repeating: 0, count: all.count)
+        for (pipeline, hops) in members.enumerated() {
+            for hop in hops { pipelineOfLifecycle[hop] = pipeline }
+        }
+
+        // Number by first event: a pipeline joined by an early inner hop keeps its own start.
+        let firstEvents = members.map { hops in hops.compactMap { all[$0].events.first }.min() ?? .max }
+        let order = members.indices.sorted { (firstEvents[$0], $0) < (firstEvents[$1], $1) }
+        var number = Array(repeating: 0, count: members.count)
+        for (position, index) in order.enumerated() { number[index] = position + 1 }
+
+        var pipelines: [Pipeline] = []
+        var ownersOfObject: [TraceObjectID: [Pipeline.ID]] = [:]
+        for index in order {
+            let hops = members[index].map { all[$0] }
+            let id = Pipeline.ID(number[index])
+            var objects = Set<TraceObjectID>()
+            var events = Set<UInt64>()
+            for hop in hops {
+                objects.insert(hop.subscriber)
+                if let publisher = hop.publisher { objects.insert(publisher) }
+                if let subscription = hop.subscription { objects.insert(subscription) }
+                events.formUnion(hop.events)
+            }
+            let sortedObjects = objects.sorted()
+            // A pipeline shares upstream with an earlier one when both subscribed to the same
+            // publisher object (a subject, a share); value types such as `Just` or
+            // `Subscriptions.empty` have no identity to share.
+            var sharers = Set<Pipeline.ID>()
+            let publishers = Set(hops.compactMap(\.publisher)).filter { lifecycles.trace.object($0)?.lifetimeTracked == true }
+            for object in publishers.sorted() {
+                sharers.formUnion(ownersOfObject[object, default: []])
+                ownersOfObject[object, default: []].append(id)
+            }
+            pipelines.append(Self.pipeline(
+                id: id, end: all[ends[index].rawValue], hops: hops, objects: sortedObjects, events: events.sorted(),
+                sharesUpstreamWith: sharers.sorted(), lifecycles: lifecycles
+            ))
+        }
+        for index in pipelineOfLifecycle.indices { pipelineOfLifecycle[index] = number[pipelineOfLifecycle[index]] - 1 }
+        self.pipelineOfLifecycle = pipelineOfLifecycle
+        self.pipelines = pipelines
+    }
+
+    /// The pipeline numbered `id`.
+    public func pipeline(_ id: Pipeline.ID) -> Pipeline? {
+        pipelines.indices.contains(id.rawValue - 1) ? pipelines[id.rawValue - 1] : nil
+    }
+
+    /// The pipeline a hop belongs to.
+    public func pipeline(of lifecycle: Lifecycle.ID) -> Pipeline {
+        pipelines[pipelineOfLifecycle[lifecycle.rawValue]]
+    }
+
+    /// The pipelines a person's reference names: an id (`P3`), else every pipeline whose
+    /// `.lifeline` label or call site is exactly `reference`.
+    public func pipelines(named reference: String) -> [Pipeline] {
+        if let id = Pipeline.ID(reference), let pipeline = pipeline(id) { return [pipeline] }
+        return pipelines.filter { $0.label == reference || $0.sourceLocation == reference || $0.name == reference }
+    }
+
+    /// The pipelines a finding is about: those holding an object it names or an event it
+    /// cites.
+    public func pipelines(citedBy diagnosis: Diagnosis) -> [Pipeline.ID] {
+        let objects = Set(diagnosis.objects), evidence = Set(diagnosis.evidence)
+        return pipelines.filter { pipeline in
+            pipeline.objects.contains(where: objects.contains) || pipeline.events.contains(where: evidence.contains)
+        }.map(\.id)
+    }
+
+    /// Whether a group's first hop ends there: it was subscribed inside another call, yet is
+    /// a subscriber that received values and passed none on.
+    private static func endsThere(_ first: Lifecycle, forwarding: Bool) -> Bool {
+        !first.deliveries.isEmpty && !first.subscriberRelaysDownstream && !forwarding
+    }
+
+    private static func pipeline(
+        id: Pipeline.ID, end: Lifecycle, hops: [Lifecycle], objects: [TraceObjectID], events: [UInt64],
+        sharesUpstreamWith: [Pipeline.ID], lifecycles: TraceLifecycles
+    ) -> Pipeline {
+        let trace = lifecycles.trace
+        let named = hops.flatMap { [$0.subscriber] + [$0.subscription].compactMap { $0 } }.compactMap(trace.object)
+        let endObject = trace.object(end.subscriber)
+        let location = endObject?.placeName ?? named.lazy.compactMap(\.placeName).first
+        let label = endObject?.label ?? named.lazy.compactMap(\.label).first
+        let type = endObject.map { "\($0.shortTypeName) \($0.id)" } ?? "object \(end.subscriber)"
+        let name = location ?? label.map { "\"\($0)\"" } ?? type
+
+        let state: Pipeline.State
+        switch end.transitions.first(where: { $0.state != .awaitingSubscription && $0.state != .subscribed })?.state {
+        case .completed: state = end.completions.first?.completion == .finished ? .finished : .failed
+        case .cancelled: state = .cancelled
+        case .deallocated: state = .deallocated
+        default: state = .live
+        }
+        return Pipeline(
+            id: id, end: end.id, lifecycles: hops.map(\.id), objects: objects, events: events, name: name,
+            label: label, sourceLocation: location, values: end.deliveries.count, state: state,
+            sharesUpstreamWith: sharesUpstreamWith
+        )
+    }
+}
+
+extension TraceEvent.Kind {
+    /// Whether the event delivers a value or a completion to a subscriber.
+    var isDelivery: Bool {
+        switch self {
+        case .value, .completion: return true
+        default: return false
+        }
+    }
+}
+
+/// Disjoint sets over `0..<count`, for grouping linked hops.
+private struct UnionFind {
+    private var parent: [Int]
+
+    init(count: Int) {
+        parent = Array(0..<count)
+    }
+
+    mutating func root(_ element: Int) -> Int {
+        var element = element
+        while parent[element] != element {
+            parent[element] = parent[parent[element]]
+            element = parent[element]
+        }
+        return element
+    }
+
+    /// Joins two sets; the smaller root stays root, so roots are each set's first element.
+    mutating func union(_ a: Int, _ b: Int) {
+        let (rootA, rootB) = (root(a), root(b))
+        guard rootA != rootB else { return }
+        parent[max(rootA, rootB)] = min(rootA, rootB)
+    }
+}

@@ -1,0 +1,81 @@
+import LifelineAnalysis
+import LifelineLog
+
+/// Which objects `--collapse operators` folds into one lane per pipeline.
+///
+/// A pipeline keeps its ends as lanes of their own: its subscriber (the end of the top-level
+/// subscribe) and its sources (subjects, futures, hand-written publishers and the
+/// subscriptions they hand out). Everything an operator adds between them is folded: every
+/// other subscriber (an operator's stage, a `flatMap` inner) and every publisher that
+/// answered a subscribe by subscribing upstream (an operator's publisher, a `share`).
+/// An object in several pipelines is folded into the first one's group.
+///
+/// The subscription an operator's publisher hands out is folded with it. Sources that come
+/// and go one after another (the `Future` a `flatMap` subscribes per value) share one lane
+/// per type; see ``SequenceModel``.
+struct OperatorGroups {
+    /// The group (a pipeline's index, counted from 0) of every folded object.
+    let groupOf: [TraceObjectID: Int]
+    /// The pipeline (its index) of every object of a pipeline: the first one that names it.
+    let pipelineOf: [TraceObjectID: Int]
+    /// The pipeline id of each group, as `P2`.
+    let pipelineNames: [Int: String]
+    /// The end subscriber of each group's pipeline.
+    let ends: [Int: TraceObjectID]
+    /// The source publisher each unfolded subscription came from: a source and the
+    /// subscriptions it hands out share one lane.
+    let sourceOf: [TraceObjectID: TraceObjectID]
+
+    init(_ trace: Trace) {
+        let lifecycles = TraceLifecycles(trace)
+        let pipelines = TracePipelines(lifecycles)
+        var forwardingPublishers = Set<TraceObjectID>()
+        for event in trace.events where event.phase == .begin {
+            guard case .subscribe(let publisher, _) = event.kind,
+                  let parent = lifecycles.calls.call(at: event.seq)?.parent,
+                  case .subscribe(let outer, _)? = lifecycles.event(parent)?.kind, outer != publisher else { continue }
+            forwardingPublishers.insert(outer)
+        }
+        // A publisher whose subscriber was handed an operator's stage as its subscription is
+        // an operator too, even when it subscribes upstream later (`subscribe(on:)`).
+        let stages = Set(lifecycles.lifecycles.map(\.subscriber))
+        for lifecycle in lifecycles.lifecycles {
+            if let publisher = lifecycle.publisher, let subscription = lifecycle.subscription, stages.contains(subscription) {
+                forwardingPublishers.insert(publisher)
+            }
+        }
+        var groupOf: [TraceObjectID: Int] = [:]
+        var pipelineOf: [TraceObjectID: Int] = [:]
+        var names: [Int: String] = [:]
+        var ends: [Int: TraceObjectID] = [:]
+        for (index, pipeline) in pipelines.pipelines.enumerated() {
+            ends[index] = lifecycles.lifecycle(pipeline.end).subscriber
+            for object in pipeline.objects where pipelineOf[object] == nil { pipelineOf[object] = index }
+            let end = lifecycles.lifecycle(pipeline.end).subscriber
+            for hop in pipeline.lifecycles.map(lifecycles.lifecycle) {
+                var folded: [TraceObjectID] = []
+                if hop.subscriber != end { folded.append(hop.subscriber) }
+                if let publisher = hop.publisher, forwardingPublishers.contains(publisher) {
+                    folded.append(publisher)
+                    if let subscription = hop.subscription { folded.append(subscription) }
+                }
+                for object in folded where groupOf[object] == nil && object != end {
+                    groupOf[object] = index
+                    names[index] = pipeline.id.description
+                }
+            }
+        }
+        self.groupOf = groupOf
+        self.pipelineOf = pipelineOf
+        self.ends = ends
+        var sourceOf: [TraceObjectID: TraceObjectID] = [:]
+        for lifecycle in lifecycles.lifecycles {
+            guard let publisher = lifecycle.publisher, let subscription = lifecycle.subscription,
+                  groupOf[publisher] == nil, groupOf[subscription] == nil, !stages.contains(subscription),
+                  sourceOf[subscription] == nil else { continue }
+            sourceOf[subscription] = publisher
+        }
+        self.sourceOf = sourceOf
+        pipelineNames = names
+    }
+}

@@ -1,0 +1,113 @@
+import LifelineAnalysis
+import LifelineLog
+
+/// Pipelines that repeat one another: made at the same call site (or with the same label, or
+/// ending in the same subscriber type) and with the same shape (the same calls between
+/// objects of the same types, in the same order). A log of 83,000 short-lived pipelines
+/// draws the first of each kind, and a fold row `× 82,999 pipelines like this` for the rest.
+///
+/// A kind needs ``SequenceModel/shortestFoldedRun`` pipelines to be grouped. The findings
+/// that cite a pipeline are part of its kind (83,000 pipelines each cancelled at once are
+/// alike, one that leaked is not), and the left-out pipelines' findings are left out with
+/// them: the fold row names their codes.
+struct RepeatedPipelines {
+    /// One group: the pipeline drawn, and how many more like it were left out.
+    struct Group {
+        /// The last event of the pipeline drawn: the fold row goes after it.
+        let after: UInt64
+        /// How many pipelines were left out.
+        let count: Int
+        /// The first and last sequence numbers left out.
+        let seqs: ClosedRange<UInt64>
+        /// The objects of the pipeline drawn, whose lanes the fold row spans.
+        let objects: [TraceObjectID]
+        /// The codes of the findings each left-out pipeline has, sorted.
+        let codes: [String]
+    }
+
+    /// The trace without the left-out pipelines' events.
+    let trace: Trace
+    /// The groups, by the pipeline drawn.
+    let groups: [Group]
+    /// The findings about left-out pipelines only.
+    let leftOutDiagnoses: Set<Diagnosis>
+
+    init(_ trace: Trace, diagnoses: [Diagnosis]) {
+        let lifecycles = TraceLifecycles(trace)
+        let pipelines = TracePipelines(lifecycles).pipelines
+        guard pipelines.count >= SequenceModel.shortestFoldedRun else {
+            self.trace = trace
+            groups = []
+            leftOutDiagnoses = []
+            return
+        }
+        let pipelinesIndex = TracePipelines(lifecycles)
+        var codesOf: [Pipeline.ID: [String]] = [:]
+        var findingsOf: [Pipeline.ID: [Diagnosis]] = [:]
+        // A finding belongs to the pipelines of the events it cites (a shared subject would
+        // tie it to every pipeline); one that cites no event, to those of its objects.
+        var pipelineOfEvent: [UInt64: Pipeline.ID] = [:]
+        for pipeline in pipelines {
+            for seq in pipeline.events { pipelineOfEvent[seq] = pipeline.id }
+        }
+        for diagnosis in diagnoses {
+            let byEvidence = Set(diagnosis.evidence.compactMap { pipelineOfEvent[$0] }).sorted()
+            for id in byEvidence.isEmpty ? pipelinesIndex.pipelines(citedBy: diagnosis) : byEvidence {
+                codesOf[id, default: []].append(diagnosis.code)
+                findingsOf[id, default: []].append(diagnosis)
+            }
+        }
+        var kinds: [[String]: [Int]] = [:]
+        var kindOrder: [[String]] = []
+        for (index, pipeline) in pipelines.enumerated() {
+            let key = Self.kind(of: pipeline, in: lifecycles) + ["findings " + codesOf[pipeline.id, default: []].sorted().joined(separator: " ")]
+            if kinds[key] == nil { kindOrder.append(key) }
+            kinds[key, default: []].append(index)
+        }
+        var leftOut = Set<UInt64>()
+        var groups: [Group] = []
+        for key in kindOrder {
+            let members = kinds[key]!
+            guard members.count >= SequenceModel.shortestFoldedRun, let last = pipelines[members[0]].events.last else { continue }
+            var seqs: [UInt64] = []
+            for member in members.dropFirst() {
+                leftOut.formUnion(pipelines[member].events)
+                if let first = pipelines[member].events.first { seqs.append(first) }
+                if let last = pipelines[member].events.last { seqs.append(last) }
+            }
+            groups.append(Group(after: last, count: members.count - 1, seqs: seqs.min()!...seqs.max()!,
+                                objects: pipelines[members[0]].objects,
+                                codes: Array(Set(codesOf[pipelines[members[0]].id, default: []])).sorted()))
+        }
+        self.groups = groups
+        // A finding about a left-out pipeline goes with it, unless it also cites a drawn one.
+        var drawnFindings = Set<Diagnosis>(), leftOutFindings = Set<Diagnosis>()
+        for pipeline in pipelines {
+            let findings = findingsOf[pipeline.id, default: []]
+            if pipeline.events.contains(where: leftOut.contains) { leftOutFindings.formUnion(findings) } else { drawnFindings.formUnion(findings) }
+        }
+        leftOutDiagnoses = leftOutFindings.subtracting(drawnFindings)
+        self.trace = leftOut.isEmpty ? trace : TraceSelection.restrict(
+            trace, toEvents: Set(trace.events.lazy.map(\.seq).filter { !leftOut.contains($0) }), objects: nil)
+    }
+
+    /// What makes two pipelines alike: the name their end is known by (call site, label or
+    /// type), then each event's kind, phase and objects, objects written as their type and
+    /// their order of appearance in the pipeline.
+    private static func kind(of pipeline: Pipeline, in lifecycles: TraceLifecycles) -> [String] {
+        let trace = lifecycles.trace
+        let end = trace.object(lifecycles.lifecycle(pipeline.end).subscriber)
+        var key = [pipeline.sourceLocation ?? pipeline.label ?? end?.typeName ?? "?"]
+        var local: [TraceObjectID: Int] = [:]
+        for seq in pipeline.events {
+            guard let event = lifecycles.event(seq) else { continue }
+            var part = "\(event.kind.name) \(event.phase.rawValue)"
+            for object in event.kind.objects {
+                if local[object] == nil { local[object] = local.count }
+                part += " \(local[object]!):\(trace.object(object)?.typeName ?? "?")"
+            }
+            key.append(part)
+        }
+        return key
+    }
+}

@@ -1,0 +1,136 @@
+import LifelineAnalysis
+import LifelineLog
+import Testing
+@testable import LifelineRender
+
+/// Pictures fit a 1,200 px page: operators fold into one lane per pipeline, interleaved
+/// repeats fold, notes wrap between words, and text is at least 11 px.
+@Suite struct PageFitTests {
+    @Test func collapsedOperatorsAreOneLaneBesideTheSubscriber() {
+        let sample = SelectionGoldenTests.schedulers
+        let options = SequenceDiagramOptions(collapse: .operators)
+        let svg = SequenceSVGRenderer.render(sample.trace, diagnoses: sample.diagnoses, options: options)
+        Snapshot.assertMatches(svg, file: "schedulers.collapsed.sequence.svg")
+        Snapshot.assertMatches(MermaidSequenceRenderer.render(SampleTraces.mapChain, options: options),
+                               file: "map-chain.collapsed.sequence.mmd")
+        let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true, collapsing: true)
+        #expect(model.lanes.map(\.oneLineName) == ["PassthroughSubject #1, Conduit #5", "operators: Publishers.Map", "Subscribers.Sink #3"])
+        let texts = OutputCheck.parseSVG(svg)
+        #expect(texts.contains("operators"))
+    }
+
+    @Test func noCollapseKeepsEveryObjectInItsOwnLane() {
+        let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true, collapsing: false)
+        #expect(model.lanes.count == 5)
+    }
+
+    /// A ticker's values interleaved with another pipeline's calls on other lanes fold; a
+    /// unit on the same lanes between them breaks the run.
+    @Test func interleavedRepeatsFold() {
+        var script = TraceScript()
+        let ticker = script.object(1, .subscriber, "Sink")
+        let tickerConduit = script.object(2, .subscription, "Conduit")
+        let other = script.object(3, .subscriber, "Sink")
+        let otherConduit = script.object(4, .subscription, "Conduit")
+        script.call(.receiveSubscription(subscriber: ticker, subscription: tickerConduit))
+        script.call(.receiveSubscription(subscriber: other, subscription: otherConduit))
+        for tick in 1...8 {
+            script.call(.value(subscriber: ticker, returnedDemand: nil, value: "\(tick)"), returning: .none)
+            script.call(.request(subscription: otherConduit, demand: .max(tick)))
+        }
+        let model = SequenceModel(trace: script.trace, diagnoses: [], folding: true)
+        let folds = model.steps.compactMap { step -> RepeatedRun? in
+            if case .fold(let run) = step.content { return run }
+            return nil
+        }
+        #expect(folds.map(\.summary) == ["× 6 values (#9–#30)"])
+        let unfolded = SequenceModel(trace: script.trace, diagnoses: [], folding: false)
+        #expect(unfolded.steps.count > model.steps.count)
+    }
+
+    @Test func notesWrapBetweenWordsAndBreakLongTypesAtPunctuation() {
+        let lines = SequenceSVGLayout.wrap(
+            "UploadSubscription<OpenCombine.SubscriberTap<NewsReaderApp.AnalyticsSubscriber>> was deallocated while running",
+            width: 30, maxLines: 6)
+        #expect(lines == ["UploadSubscription<", "OpenCombine.SubscriberTap<", "NewsReaderApp.", "AnalyticsSubscriber>> was", "deallocated while running"])
+        let cut = SequenceSVGLayout.wrap("one two three four five six seven eight", width: 12, maxLines: 2)
+        #expect(cut == ["one two", "three four …"])
+    }
+
+    @Test func smallTextIsAtLeastElevenPixels() {
+        let svg = SequenceSVGRenderer.render(SampleTraces.mapChain)
+        #expect(!svg.contains("font-size:10px"))
+        #expect(svg.contains("font-size:11px"))
+    }
+
+    @Test func aPipelineOfTheSchedulersStoryFitsThePage() throws {
+        let sample = SelectionGoldenTests.schedulers
+        for pipeline in ["P1", "P2", "P3", "P4"] {
+            let chosen = try TraceSelection(pipelines: [pipeline]).apply(to: sample.trace, diagnoses: sample.diagnoses)
+            let width = SequenceSVGRenderer.estimatedWidth(chosen.trace, diagnoses: chosen.diagnoses)
+            #expect(width <= 1_200, "\(pipeline) is \(width) px wide")
+        }
+    }
+}
+
+extension PageFitTests {
+    /// Six pipelines of one kind (a sink subscribed, sent a value, cancelled) and one of
+    /// another kind: the first of the six is drawn, then `× 5 pipelines like this`.
+    static var repeatedPipelines: Trace {
+        var script = TraceScript()
+        script.processName = "repeated"
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        var next: UInt64 = 2
+        for round in 0..<7 {
+            let sink = script.object(next, .subscriber, round == 6 ? "Subscribers.Assign" : "Subscribers.Sink")
+            let conduit = script.object(next + 1, .subscription, "PassthroughSubject.Conduit")
+            next += 2
+            script.call(.subscribe(publisher: subject, subscriber: sink)) {
+                $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {
+                    $0.call(.request(subscription: conduit, demand: .unlimited))
+                }
+            }
+            script.call(.value(subscriber: sink, returnedDemand: nil, value: "\(round)"), returning: .none)
+            script.call(.cancel(subscription: conduit))
+        }
+        return script.trace
+    }
+
+    @Test func repeatedPipelinesDrawOnceWithACount() {
+        let svg = SequenceSVGRenderer.render(Self.repeatedPipelines)
+        Snapshot.assertMatches(svg, file: "repeated.sequence.svg")
+        #expect(OutputCheck.parseSVG(svg).contains("⋮ × 5 pipelines like this (#11–#60) ⋮"))
+        let mermaid = MermaidSequenceRenderer.render(Self.repeatedPipelines)
+        #expect(mermaid.contains("× 5 pipelines like this"))
+        #expect(!SequenceSVGRenderer.render(Self.repeatedPipelines, options: .init(folding: false)).contains("like this"))
+    }
+}
+
+extension PageFitTests {
+    /// Pipelines each cancelled at once are alike findings included: one is drawn with its
+    /// note, the rest fold into one row that names their finding.
+    @Test func repeatedPipelinesWithTheSameFindingsFoldTogether() {
+        var script = TraceScript()
+        let subject = script.object(1, .publisher, "PassthroughSubject")
+        for round in 0..<6 {
+            let sink = script.object(UInt64(2 + 2 * round), .subscriber, "Subscribers.Sink")
+            let conduit = script.object(UInt64(3 + 2 * round), .subscription, "PassthroughSubject.Conduit")
+            script.call(.subscribe(publisher: subject, subscriber: sink)) {
+                $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {
+                    $0.call(.request(subscription: conduit, demand: .unlimited))
+                }
+            }
+            script.call(.cancel(subscription: conduit))
+        }
+        let trace = script.trace
+        let findings = TraceAnalyzer().diagnose(trace)
+        #expect(findings.count == 6 && findings.allSatisfy { $0.code == "cancelled-immediately" })
+        let model = SequenceModel(trace: trace, diagnoses: findings, folding: true)
+        #expect(model.notes.count == 1)
+        let folds = model.steps.compactMap { step -> String? in
+            if case .fold(let run) = step.content { return run.summary }
+            return nil
+        }
+        #expect(folds == ["× 5 pipelines like this, each with cancelled-immediately (#9–#48)"])
+    }
+}
