@@ -78,7 +78,8 @@ public struct TraceObject: Hashable, Sendable {
     public func resolvingSourceLocation(_ location: TraceSourceLocation?) -> TraceObject {
         TraceObject(
             id: id, role: role, typeName: typeName, shortTypeName: shortTypeName, label: label,
-            sourceLocation: sourceLocation ?? location, callSite: callSite, lifetimeTracked: lifetimeTracked
+            sourceLocation: sourceLocation ?? location, callSite: callSite, lifetimeTracked: lifetimeTracked,
+            joinedMidStream: joinedMidStream
         )
     }
 }

@@ -84,13 +84,17 @@ import Testing
     /// A picture of part of a trace keeps the whole trace's finding numbers, the ones
     /// `--finding N` and `lifeline pipelines` use.
     @Test func aChosenFindingKeepsItsNumber() throws {
-        let sample = SampleFixtures.samples.first { $0.name == "forgotten-subscription" }!
-        #expect(sample.diagnoses.count == 2)
-        let chosen = try TraceSelection(finding: 2).apply(to: sample.trace, diagnoses: sample.diagnoses)
+        // The retain-cycle story diagnosed as the gallery does, with its run as the observed
+        // scope: a retain cycle and the leak it causes.
+        let trace = SampleFixtures.samples.first { $0.name == "retain-cycle" }!.trace
+        let scope = try #require(ObservedScope(trace: trace, beginMark: "story begins", endMark: "story ends"))
+        let diagnoses = TraceAnalyzer(rules: TraceAnalyzer.standardRules + [LeakedSubscriptionRule(scope: scope)]).diagnose(trace)
+        #expect(diagnoses.count == 2)
+        let chosen = try TraceSelection(finding: 2).apply(to: trace, diagnoses: diagnoses)
         var options = SequenceDiagramOptions()
         options.findingNumbers = chosen.findingNumbers
         let mermaid = MermaidSequenceRenderer.render(chosen.trace, diagnoses: chosen.diagnoses, options: options)
-        #expect(mermaid.contains("2 error: \(sample.diagnoses[1].code)"))
+        #expect(mermaid.contains("2 error: \(diagnoses[1].code)"))
         #expect(!mermaid.contains("1 error:"))
     }
 }
