@@ -7,7 +7,7 @@
 # Usage: scripts/transparency.sh [--snapshots | --baseline] [-o RESULTS]
 #
 #   (default)    record in automatic mode, compare with the baseline
-#   --snapshots  the same with per-call automatic snapshots (RecordingOptions(automaticSnapshots: true))
+#   --snapshots  the same with per-call automatic snapshots (RecordingOptions(snapshots: .everyCall))
 #   --baseline   run under the no-op handler and rewrite scripts/transparency-baseline.txt
 #   -o RESULTS   where to write the results, one `Suite.test passed|failed|skipped` line per
 #                test (default: .build/transparency/results-MODE.txt); the raw XCTest log is
@@ -176,7 +176,7 @@ public func transparencyInstallHook() {
         let folder = environment["TRANSPARENCY_LOGS"] ?? FileManager.default.temporaryDirectory.path
         let path = "\(folder)/suite-\(getpid()).jsonl"
         do {
-            try Lifeline.start(writingTo: path, options: RecordingOptions(automaticSnapshots: mode == "snapshots"))
+            try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: mode == "snapshots" ? .everyCall : .atStop))
         } catch {
             // Running the suite unrecorded would compare nothing: end before any test.
             fputs("transparency: cannot record to \(path): \(error)\n", stderr)

@@ -60,16 +60,16 @@ public struct PipelineIndex: Sendable {
         return page
     }
 
-    /// Text made safe for one Markdown table cell or line.
+    /// Text made safe for one Markdown table cell or line: the program's text escaped and capped
+    /// as every text output does (``TraceText``), then Markdown's own characters.
     private static func cell(_ text: String) -> String {
         var result = ""
-        for scalar in text.unicodeScalars {
+        for scalar in TraceText.printable(text).unicodeScalars {
             switch scalar {
             case "|": result += "\\|"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "&": result += "&amp;"
-            case _ where scalar.properties.generalCategory == .control: result += " "
             default: result.unicodeScalars.append(scalar)
             }
         }
