@@ -154,6 +154,14 @@ struct SequenceModel: Sendable {
         var laneOfGroup: [Int: Int] = [:]
         var successions: [SuccessionKey: [Int]] = [:]
         var placed: [TraceObjectID: Int] = [:]
+        // The last event of any member of each source lane, kept as members join, so that a
+        // lane of a hundred thousand short-lived sources is not rescanned for every newcomer.
+        var laneEnd: [Int: UInt64] = [:]
+        func join(_ object: TraceObjectID, _ lane: Int) {
+            lanes[lane].members.append(object)
+            placed[object] = lane
+            if let end = lifetime[object]?.upperBound { laneEnd[lane] = max(laneEnd[lane] ?? end, end) }
+        }
         for (position, id) in order.enumerated() {
             if let group = groups.groupOf[id] {
                 if let lane = laneOfGroup[group] {
@@ -172,25 +180,19 @@ struct SequenceModel: Sendable {
                 let declared = trace.objects[object]
                 let key = SuccessionKey(pipeline: groups.pipelineOf[object], type: declared?.typeName ?? "", role: declared?.role)
                 let start = lifetime[object]?.lowerBound ?? 0
-                let lane = successions[key, default: []].first { lane in
-                    lanes[lane].members.compactMap { lifetime[$0]?.upperBound }.max().map { $0 < start } ?? false
-                }
+                let lane = successions[key, default: []].first { lane in laneEnd[lane].map { $0 < start } ?? false }
                 if let lane {
-                    lanes[lane].members.append(object)
-                    placed[object] = lane
+                    join(object, lane)
                     return lane
                 }
                 successions[key, default: []].append(lanes.count)
-                placed[object] = lanes.count
-                lanes.append((position, [object]))
+                lanes.append((position, []))
+                join(object, lanes.count - 1)
                 return lanes.count - 1
             }
             if let source = groups.sourceOf[id] {
                 let lane = place(source)
-                if placed[id] == nil {
-                    lanes[lane].members.append(id)
-                    placed[id] = lane
-                }
+                if placed[id] == nil { join(id, lane) }
                 continue
             }
             _ = place(id)
