@@ -110,6 +110,7 @@ struct ChildRun {
     /// it finds errors, which counts as success here).
     var summary: String {
         let text = String(format: "%5.2f s %5.0f MB", seconds, peakMegabytes)
-        return (status == 0 || status == 1 ? text : text + " exit \(status)").padding(toLength: 16, withPad: " ", startingAt: 0)
+        let shown = status == 0 || status == 1 ? text : text + " exit \(status)"
+        return shown.count >= 16 ? shown : shown.padding(toLength: 16, withPad: " ", startingAt: 0)
     }
 }
