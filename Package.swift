@@ -33,8 +33,7 @@ let package = Package(
         .library(name: "LifelineRender", targets: ["LifelineRender"]),
         .library(name: "LifelineTesting", targets: ["LifelineTesting"]),
         .executable(name: "lifeline", targets: ["lifeline"]),
-        .library(name: "LifelineGraphviz", targets: ["LifelineDOT", "LifelineGraphviz"]),
-        .library(name: "LifelineOwnershipDOT", targets: ["LifelineOwnershipDOT"]),
+        .library(name: "LifelineGraphviz", targets: ["LifelineGraphviz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
@@ -52,8 +51,8 @@ let package = Package(
         .executableTarget(
             name: "lifeline",
             dependencies: [
-                "Lifeline", "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineSamples",
-                "LifelineOwnershipDOT", "LifelineGraphviz",
+                "Lifeline", "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineSamples", "LifelineGallery",
+                "LifelineGraphviz",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,8 +60,13 @@ let package = Package(
             name: "LifelineSamples",
             dependencies: [combine],
             path: "samples",
-            exclude: sampleStories.map { "\($0)/main.swift" } + ["README.md"],
+            exclude: sampleStories.map { "\($0)/main.swift" } + ["README.md", "Gallery"],
             sources: sampleStories.map { "\($0)/Story" } + ["Scenario"]
+        ),
+        .target(
+            name: "LifelineGallery",
+            dependencies: ["Lifeline", "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineGraphviz", "LifelineSamples"],
+            path: "samples/Gallery"
         ),
         .systemLibrary(
             name: "CGraphviz",
@@ -70,9 +74,7 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"])]
         ),
-        .target(name: "LifelineDOT"),
-        .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineDOT"]),
-        .target(name: "LifelineOwnershipDOT", dependencies: ["LifelineLog", "LifelineAnalysis", "LifelineDOT"]),
+        .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineRender"]),
         .target(
             name: "NewsReaderApp", dependencies: [combine], path: "Tests/Apps/NewsReader",
             swiftSettings: [.swiftLanguageMode(.v5)]
@@ -85,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "lifeline-fuzz",
             dependencies: [
-                "LifelineLog", "LifelineAnalysis", "LifelineRender", "LifelineOwnershipDOT",
+                "LifelineLog", "LifelineAnalysis", "LifelineRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Fuzz/Sources"
@@ -110,13 +112,8 @@ let package = Package(
             name: "LifelineSamplesTests",
             dependencies: ["LifelineSamples", "Lifeline", "LifelineLog", "LifelineAnalysis", combine]
         ),
-        .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineDOT", "LifelineGraphviz"]),
+        .testTarget(name: "LifelineGraphvizTests", dependencies: ["LifelineRender", "LifelineGraphviz"]),
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
-        .testTarget(
-            name: "LifelineOwnershipDOTTests",
-            dependencies: ["LifelineOwnershipDOT", "LifelineLog", "LifelineGraphviz"],
-            exclude: ["__Snapshots__"]
-        ),
         .testTarget(
             name: "LifelineCommandTests",
             dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]
@@ -130,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifelineRenderTests",
-            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineOwnershipDOT", "LifelineGraphviz"],
+            dependencies: ["LifelineRender", "LifelineLog", "LifelineAnalysis", "LifelineGraphviz"],
             exclude: ["__Snapshots__", "Fixtures"]
         ),
     ] + sampleStories.map { story in

@@ -1,7 +1,6 @@
 import Foundation
 import LifelineAnalysis
 import LifelineLog
-import LifelineOwnershipDOT
 import LifelineRender
 
 /// Reads one input as every `lifeline` command does and produces every output from it: the

@@ -1,4 +1,4 @@
-import LifelineDOT
+import LifelineRender
 
 /// The `<style>` element that makes a Graphviz SVG read in dark mode.
 ///

@@ -1,17 +1,17 @@
-import LifelineDOT
+import LifelineRender
 
 /// Which colours and background a rendered graph carries.
 public enum GraphvizAppearance: String, Hashable, Sendable, CaseIterable {
     /// SVG: a transparent background, and a style sheet that switches Graphviz's default black
-    /// and white and every ``LifelineDOT/DotColor`` to its dark value under
+    /// and white and every ``LifelineRender/DotColor`` to its dark value under
     /// `@media (prefers-color-scheme: dark)`. Follows the viewer's setting, in viewers that
     /// honour media queries inside an SVG. PNG, which cannot adapt, is drawn ``light``.
     case adaptive
     /// The light palette on an opaque white background, baked in: every viewer shows the same.
     case light
     /// The dark palette on an opaque near-black background, baked in: every
-    /// ``LifelineDOT/DotColor`` is drawn with its dark value, and Graphviz's default black
-    /// lines and text with ``LifelineDOT/DotColor/ink``'s.
+    /// ``LifelineRender/DotColor`` is drawn with its dark value, and Graphviz's default black
+    /// lines and text with ``LifelineRender/DotColor/ink``'s.
     case dark
     /// The colours and background exactly as the DOT text sets them.
     case asAuthored

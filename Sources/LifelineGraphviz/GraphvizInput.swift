@@ -7,7 +7,7 @@
 ///   U+FFFE and U+FFFF, pass straight into the SVG, where XML forbids them, so they are
 ///   dropped. No DOT text can use them meaningfully.
 ///
-/// Text that ``LifelineDOT/DotGraph`` writes never needs either change.
+/// Text that ``LifelineRender/DotGraph`` writes never needs either change.
 enum GraphvizInput {
     /// The DOT text with astral character references expanded and unencodable characters dropped.
     static func prepared(_ dot: String) -> String {

@@ -1,6 +1,6 @@
 import Foundation
-import LifelineDOT
 import LifelineGraphviz
+import LifelineRender
 import Synchronization
 import Testing
 

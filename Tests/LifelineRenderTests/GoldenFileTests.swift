@@ -1,7 +1,7 @@
 import LifelineAnalysis
 import LifelineGraphviz
 import LifelineLog
-import LifelineOwnershipDOT
+import LifelineRender
 import Testing
 @testable import LifelineRender
 

@@ -1,6 +1,6 @@
 import LifelineAnalysis
 import LifelineLog
-import LifelineOwnershipDOT
+import LifelineRender
 import Testing
 @testable import LifelineRender
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LifelineOwnershipDOT
+import LifelineRender
 
 /// `lifeline graph TRACE [--at LABEL|SEQ] [-o FILE.dot]`: one ownership snapshot as Graphviz
 /// DOT source.
@@ -31,6 +31,10 @@ struct GraphCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+        try CommandFailure.reporting(write)
+    }
+
+    private func write() throws {
         if let output { try OutputFile.checkWritable(output) }
         let trace = try TraceFile.read(self.trace)
         let snapshot = try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifelineAnalysis
+import LifelineGraphviz
 import LifelineLog
 import LifelineRender
 
@@ -23,7 +24,7 @@ struct RenderCommand: ParsableCommand {
     var trace: String
 
     @Option(name: .shortAndLong, help: "What to draw.")
-    var format: RenderFormat
+    var format: PictureFormat
 
     @Option(name: .shortAndLong, help: "The file to write (with --split, the folder). Default: standard output.")
     var output: String?
@@ -83,28 +84,32 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        if split { return try runSplit() }
+        try CommandFailure.reporting { split ? try drawSplit() : try draw() }
+    }
+
+    private func draw() throws {
         if let output { try OutputFile.checkWritable(output) }
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
-        let showsNotes = format == .svg || format == .mermaid || format == .plantuml
-        let findings = showsNotes || selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
+        let findings = format.showsFindings || selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
         let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
         let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
         if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
+        let notes = format.showsFindings ? chosen.diagnoses : []
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
-            let diagnoses = showsNotes ? chosen.diagnoses : []
             do {
-                return try format.render(trace, snapshot: snapshot, diagnoses: diagnoses, folding: !noFold,
+                return try format.render(trace, snapshot: snapshot, diagnoses: notes, folding: !noFold,
                                          axis: time ? .time : .sequence, theme: theme, collapse: collapse,
-                                         findingNumbers: chosen.findingNumbers)
+                                         findingNumbers: chosen.findingNumbers, layout: GraphvizLayout())
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
             }
         }
-        PageFit.warnIfTooWide(format: format, picture: picture, trace: trace, diagnoses: diagnoses(for: chosen), collapse: collapse)
+        if let warning = PageFit.tooWideWarning(format: format, picture: picture, trace: trace, diagnoses: notes, collapse: collapse) {
+            StandardError.write("warning: \(warning)")
+        }
         try PageFit.checkViewable(format: format, picture: picture)
         if let output {
             try OutputFile.write(Data(picture), to: output)
@@ -113,12 +118,8 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    private func diagnoses(for chosen: TraceSelection.Selected) -> [Diagnosis] {
-        format == .svg || format == .mermaid || format == .plantuml ? chosen.diagnoses : []
-    }
-
     /// `--split`: one picture per pipeline (of the events --between chooses) and the index.
-    private func runSplit() throws {
+    private func drawSplit() throws {
         guard let output else { return }
         try OutputFile.checkWritable(URL(fileURLWithPath: output).appendingPathComponent("index.md").deletingLastPathComponent().path)
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
@@ -128,8 +129,13 @@ struct RenderCommand: ParsableCommand {
             do {
                 try SplitPictures.write(whole, diagnoses: findings, format: format, into: URL(fileURLWithPath: output),
                                         between: selection.selection.between,
-                                        folding: !noFold, axis: time ? .time : .sequence, theme: theme, collapse: collapse)
+                                        folding: !noFold, axis: time ? .time : .sequence, theme: theme, collapse: collapse,
+                                        layout: GraphvizLayout()) { StandardError.write("warning: \($0)") }
             } catch let error as ExitCode {
+                throw error
+            } catch let error as OutputFile.Failure {
+                throw error
+            } catch let error as PageFit.PictureTooLarge {
                 throw error
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LifelineGallery
+import LifelineRender
 import LifelineSamples
 
 /// `lifeline samples`: the main job. Runs every sample story in-process under recording and
@@ -38,6 +40,10 @@ struct SamplesCommand: ParsableCommand {
     }
 
     func run() throws {
+        try CommandFailure.reporting(writeGallery)
+    }
+
+    private func writeGallery() throws {
         let scenarios = SampleScenario.all.filter { only.isEmpty || only.contains($0.name) }
         // Before recording anything: a gallery folder that cannot be made is said in words.
         try OutputFile.createFolder(output)

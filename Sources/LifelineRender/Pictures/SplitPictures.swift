@@ -1,51 +1,49 @@
-import ArgumentParser
 import Foundation
 import LifelineAnalysis
 import LifelineLog
-import LifelineRender
 
 /// Writes one picture per pipeline into a folder, and `index.md` linking them with their
 /// findings: what `render --split` and the gallery's multi-pipeline stories write.
-enum SplitPictures {
+public enum SplitPictures {
     /// The file name of a pipeline's picture in `format`: `P3.svg`.
-    static func fileName(_ id: Pipeline.ID, format: RenderFormat) -> String {
+    static func fileName(_ id: Pipeline.ID, format: PictureFormat) -> String {
         "\(id).\(format.fileExtension)"
     }
 
     /// Draws every pipeline of `trace` in `format` into `folder` (created if missing), with
     /// `index.md`. `diagnoses` are the whole trace's findings in ``TraceAnalyzer`` order;
     /// with `between`, each picture holds only the pipeline's events between the marks (and a
-    /// pipeline with none there is not drawn), numbered as in the whole trace.
+    /// pipeline with none there is not drawn), numbered as in the whole trace. `warn` is
+    /// given a picture too wide for a page (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``).
     /// Returns the pipelines drawn, in order.
+    ///
+    /// - Throws: ``OutputFile/Failure`` when a file cannot be written,
+    ///   ``PageFit/PictureTooLarge`` for an ownership graph too big to lay out, and what
+    ///   ``PictureFormat/render(_:snapshot:diagnoses:folding:axis:theme:collapse:findingNumbers:layout:)``
+    ///   throws.
     @discardableResult
-    static func write(
-        _ trace: Trace, diagnoses: [Diagnosis], format: RenderFormat, into folder: URL, between: TraceSelection.MarkRange? = nil,
+    public static func write(
+        _ trace: Trace, diagnoses: [Diagnosis], format: PictureFormat, into folder: URL, between: TraceSelection.MarkRange? = nil,
         folding: Bool = true, axis: MarbleDiagramOptions.Axis = .sequence, theme: PictureTheme = .auto,
-        collapse: SequenceDiagramOptions.Collapse = .auto, warnings: Bool = true
+        collapse: SequenceDiagramOptions.Collapse = .auto, layout: any OwnershipGraphLayout, warn: (String) -> Void = { _ in }
     ) throws -> [Pipeline] {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            StandardError.write("error: cannot create the folder \(folder.path): \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
+        try OutputFile.createFolder(folder.path)
         var pipelines = TracePipelines(TraceLifecycles(trace)).pipelines
-        let showsNotes = format == .svg || format == .mermaid || format == .plantuml
         for pipeline in pipelines {
             let chosen = try TraceSelection(pipelines: [pipeline.id.description], between: between).apply(to: trace, diagnoses: diagnoses)
             guard chosen.trace.events.contains(where: { $0.kind.name != "mark" }) else {
                 pipelines.removeAll { $0.id == pipeline.id }
                 continue
             }
-            let notes = showsNotes ? chosen.diagnoses : []
+            let notes = format.showsFindings ? chosen.diagnoses : []
             let snapshot = format.drawsOwnershipGraph ? chosen.trace.fullestSnapshot : nil
             if format.drawsOwnershipGraph && snapshot == nil { continue }
             if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
             let picture = try format.render(chosen.trace, snapshot: snapshot, diagnoses: notes, folding: folding, axis: axis,
-                                            theme: theme, collapse: collapse, findingNumbers: chosen.findingNumbers)
-            if warnings {
-                PageFit.warnIfTooWide(format: format, picture: picture, trace: chosen.trace, diagnoses: notes, collapse: collapse,
-                                      name: pipeline.id.description)
+                                            theme: theme, collapse: collapse, findingNumbers: chosen.findingNumbers, layout: layout)
+            if let warning = PageFit.tooWideWarning(format: format, picture: picture, trace: chosen.trace, diagnoses: notes,
+                                                    collapse: collapse, name: pipeline.id.description) {
+                warn(warning)
             }
             try OutputFile.write(Data(picture), to: folder.appendingPathComponent(fileName(pipeline.id, format: format)).path)
         }

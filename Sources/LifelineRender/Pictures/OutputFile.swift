@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -21,30 +20,32 @@ private let systemWrite = Darwin.write
 /// - a character device (`/dev/null`, a terminal), a FIFO, `-` and the descriptors of the
 ///   running process (`/dev/stdout`, `/dev/fd/3`) are written to directly, never replaced.
 ///
-/// A path that cannot be written is reported on standard error in words (it is a directory,
-/// its folder does not exist, permission is denied, the device is full) and ends the command
-/// with exit status 2.
-enum OutputFile {
+/// A path that cannot be written is an ``OutputFile/Failure`` that says why in words (it is a
+/// directory, its folder does not exist, permission is denied, the device is full).
+public enum OutputFile {
+    /// Why a path could not be written or a folder could not be made, in words.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Fails early, before any long work, when `path` cannot be written: it is a directory,
     /// or its folder does not exist or cannot be written to.
-    static func checkWritable(_ path: String) throws {
+    public static func checkWritable(_ path: String) throws(Failure) {
         if let problem = problem(writing: path) {
-            StandardError.write("error: cannot write \(path): \(problem)")
-            throw ExitCode(2)
+            throw Failure(description: "cannot write \(path): \(problem)")
         }
     }
 
     /// Writes `text` to `path` as UTF-8.
-    static func write(_ text: String, to path: String) throws {
+    public static func write(_ text: String, to path: String) throws(Failure) {
         try write(Data(text.utf8), to: path)
     }
 
     /// Writes `bytes` to `path`: replaced at once when it is a file, written directly when it
     /// is a device, a FIFO or standard output.
-    static func write(_ bytes: Data, to path: String) throws {
+    public static func write(_ bytes: Data, to path: String) throws(Failure) {
         if let problem = problem(writing: path) {
-            StandardError.write("error: cannot write \(path): \(problem)")
-            throw ExitCode(2)
+            throw Failure(description: "cannot write \(path): \(problem)")
         }
         let target = Destination(path)
         let failure: Int32?
@@ -54,22 +55,20 @@ enum OutputFile {
         case .file(let filePath): failure = replace(filePath, with: bytes)
         }
         if let failure {
-            StandardError.write("error: cannot write \(path): \(Self.words(for: failure))")
-            throw ExitCode(2)
+            throw Failure(description: "cannot write \(path): \(Self.words(for: failure))")
         }
     }
 
     /// Creates the folder `path` and any missing parent, as `mkdir -p` does. A path that
     /// is a file, or a folder that cannot be created, is reported in words.
-    static func createFolder(_ path: String) throws {
+    public static func createFolder(_ path: String) throws(Failure) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
             var status = stat()
             if stat(prefix, &status) == 0 {
                 guard status.st_mode & S_IFMT == S_IFDIR else {
-                    StandardError.write("error: cannot create the folder \(path): \(prefix) is a file, not a folder")
-                    throw ExitCode(2)
+                    throw Failure(description: "cannot create the folder \(path): \(prefix) is a file, not a folder")
                 }
                 continue
             }
@@ -79,8 +78,7 @@ enum OutputFile {
                 let reason = code == EACCES || code == EPERM
                     ? "permission denied"
                     : "\(parent.isEmpty ? "." : parent) takes no new folder (\(String(cString: strerror(code)).lowercased()))"
-                StandardError.write("error: cannot create the folder \(path): \(reason)")
-                throw ExitCode(2)
+                throw Failure(description: "cannot create the folder \(path): \(reason)")
             }
         }
     }

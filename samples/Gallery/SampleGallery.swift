@@ -1,15 +1,16 @@
-import ArgumentParser
 import Foundation
 import Lifeline
 import LifelineAnalysis
+import LifelineGraphviz
 import LifelineLog
 import LifelineRender
 import LifelineSamples
 
-/// Writes the sample gallery: one folder per story and an index page.
-struct SampleGallery {
+/// Writes the sample gallery: one folder per story and an index page. `lifeline samples`
+/// (`make demo`) writes it into output/.
+public struct SampleGallery {
     /// What one recorded story left in the gallery.
-    struct Entry {
+    public struct Entry {
         let scenario: SampleScenario
         let trace: Trace
         let console: [String]
@@ -24,12 +25,12 @@ struct SampleGallery {
     }
 
     /// The pictures each story's folder holds, in the order the index links them.
-    static let pictures: [RenderFormat] = [.svg, .mermaid, .plantuml, .marbles, .perfetto]
+    static let pictures: [PictureFormat] = [.svg, .mermaid, .plantuml, .marbles, .perfetto]
 
     /// The files that carry this run's clock times, process id and thread ids, so that every
     /// run writes different bytes. They are written, but kept out of git (`.gitignore`): the
     /// committed gallery links the recording of each story kept as a test fixture instead.
-    static let runSpecificFiles: Set<String> = ["trace.jsonl", RenderFormat.perfetto.galleryFileName]
+    static let runSpecificFiles: Set<String> = ["trace.jsonl", PictureFormat.perfetto.galleryFileName]
 
     /// Where the committed recording of a story is, relative to the gallery folder.
     static func fixturePath(of story: String) -> String {
@@ -45,12 +46,25 @@ struct SampleGallery {
 
     /// The pictures of the fullest ownership snapshot (`Trace.fullestSnapshot`), for a story
     /// recorded with snapshots (all text formats, so that the gallery stays diffable).
-    static let ownershipPictures: [RenderFormat] = [.dot, .graphSVG]
+    static let ownershipPictures: [PictureFormat] = [.dot, .graphSVG]
+
+    /// A story that could not be recorded or drawn, in words.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     let folder: URL
 
+    /// A gallery written into `folder`.
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
     /// Runs `scenario` under recording and writes its folder.
-    func record(_ scenario: SampleScenario) throws -> Entry {
+    ///
+    /// - Throws: ``Failure`` when the story cannot be recorded or drawn, `OutputFile.Failure`
+    ///   when a file cannot be written, and the reader's error for a log it cannot read.
+    public func record(_ scenario: SampleScenario) throws -> Entry {
         let directory = folder.appendingPathComponent(scenario.name)
         try OutputFile.createFolder(directory.path)
         let tracePath = directory.appendingPathComponent("trace.jsonl").path
@@ -60,14 +74,13 @@ struct SampleGallery {
                 valueDescriptionLimit: 80, snapshots: .everyCall
             ))
         } catch {
-            StandardError.write("error: \(error)")
-            throw ExitCode(2)
+            throw Failure(description: "\(scenario.name): cannot record: \(error)")
         }
         Lifeline.mark("story begins")
         scenario.run(console)
         Lifeline.mark("story ends")
         Lifeline.stop()
-        let trace = try TraceFile.read(tracePath)
+        let trace = try TraceReader.read(contentsOf: tracePath)
         // The story's run is the observed scope: a pipeline it started and left subscribed and
         // alive is a leak.
         let scope = ObservedScope(trace: trace, beginMark: "story begins", endMark: "story ends")
@@ -91,13 +104,12 @@ struct SampleGallery {
                 for (theme, fileName) in themes {
                     let picture = try format.render(
                         trace, snapshot: trace.fullestSnapshot, diagnoses: diagnoses, folding: true, axis: .sequence,
-                        theme: theme
+                        theme: theme, layout: GraphvizLayout()
                     )
                     files[fileName] = String(decoding: picture, as: UTF8.self)
                 }
             } catch {
-                StandardError.write("error: \(scenario.name): could not draw the \(format.pictureName): \(error)")
-                throw ExitCode(2)
+                throw Failure(description: "\(scenario.name): could not draw the \(format.pictureName): \(error)")
             }
         }
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
@@ -105,15 +117,15 @@ struct SampleGallery {
         }
         let pipelines = TracePipelines(TraceLifecycles(trace)).pipelines.count > 1
             ? try SplitPictures.write(trace, diagnoses: diagnoses, format: .svg, into: directory.appendingPathComponent("pipelines"),
-                                      warnings: false)
+                                      layout: GraphvizLayout())
             : []
         return Entry(scenario: scenario, trace: trace, console: console.lines, diagnoses: diagnoses, report: report,
-                     mermaid: files[RenderFormat.mermaid.galleryFileName]!, pipelines: pipelines)
+                     mermaid: files[PictureFormat.mermaid.galleryFileName]!, pipelines: pipelines)
     }
 
     /// Writes the index page, README.md, that shows every story: its diagnosis, its sequence
     /// and marble diagrams embedded, the Mermaid source inline, and links to every file.
-    func writeIndex(_ entries: [Entry]) throws {
+    public func writeIndex(_ entries: [Entry]) throws {
         var page = """
             # Lifeline sample gallery
 

@@ -1,18 +1,24 @@
-import ArgumentParser
 import LifelineAnalysis
 import LifelineLog
-import LifelineRender
 
-/// Says on standard error when a picture is wider than a doc page (1,200 px) even after
-/// packing and folding, and what to do about it.
-enum PageFit {
+/// Whether a picture fits a doc page (1,200 px wide) and any viewer, and what to draw
+/// instead when it does not.
+public enum PageFit {
+    /// A picture too big to draw or to open, and how to draw less of it.
+    public struct PictureTooLarge: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// The width a picture should fit.
-    static let pageWidth = SequenceDiagramOptions.defaultPageWidth
+    public static let pageWidth = SequenceDiagramOptions.defaultPageWidth
 
-    static func warnIfTooWide(
-        format: RenderFormat, picture: [UInt8], trace: Trace, diagnoses: [Diagnosis], collapse: SequenceDiagramOptions.Collapse,
+    /// The warning (without its `warning:` prefix) to give when `picture` is wider than a page even after packing and
+    /// folding, with what to do about it, or `nil` when it fits. `name` is the pipeline a
+    /// split picture draws.
+    public static func tooWideWarning(
+        format: PictureFormat, picture: [UInt8], trace: Trace, diagnoses: [Diagnosis], collapse: SequenceDiagramOptions.Collapse,
         name: String? = nil
-    ) {
+    ) -> String? {
         let width: Int?
         switch format {
         case .svg, .marbles: width = svgSize(picture)?.0
@@ -20,14 +26,12 @@ enum PageFit {
             width = SequenceSVGRenderer.estimatedWidth(trace, diagnoses: diagnoses, options: .init(collapse: collapse))
         case .perfetto, .dot, .graphSVG, .graphPNG: width = nil
         }
-        guard let width, width > pageWidth else { return }
+        guard let width, width > pageWidth else { return nil }
         var advice = ["--between MARK MARK"]
         if name == nil { advice.insert(contentsOf: ["--split (one picture per pipeline)", "--pipeline ID (see `lifeline pipelines`)"], at: 0) }
         if format != .marbles && collapse == .none { advice.insert("--collapse operators", at: 0) }
-        StandardError.write(
-            "warning: the \(format.pictureName)\(name.map { " of \($0)" } ?? "") is \(width) px wide, more than a \(pageWidth) px page; draw less of it with "
-                + advice.joined(separator: ", ")
-        )
+        return "the \(format.pictureName)\(name.map { " of \($0)" } ?? "") is \(width) px wide, more than a \(pageWidth) px page; "
+            + "draw less of it with " + advice.joined(separator: ", ")
     }
 
     /// The most nodes an ownership graph is laid out with. Above it Graphviz needs sfdp, whose
@@ -39,27 +43,25 @@ enum PageFit {
     /// rsvg's canvas limit).
     static let viewableSide = 32_767
 
-    /// Refuses (exit 2) to lay out an ownership graph too big to read, and says how to draw
-    /// a part of it.
-    static func checkGraphSize(_ snapshot: TraceSnapshot) throws {
+    /// Refuses to lay out an ownership graph too big to read, and says how to draw a part of
+    /// it.
+    public static func checkGraphSize(_ snapshot: TraceSnapshot) throws(PictureTooLarge) {
         guard snapshot.nodes.count > graphNodeLimit else { return }
-        StandardError.write(
-            "error: snapshot \"\(snapshot.label)\" holds \(snapshot.nodes.count) objects, more than a readable graph "
+        throw PictureTooLarge(description:
+            "snapshot \"\(snapshot.label)\" holds \(snapshot.nodes.count) objects, more than a readable graph "
                 + "(\(graphNodeLimit)); draw one pipeline and the objects around it with --pipeline ID (see `lifeline pipelines`), "
                 + "or write --format dot for other tools"
         )
-        throw ExitCode(2)
     }
 
-    /// Refuses (exit 2) to write an SVG no common viewer can open.
-    static func checkViewable(format: RenderFormat, picture: [UInt8]) throws {
+    /// Refuses to write an SVG no common viewer can open.
+    public static func checkViewable(format: PictureFormat, picture: [UInt8]) throws(PictureTooLarge) {
         guard format == .svg || format == .marbles, let (width, height) = svgSize(picture),
               width > viewableSide || height > viewableSide else { return }
-        StandardError.write(
-            "error: the \(format.pictureName) would be \(width) × \(height) px, more than viewers open (\(viewableSide) px a side); "
+        throw PictureTooLarge(description:
+            "the \(format.pictureName) would be \(width) × \(height) px, more than viewers open (\(viewableSide) px a side); "
                 + "draw less of it with --split, --pipeline ID or --between MARK MARK"
         )
-        throw ExitCode(2)
     }
 
     /// The `width` and `height` attributes of an SVG document's root element.

@@ -1,12 +1,9 @@
-import ArgumentParser
 import LifelineAnalysis
-import LifelineGraphviz
 import LifelineLog
-import LifelineOwnershipDOT
-import LifelineRender
 
-/// A picture `lifeline render` can draw from a log, and the file name the gallery gives it.
-enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
+/// A picture Lifeline draws from a log (what `lifeline render --format` names), and the file
+/// name the gallery gives it.
+public enum PictureFormat: String, CaseIterable, Sendable {
     /// The sequence diagram as SVG, with diagnoses as notes.
     case svg
     /// The sequence diagram as Mermaid source, with diagnoses as notes.
@@ -25,17 +22,17 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     case graphPNG = "graph-png"
 
     /// Whether the format draws an ownership snapshot rather than the events.
-    var drawsOwnershipGraph: Bool {
+    public var drawsOwnershipGraph: Bool {
         self == .dot || self == .graphSVG || self == .graphPNG
     }
 
     /// Whether `--theme` chooses the format's colours: the SVG and PNG pictures.
-    var hasTheme: Bool {
+    public var hasTheme: Bool {
         self == .svg || self == .marbles || self == .graphSVG || self == .graphPNG
     }
 
     /// The name of this format's file in a sample's gallery folder.
-    var galleryFileName: String {
+    public var galleryFileName: String {
         switch self {
         case .svg: return "sequence.svg"
         case .mermaid: return "sequence.mmd"
@@ -49,12 +46,12 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     }
 
     /// The extension of a file in this format: `svg`, `mmd`, `puml`, `json`, `dot`, `png`.
-    var fileExtension: String {
+    public var fileExtension: String {
         String(galleryFileName.split(separator: ".").last!)
     }
 
     /// What is being drawn, for the progress indicator.
-    var pictureName: String {
+    public var pictureName: String {
         switch self {
         case .svg, .mermaid, .plantuml: return "sequence diagram"
         case .marbles: return "marble diagram"
@@ -63,15 +60,20 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
-    /// A log without ownership snapshots has no ownership graph to draw.
-    struct NoSnapshot: Error, CustomStringConvertible {
-        var description: String { "the log has no ownership snapshot" }
+    /// Whether the picture shows findings as notes: the sequence diagrams.
+    public var showsFindings: Bool {
+        self == .svg || self == .mermaid || self == .plantuml
     }
 
-    /// Graphviz gave no bytes for a picture: no file is better than an empty one.
-    struct EmptyPicture: Error, CustomStringConvertible {
-        let format: RenderFormat
-        var description: String { "Graphviz produced an empty \(format.rawValue) picture" }
+    /// A log without ownership snapshots has no ownership graph to draw.
+    public struct NoSnapshot: Error, CustomStringConvertible {
+        public var description: String { "the log has no ownership snapshot" }
+    }
+
+    /// The layout gave no bytes for a picture: no file is better than an empty one.
+    public struct EmptyPicture: Error, CustomStringConvertible {
+        let format: PictureFormat
+        public var description: String { "Graphviz produced an empty \(format.rawValue) picture" }
     }
 
     /// Draws `trace` in this format, as the bytes of the file.
@@ -87,12 +89,15 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
     ///   - theme: The colours of the SVG and PNG pictures; the text formats ignore it.
     ///   - collapse: Whether the sequence diagrams fold each pipeline's operators into one lane.
     ///   - findingNumbers: The number each finding's note carries (the whole log's).
+    ///   - layout: What lays out `graph-svg` and `graph-png` (LifelineGraphviz's
+    ///     `GraphvizLayout`); the other formats ignore it.
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
-    ///   `GraphvizError` when Graphviz fails to lay it out, ``EmptyPicture`` when it renders
-    ///   no bytes.
-    func render(
+    ///   the layout's error when it fails to lay the graph out, ``EmptyPicture`` when it
+    ///   renders no bytes.
+    public func render(
         _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
-        theme: PictureTheme = .auto, collapse: SequenceDiagramOptions.Collapse = .auto, findingNumbers: [Diagnosis: Int] = [:]
+        theme: PictureTheme = .auto, collapse: SequenceDiagramOptions.Collapse = .auto, findingNumbers: [Diagnosis: Int] = [:],
+        layout: any OwnershipGraphLayout
     ) throws -> [UInt8] {
         var sequence = SequenceDiagramOptions(folding: folding, collapse: collapse, appearance: theme.svgAppearance)
         sequence.findingNumbers = findingNumbers
@@ -105,11 +110,10 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
             let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
-            let graphviz = GraphvizRenderer(appearance: theme.graphvizAppearance)
             let picture: [UInt8]
             switch self {
-            case .graphSVG: picture = Array(try graphviz.svg(fromDOT: dot).utf8)
-            case .graphPNG: picture = try graphviz.png(fromDOT: dot)
+            case .graphSVG: picture = Array(try layout.svg(fromDOT: dot, theme: theme).utf8)
+            case .graphPNG: picture = try layout.png(fromDOT: dot, theme: theme)
             default: return Array(dot.utf8)
             }
             guard !picture.isEmpty else { throw EmptyPicture(format: self) }
@@ -117,5 +121,3 @@ enum RenderFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 }
-
-extension SequenceDiagramOptions.Collapse: ExpressibleByArgument {}

@@ -1,4 +1,4 @@
-import LifelineDOT
+import LifelineRender
 import Testing
 
 @Suite("DOT writer")

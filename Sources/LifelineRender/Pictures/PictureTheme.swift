@@ -1,9 +1,5 @@
-import ArgumentParser
-import LifelineGraphviz
-import LifelineRender
-
 /// The colours a picture is drawn in: `--theme auto|light|dark`.
-enum PictureTheme: String, CaseIterable, ExpressibleByArgument {
+public enum PictureTheme: String, CaseIterable, Sendable {
     /// Light colours with dark ones under `prefers-color-scheme: dark`, on a transparent
     /// background (a PNG is drawn light).
     case auto
@@ -13,16 +9,7 @@ enum PictureTheme: String, CaseIterable, ExpressibleByArgument {
     case dark
 
     /// The appearance of the sequence and marble SVGs.
-    var svgAppearance: SVGAppearance {
-        switch self {
-        case .auto: return .adaptive
-        case .light: return .light
-        case .dark: return .dark
-        }
-    }
-
-    /// The appearance of the Graphviz-drawn ownership graphs.
-    var graphvizAppearance: GraphvizAppearance {
+    public var svgAppearance: SVGAppearance {
         switch self {
         case .auto: return .adaptive
         case .light: return .light

@@ -1,5 +1,4 @@
 import LifelineAnalysis
-import LifelineDOT
 import LifelineLog
 
 /// Draws one ownership snapshot as a Graphviz DOT graph: who holds whom, through which field,

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import LifelineGraphviz
 import LifelineLog
-import LifelineOwnershipDOT
+import LifelineRender
 import Testing
 
 /// The DOT of a hand-built snapshot: a view model in a loop with its sink's AnyCancellable, a

@@ -1,0 +1,8 @@
+import ArgumentParser
+import LifelineRender
+
+extension PictureFormat: ExpressibleByArgument {}
+
+extension PictureTheme: ExpressibleByArgument {}
+
+extension SequenceDiagramOptions.Collapse: ExpressibleByArgument {}
