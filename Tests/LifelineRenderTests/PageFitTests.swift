@@ -71,6 +71,40 @@ import Testing
             #expect(width <= 1_200, "\(pipeline) is \(width) px wide")
         }
     }
+
+    /// The whole schedulers story, four pipelines that ran one after another, is too wide
+    /// side by side even collapsed: it is cut into sections, one above the other, that each
+    /// fit the page, keep every row in order, and head only the lanes they use.
+    @Test func aStoryTooWideSideBySideIsCutIntoSectionsThatFit() throws {
+        let sample = SelectionGoldenTests.schedulers
+        let model = SequenceModel.fitted(sample.trace, diagnoses: sample.diagnoses, options: .init())
+        #expect(SequenceSVGLayout.lanesWidth(of: model, packing: SequenceSVGLayout.tightestPacking) > 1_200)
+        let sections = model.sections(fitting: 1_200)
+        #expect(sections.count == 2)
+        for section in sections {
+            #expect(SequenceSVGLayout.lanesWidth(of: section, packing: SequenceSVGLayout.tightestPacking) <= 1_200)
+            #expect(section.lanes.count < model.lanes.count)
+            let used = Set(section.steps.flatMap(\.lanes))
+            #expect(used == Set(section.lanes.indices), "a section heads exactly the lanes its rows use")
+        }
+        #expect(sections.flatMap(\.steps).map(\.seq) == model.steps.map(\.seq))
+        let rowObjects = { (model: SequenceModel) in
+            model.steps.map { step in step.lanes.map { model.lanes[$0].object.id } }
+        }
+        #expect(sections.flatMap(rowObjects) == rowObjects(model), "every row keeps its objects")
+
+        let svg = SequenceSVGRenderer.render(sample.trace, diagnoses: sample.diagnoses)
+        let size = try #require(PageFit.svgSize(Array(svg.utf8)))
+        #expect(size.0 <= 1_200)
+        #expect(OutputCheck.parseSVG(svg).filter { $0 == "Sink" }.count > model.lanes.filter { $0.typeLine == "Sink" }.count,
+                "a lane in two sections is headed in each")
+    }
+
+    /// A model that fits is not cut.
+    @Test func aPictureThatFitsIsOneSection() {
+        let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true)
+        #expect(model.sections(fitting: 1_200).count == 1)
+    }
 }
 
 extension PageFitTests {

@@ -79,7 +79,7 @@ public enum MermaidSequenceRenderer {
         case .note(let note):
             var parts = [DisplayText(note.heading, limit: 120).short]
             parts += SequenceSVGLayout.wrap(note.diagnosis.message, width: 70, maxLines: 6)
-            parts += SequenceSVGLayout.wrap("Fix: " + note.diagnosis.fix, width: 70, maxLines: 6)
+            parts += SequenceSVGLayout.wrap(note.fixLine, width: 70, maxLines: 6)
             parts.append(note.evidenceLine)
             return ["    Note right of L\(note.lane): " + parts.map(MermaidText.escapeClean).joined(separator: "<br/>")]
         }

@@ -44,10 +44,45 @@ struct SequenceSVGLayout {
             canvas.text(DisplayText("No events recorded.", limit: 40), x: Self.margin, y: Self.margin + 14, "tx")
             return canvas.document(width: 240, height: 48, root: "lifeline-sequence", title: title, appearance: appearance)
         }
+        let bottom = drawSection(top: Self.margin)
+        return Self.document(of: &canvas, contexts: model.contexts, bottom: bottom, right: right, title: title, appearance: appearance)
+    }
+
+    /// Draws `sections` (``SequenceModel/sections(fitting:)``) one above the other on one
+    /// page, each under the headings of its own lanes.
+    static func draw(sections: [SequenceModel], pageWidth: Int, title: String, appearance: SVGAppearance) -> String {
+        var canvas = SVGCanvas()
+        var bottom = margin - sectionGap, right = 0
+        for section in sections {
+            var layout = SequenceSVGLayout(model: section, pageWidth: pageWidth)
+            swap(&layout.canvas, &canvas)
+            bottom = layout.drawSection(top: bottom + sectionGap)
+            swap(&layout.canvas, &canvas)
+            right = max(right, layout.right)
+        }
+        return document(of: &canvas, contexts: sections[0].contexts, bottom: bottom, right: right, title: title, appearance: appearance)
+    }
+
+    /// The space between two sections of one page.
+    private static let sectionGap = 28
+
+    /// The document of `canvas`, with the legend of `contexts` under the rows ending at
+    /// `bottom`.
+    private static func document(
+        of canvas: inout SVGCanvas, contexts: [ExecutionContext], bottom: Int, right: Int, title: String, appearance: SVGAppearance
+    ) -> String {
+        let legend = canvas.legend(contexts, at: bottom + 14, left: margin, width: right, swatch: "f", radius: 2)
+        return canvas.document(width: max(right, legend.right) + margin, height: legend.bottom + margin, root: "lifeline-sequence",
+                               title: title, appearance: appearance)
+    }
+
+    /// Draws the headings at `top`, every row under them and the lifelines; returns the
+    /// bottom of the lifelines.
+    private mutating func drawSection(top headingTop: Int) -> Int {
         placeLanes()
         openBars = Array(repeating: [], count: model.lanes.count)
         lifelineEnd = Array(repeating: nil, count: model.lanes.count)
-        let top = Self.margin + Self.headerHeight
+        let top = headingTop + Self.headerHeight
         var y = top + 12
         for step in model.steps {
             y = draw(step, at: y)
@@ -59,10 +94,8 @@ struct SequenceSVGLayout {
                 drawBar(lane: lane, top: bar.top, bottom: bottom - 4, depth: bar.depth, context: bar.context)
             }
         }
-        drawHeaders()
-        let legend = canvas.legend(model.contexts, at: bottom + 14, left: Self.margin, width: right, swatch: "f", radius: 2)
-        return canvas.document(width: max(right, legend.right) + Self.margin, height: legend.bottom + Self.margin, root: "lifeline-sequence",
-                               title: title, appearance: appearance)
+        drawHeaders(top: headingTop)
+        return bottom
     }
 
     // MARK: Lanes
@@ -151,9 +184,9 @@ struct SequenceSVGLayout {
         lanesRight = placement.right
     }
 
-    private mutating func drawHeaders() {
+    private mutating func drawHeaders(top: Int) {
         for lane in model.lanes {
-            let x = laneX[lane.index], width = boxWidth[lane.index], top = Self.margin
+            let x = laneX[lane.index], width = boxWidth[lane.index]
             canvas.add("<g><title>\(XMLText.escape(DisplayText.clean(lane.details)))</title>", to: .foreground)
             canvas.rect(x - width / 2, top, width, Self.headerHeight, "bx", radius: 4, to: .foreground)
             let limits = Self.headingLimits(packing)
@@ -313,7 +346,7 @@ struct SequenceSVGLayout {
     private mutating func drawNote(_ note: DiagnosisNote, at y: Int) -> Int {
         var lines = Self.wrap(note.heading, width: Self.noteCharactersPerLine - 6, maxLines: 2).map { ($0, "tx tb") }
         lines += Self.wrap(note.diagnosis.message, width: Self.noteCharactersPerLine, maxLines: 8).map { ($0, "tx") }
-        lines += Self.wrap("Fix: " + note.diagnosis.fix, width: Self.noteCharactersPerLine, maxLines: 8).map { ($0, "tx") }
+        lines += Self.wrap(note.fixLine, width: Self.noteCharactersPerLine, maxLines: 8).map { ($0, "tx") }
         lines += Self.wrap(note.evidenceLine, width: Self.noteCharactersPerLine + 8, maxLines: 2).map { ($0, "tm") }
         // Beside its lane, but kept inside the page when the lanes leave room for it.
         let pageRight = max(right, pageWidth - Self.margin)

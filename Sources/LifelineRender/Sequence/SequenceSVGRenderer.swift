@@ -30,8 +30,13 @@ public enum SequenceSVGRenderer {
     /// - Returns: The SVG document, ending with a newline.
     public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
         let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
+        let title = "Sequence diagram of \(trace.header.processName)"
+        let sections = model.sections(fitting: options.pageWidth)
+        guard sections.count == 1 else {
+            return SequenceSVGLayout.draw(sections: sections, pageWidth: options.pageWidth, title: title, appearance: options.appearance)
+        }
         var layout = SequenceSVGLayout(model: model, pageWidth: options.pageWidth)
-        return layout.draw(title: "Sequence diagram of \(trace.header.processName)", appearance: options.appearance)
+        return layout.draw(title: title, appearance: options.appearance)
     }
 
     /// How wide the SVG of `trace` is laid out for `options`, in pixels, before notes: what

@@ -19,6 +19,22 @@ struct DiagnosisNote: Hashable, Sendable {
             : "Evidence: " + diagnosis.evidence.map { "#\($0)" }.joined(separator: ", ")
     }
 
+    /// `Fix: …`, with the fix's code spans (Markdown backticks, for the docs and the
+    /// terminal) shown in quotes: `` `[weak self]` `` becomes ‘[weak self]’.
+    var fixLine: String {
+        var text = "Fix: "
+        var opened = false
+        for character in diagnosis.fix {
+            if character == "`" {
+                text.append(opened ? "’" : "‘")
+                opened.toggle()
+            } else {
+                text.append(character)
+            }
+        }
+        return text
+    }
+
     static func symbol(_ severity: Diagnosis.Severity) -> String {
         switch severity {
         case .info: return "ℹ"
