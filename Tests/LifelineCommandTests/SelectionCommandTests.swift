@@ -59,6 +59,25 @@ import Testing
         #expect(index.contains("**error demand-exceeded** ([P3](P3.svg), [P4](P4.svg))"))
     }
 
+    /// `--split` into a folder that exists already replaces its pictures.
+    @Test func splitWritesIntoAFolderThatExists() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try LifelineExecutable.run(["render", Self.trace, "--format", "svg", "--split", "-o", folder.path])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).contains("index.md"))
+    }
+
+    /// `lifeline graph` chooses what to draw as every picture command does.
+    @Test func graphTakesTheSelectionOptions() throws {
+        let run = try LifelineExecutable.run(["graph", Self.trace, "--pipeline", "P9"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("P1"), "an unknown pipeline is refused with the list of known ones")
+        let chosen = try LifelineExecutable.run(["graph", Self.trace, "--pipeline", "P1"])
+        #expect(chosen.status == 0, "\(chosen.standardError)")
+        #expect(chosen.standardOutputText.hasPrefix("digraph"))
+    }
+
     @Test func splitNeedsAFolder() throws {
         let run = try LifelineExecutable.run(["render", Self.trace, "--format", "svg", "--split"])
         #expect(run.status != 0)

@@ -97,4 +97,31 @@ import Testing
         #expect(mermaid.contains("2 error: \(diagnoses[1].code)"))
         #expect(!mermaid.contains("1 error:"))
     }
+
+    /// A pipeline's ownership graph is drawn from the snapshot taken at stop, after the
+    /// pipeline's last event, with only its objects; `--between` keeps only the snapshots
+    /// taken between the marks.
+    @Test func aPipelinesGraphComesFromTheSnapshotAtStop() throws {
+        let phases = Self.phases
+        let last = try #require(phases.events.last?.seq)
+        let counts = TraceSnapshot.RetainCounts(strong: 1, weak: 0, unowned: 0)
+        let node = { (raw: UInt64, kind: TraceSnapshot.Node.Kind) in
+            TraceSnapshot.Node(id: TraceObjectID(raw), kind: kind, retainCounts: counts, alive: true)
+        }
+        let stop = TraceSnapshot(
+            index: 1, seq: last, label: "stop", reason: .stop,
+            nodes: [node(1, .subject), node(2, .subscriber), node(3, .subscription), node(4, .subscriber), node(5, .subscription)],
+            edges: [
+                .init(from: TraceObjectID(2), to: TraceObjectID(3), field: "subscription", ownership: .strong),
+                .init(from: TraceObjectID(4), to: TraceObjectID(5), field: "subscription", ownership: .strong),
+            ]
+        )
+        let trace = Trace(header: phases.header, objects: phases.objects, threads: phases.threads, queues: phases.queues,
+                          events: phases.events, snapshots: [stop], damage: [])
+        let first = try TraceSelection(pipelines: ["P1"]).apply(to: trace, diagnoses: [])
+        let snapshot = try #require(first.trace.snapshots.last, "the snapshot at stop is kept for a pipeline")
+        #expect(Set(snapshot.nodes.map(\.id)) == [TraceObjectID(1), TraceObjectID(2), TraceObjectID(3)])
+        let between = try TraceSelection(between: .init(from: "loading", to: "loaded")).apply(to: trace, diagnoses: [])
+        #expect(between.trace.snapshots.isEmpty, "a snapshot taken after the marks is not drawn between them")
+    }
 }

@@ -7,7 +7,7 @@ import LifelineLog
 ///
 /// The choices narrow each other: `--pipeline P2 --between start stop` draws P2's events
 /// between the marks. The diagnoses kept are those about what is left; ownership snapshots
-/// keep the chosen objects and the objects around them (see ``restrict(_:toEvents:objects:)``).
+/// keep the chosen objects and the objects around them (see ``restrict(_:toEvents:objects:snapshotsIn:)``).
 ///
 /// ```swift
 /// var selection = TraceSelection()
@@ -73,6 +73,7 @@ public struct TraceSelection: Hashable, Sendable {
         guard !isEverything else { return Selected(trace: trace, diagnoses: diagnoses, findingNumbers: numbers) }
         var events: Set<UInt64>?
         var objects: Set<TraceObjectID>?
+        var window: ClosedRange<UInt64>?
         var kept = diagnoses
 
         if !pipelines.isEmpty {
@@ -105,6 +106,7 @@ public struct TraceSelection: Hashable, Sendable {
                     ? TraceSelectionError.noMarkAfter(between.to, after: between.from)
                     : TraceSelectionError.unknownMark(between.to, known: labels)
             }
+            window = start.seq...end.seq
             let range = Set(trace.events.lazy.map(\.seq).filter { $0 >= start.seq && $0 <= end.seq })
             events = events.map { $0.intersection(range) } ?? range
             kept = kept.filter { !Set($0.evidence).isDisjoint(with: range) }
@@ -130,7 +132,8 @@ public struct TraceSelection: Hashable, Sendable {
             kept = kept.contains(diagnosis) ? [diagnosis] : []
         }
 
-        return Selected(trace: Self.restrict(trace, toEvents: events, objects: objects), diagnoses: kept, findingNumbers: numbers)
+        return Selected(trace: Self.restrict(trace, toEvents: events, objects: objects, snapshotsIn: window),
+                        diagnoses: kept, findingNumbers: numbers)
     }
 
     /// How a list of choices names a pipeline: `P3 (Sink #7)`.
@@ -143,17 +146,20 @@ public struct TraceSelection: Hashable, Sendable {
     ///
     /// A snapshot keeps the chosen objects, and the objects within three references of them
     /// that play no part in another pipeline (the user's objects, closure contexts and
-    /// collections that hold them), so a pipeline's graph shows who holds it. Snapshots
-    /// taken outside the chosen events are dropped when events are chosen.
-    public static func restrict(_ trace: Trace, toEvents events: Set<UInt64>?, objects: Set<TraceObjectID>?) -> Trace {
+    /// collections that hold them), so a pipeline's graph shows who holds it. Only the
+    /// snapshots taken in `window` are kept (all when `nil`): a pipeline's objects are still
+    /// there in the snapshot taken at stop, after its last event.
+    public static func restrict(
+        _ trace: Trace, toEvents events: Set<UInt64>?, objects: Set<TraceObjectID>?, snapshotsIn window: ClosedRange<UInt64>? = nil
+    ) -> Trace {
         let keptEvents = events.map { chosen in trace.events.filter { chosen.contains($0.seq) } } ?? trace.events
         var named = Set<TraceObjectID>()
         for event in keptEvents { named.formUnion(event.kind.objects) }
         let chosenObjects = objects.map { $0.union(named) } ?? (events == nil ? nil : named)
 
         var snapshots = trace.snapshots
-        if let events, let first = events.min(), let last = events.max() {
-            snapshots = snapshots.filter { $0.seq >= first && $0.seq <= last }
+        if let window {
+            snapshots = snapshots.filter { window.contains($0.seq) }
         }
         if let chosenObjects {
             var eventObjects = Set<TraceObjectID>()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifelineAnalysis
 import LifelineRender
 
 /// `lifeline graph TRACE [--at LABEL|SEQ] [-o FILE.dot]`: one ownership snapshot as Graphviz
@@ -14,7 +15,9 @@ struct GraphCommand: ParsableCommand {
             the one --at names. Exits with 2 when the log has no snapshot (record with \
             the default options, which take one at stop, RecordingOptions(snapshots: .everyCall) \
             or Lifeline.snapshot(_:)) or --at \
-            matches none. `lifeline render --format graph-svg` lays the graph out.
+            matches none. With --pipeline or --finding, draws the chosen objects and the \
+            objects within three references of them; with --between, a snapshot taken between \
+            the marks. `lifeline render --format graph-svg` lays the graph out.
             """
     )
 
@@ -30,13 +33,18 @@ struct GraphCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The .dot file to write. Default: standard output.")
     var output: String?
 
+    @OptionGroup(title: "Choosing what to draw")
+    var selection: PictureSelectionOptions
+
     func run() throws {
         try CommandFailure.reporting(write)
     }
 
     private func write() throws {
         if let output { try OutputFile.checkWritable(output) }
-        let trace = try TraceFile.read(self.trace)
+        let whole = try TraceFile.read(self.trace)
+        let findings = selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
+        let trace = try selection.apply(to: whole, path: self.trace, diagnoses: findings).trace
         let snapshot = try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference)
         let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
         if let output {

@@ -121,7 +121,10 @@ struct RenderCommand: ParsableCommand {
     /// `--split`: one picture per pipeline (of the events --between chooses) and the index.
     private func drawSplit() throws {
         guard let output else { return }
-        try OutputFile.checkWritable(URL(fileURLWithPath: output).appendingPathComponent("index.md").deletingLastPathComponent().path)
+        // The folder may exist already (its pictures are replaced) or not yet (it is made).
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
+        try OutputFile.checkWritable(exists && isFolder.boolValue ? URL(fileURLWithPath: output).appendingPathComponent("index.md").path : output)
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
         let findings = TraceAnalyzer().diagnose(whole)
         _ = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
