@@ -77,11 +77,7 @@ public enum MermaidSequenceRenderer {
                 ? "L\(run.lanes.lowerBound)" : "L\(run.lanes.lowerBound),L\(run.lanes.upperBound)"
             return ["    Note over \(lanes): ⋮ \(MermaidText.escapeClean(run.summary)) ⋮"]
         case .note(let note):
-            var parts = [DisplayText(note.heading, limit: 120).short]
-            parts += SequenceSVGLayout.wrap(note.diagnosis.message, width: 70, maxLines: 6)
-            parts += SequenceSVGLayout.wrap(note.fixLine, width: 70, maxLines: 6)
-            parts.append(note.evidenceLine)
-            return ["    Note right of L\(note.lane): " + parts.map(MermaidText.escapeClean).joined(separator: "<br/>")]
+            return ["    Note right of L\(note.lane): " + note.textLines.map(MermaidText.escapeClean).joined(separator: "<br/>")]
         }
     }
 }

@@ -73,11 +73,7 @@ public enum PlantUMLSequenceRenderer {
         case .fold(let run):
             return ["...\(PlantUMLText.escapeClean(run.summary))..."]
         case .note(let note):
-            var body = [DisplayText(note.heading, limit: 120).short]
-            body += SequenceSVGLayout.wrap(note.diagnosis.message, width: 70, maxLines: 6)
-            body += SequenceSVGLayout.wrap(note.fixLine, width: 70, maxLines: 6)
-            body.append(note.evidenceLine)
-            return ["note right of L\(note.lane) #FFF8C5"] + body.map(PlantUMLText.escapeNoteLine) + ["end note"]
+            return ["note right of L\(note.lane) #FFF8C5"] + note.textLines.map(PlantUMLText.escapeNoteLine) + ["end note"]
         }
     }
 }

@@ -35,6 +35,15 @@ struct DiagnosisNote: Hashable, Sendable {
         return text
     }
 
+    /// The note as the text formats (Mermaid, PlantUML) write it: the heading, then the
+    /// message and the fix wrapped at 70 characters, then the evidence.
+    var textLines: [String] {
+        [DisplayText(heading, limit: 120).short]
+            + SequenceSVGLayout.wrap(diagnosis.message, width: 70, maxLines: 6)
+            + SequenceSVGLayout.wrap(fixLine, width: 70, maxLines: 6)
+            + [evidenceLine]
+    }
+
     static func symbol(_ severity: Diagnosis.Severity) -> String {
         switch severity {
         case .info: return "ℹ"
