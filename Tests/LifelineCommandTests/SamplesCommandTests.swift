@@ -49,11 +49,13 @@ import Testing
         var expected: Set<String> = ["README.md"]
         for story in SampleScenario.all {
             for file in Self.filesPerStory + Self.ownershipFiles { expected.insert("\(story.name)/\(file)") }
-            // A story of several pipelines also draws them one per picture.
+            // A story of several pipelines also draws them one per picture, light and dark.
             let pipelines = Self.pipelinesPerStory[story.name, default: 1]
             if pipelines > 1 {
                 expected.insert("\(story.name)/pipelines/index.md")
-                for number in 1...pipelines { expected.insert("\(story.name)/pipelines/P\(number).svg") }
+                for number in 1...pipelines {
+                    expected.formUnion(["\(story.name)/pipelines/P\(number).svg", "\(story.name)/pipelines/P\(number)~dark.svg"])
+                }
             }
         }
         #expect(Set(firstFiles.keys) == expected)

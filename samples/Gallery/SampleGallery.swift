@@ -117,7 +117,7 @@ public struct SampleGallery {
         }
         let pipelines = TracePipelines(TraceLifecycles(trace)).pipelines.count > 1
             ? try SplitPictures.write(trace, diagnoses: diagnoses, format: .svg, into: directory.appendingPathComponent("pipelines"),
-                                      layout: GraphvizLayout())
+                                      theme: .light, darkCopy: true, layout: GraphvizLayout())
             : []
         return Entry(scenario: scenario, trace: trace, console: console.lines, diagnoses: diagnoses, report: report,
                      mermaid: files[PictureFormat.mermaid.galleryFileName]!, pipelines: pipelines)
@@ -276,7 +276,9 @@ public struct SampleGallery {
     private static func pipelineLinks(_ entry: Entry) -> String {
         guard !entry.pipelines.isEmpty else { return "" }
         let name = entry.scenario.name
-        let links = entry.pipelines.map { "[\($0.id) \(tableCell($0.name))](\(name)/pipelines/\($0.id).svg)" }
+        let links = entry.pipelines.map {
+            "[\($0.id) \(tableCell($0.name))](\(name)/pipelines/\($0.id).svg) ([dark](\(name)/pipelines/\($0.id)~dark.svg))"
+        }
         return "\nOne picture per pipeline (`lifeline render trace.jsonl --format svg --split -o pipelines`): "
             + links.joined(separator: " · ") + " · [index](\(name)/pipelines/index.md)\n"
     }

@@ -5,16 +5,20 @@ import LifelineLog
 /// Writes one picture per pipeline into a folder, and `index.md` linking them with their
 /// findings: what `render --split` and the gallery's multi-pipeline stories write.
 public enum SplitPictures {
-    /// The file name of a pipeline's picture in `format`: `P3.svg`.
-    static func fileName(_ id: Pipeline.ID, format: PictureFormat) -> String {
-        "\(id).\(format.fileExtension)"
+    /// The file name of a pipeline's picture in `format`: `P3.svg`, and `P3~dark.svg` for its
+    /// `dark` copy (the name DocC pairs with `P3.svg`).
+    static func fileName(_ id: Pipeline.ID, format: PictureFormat, copy: PictureTheme? = nil) -> String {
+        "\(id)\(copy.map { "~\($0.rawValue)" } ?? "").\(format.fileExtension)"
     }
 
     /// Draws every pipeline of `trace` in `format` into `folder` (created if missing), with
     /// `index.md`. `diagnoses` are the whole trace's findings in ``TraceAnalyzer`` order;
     /// with `between`, each picture holds only the pipeline's events between the marks (and a
-    /// pipeline with none there is not drawn), numbered as in the whole trace. `warn` is
-    /// given a picture too wide for a page (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``).
+    /// pipeline with none there is not drawn), numbered as in the whole trace. With
+    /// `darkCopy`, a format with a theme is drawn twice, in `theme` (`P3.svg`) and in the dark
+    /// palette (`P3~dark.svg`), for pages that pair light and dark pictures; `index.md` links
+    /// the first. `warn` is given each picture too wide for a page
+    /// (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``).
     /// Returns the pipelines drawn, in order.
     ///
     /// - Throws: ``OutputFile/Failure`` when a file cannot be written,
@@ -25,7 +29,8 @@ public enum SplitPictures {
     public static func write(
         _ trace: Trace, diagnoses: [Diagnosis], format: PictureFormat, into folder: URL, between: TraceSelection.MarkRange? = nil,
         folding: Bool = true, axis: MarbleDiagramOptions.Axis = .sequence, theme: PictureTheme = .auto,
-        collapse: SequenceDiagramOptions.Collapse = .auto, layout: any OwnershipGraphLayout, warn: (String) -> Void = { _ in }
+        darkCopy: Bool = false, collapse: SequenceDiagramOptions.Collapse = .auto, layout: any OwnershipGraphLayout,
+        warn: (String) -> Void = { _ in }
     ) throws -> [Pipeline] {
         try OutputFile.createFolder(folder.path)
         var pipelines = TracePipelines(TraceLifecycles(trace)).pipelines
@@ -39,13 +44,18 @@ public enum SplitPictures {
             let snapshot = format.drawsOwnershipGraph ? chosen.trace.fullestSnapshot : nil
             if format.drawsOwnershipGraph && snapshot == nil { continue }
             if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
-            let picture = try format.render(chosen.trace, snapshot: snapshot, diagnoses: notes, folding: folding, axis: axis,
-                                            theme: theme, collapse: collapse, findingNumbers: chosen.findingNumbers, layout: layout)
-            if let warning = PageFit.tooWideWarning(format: format, picture: picture, trace: chosen.trace, diagnoses: notes,
-                                                    collapse: collapse, name: pipeline.id.description) {
-                warn(warning)
+            let copies: [(theme: PictureTheme, name: PictureTheme?)] = [(theme, nil)] + (darkCopy && format.hasTheme ? [(.dark, .dark)] : [])
+            for copy in copies {
+                let picture = try format.render(chosen.trace, snapshot: snapshot, diagnoses: notes, folding: folding, axis: axis,
+                                                theme: copy.theme, collapse: collapse, findingNumbers: chosen.findingNumbers, layout: layout)
+                if copy.name == nil, let warning = PageFit.tooWideWarning(
+                    format: format, picture: picture, trace: chosen.trace, diagnoses: notes, collapse: collapse, name: pipeline.id.description
+                ) {
+                    warn(warning)
+                }
+                let name = fileName(pipeline.id, format: format, copy: copy.name)
+                try OutputFile.write(Data(picture), to: folder.appendingPathComponent(name).path)
             }
-            try OutputFile.write(Data(picture), to: folder.appendingPathComponent(fileName(pipeline.id, format: format)).path)
         }
         let index = PipelineIndex(trace: trace, diagnoses: diagnoses, drawn: Set(pipelines.map(\.id))) { fileName($0, format: format) }
         try OutputFile.write(index.markdown(), to: folder.appendingPathComponent("index.md").path)
