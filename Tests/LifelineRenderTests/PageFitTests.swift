@@ -100,6 +100,16 @@ import Testing
                 "a lane in two sections is headed in each")
     }
 
+    /// A heading too narrow for its place keeps the line number and the id: `.swift` goes
+    /// first, then the end of the file name.
+    @Test func aShortenedHeadingKeepsTheLineNumber() {
+        #expect(Lane.shortened("HomeScreenModel.swift:33", to: 24) == "HomeScreenModel.swift:33")
+        #expect(Lane.shortened("HomeScreenModel.swift:33", to: 18) == "HomeScreenModel:33")
+        #expect(Lane.shortened("HomeScreenModel.swift:33", to: 16) == "HomeScreenMo…:33")
+        #expect(Lane.shortened("SampleScenario+Schedulers.swift:132", to: 20) == "SampleScenario+…:132")
+        #expect(Lane.shortened("closure #1 in run()", to: 12) == "closure #1 …")
+    }
+
     /// A model that fits is not cut.
     @Test func aPictureThatFitsIsOneSection() {
         let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true)

@@ -152,9 +152,9 @@ struct MarbleSVGLayout {
         for hop in rows {
             let row = rowOf[hop]!, y = Self.top + row * Self.rowHeight + Self.rowHeight / 2
             let lane = model.lanes[hop]
-            canvas.text(DisplayText(lane.oneLineName, limit: labelWidth * 38 / 250), x: Self.margin, y: y - 2, "tx tb")
+            canvas.text(lane.oneLineName(fitting: labelWidth * 38 / 250), x: Self.margin, y: y - 2, "tx tb")
             if let source = hops[hop]!.source {
-                canvas.text(DisplayText("from " + model.lanes[source].oneLineName, limit: labelWidth * 44 / 250), x: Self.margin, y: y + 12, "tm")
+                canvas.text(model.lanes[source].oneLineName(fitting: labelWidth * 44 / 250, after: "from "), x: Self.margin, y: y + 12, "tm")
             }
             let start = starts[hop].map { $0 - 14 } ?? left
             if let end = ends[hop] {

@@ -124,7 +124,8 @@ struct SequenceSVGLayout {
         let typeLimit = headingLimits(packing).type, identityLimit = headingLimits(packing).identity
         let boxWidth = model.lanes.map { lane in
             let type = DisplayText.typeName(lane.typeLine, limit: typeLimit)
-            let identity = DisplayText(lane.identityLine, limit: lane.isGroup ? identityLimit + 6 : identityLimit)
+            let limit = lane.isGroup ? identityLimit + 6 : identityLimit
+            let identity = DisplayText(lane.identityLine(fitting: limit), limit: limit)
             let typeWidth: Int = DisplayText.estimatedWidth(of: type.short, fontSize: 13)
             let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 11)
             return max(max(typeWidth, identityWidth) + (packing == tightestPacking ? 14 : 20), packed ? 72 : 90)
@@ -192,7 +193,8 @@ struct SequenceSVGLayout {
             let limits = Self.headingLimits(packing)
             let typeLimit = limits.type, identityLimit = limits.identity + (lane.isGroup ? 6 : 0)
             canvas.text(DisplayText.typeName(lane.typeLine, limit: typeLimit), x: x, y: top + 18, "tx tb", anchor: .middle, to: .foreground)
-            canvas.text(DisplayText(lane.identityLine, limit: identityLimit), x: x, y: top + 33, "tm", anchor: .middle, to: .foreground)
+            canvas.text(DisplayText(lane.identityLine(fitting: identityLimit), limit: identityLimit), x: x, y: top + 33, "tm", anchor: .middle,
+                        to: .foreground)
             canvas.add("</g>", to: .foreground)
         }
     }

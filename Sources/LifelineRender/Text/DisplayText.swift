@@ -22,6 +22,13 @@ struct DisplayText {
         short = TraceText.shortened(cleaned, limit: limit)
     }
 
+    /// Cleans `text`, a shorter form of `full` (its tooltip), and shortens it to at most
+    /// `limit` characters as ``init(_:limit:)`` does.
+    init(_ text: String, limit: Int, standingFor full: String) {
+        self.full = TraceText.printable(full)
+        short = TraceText.shortened(TraceText.printable(text), limit: limit)
+    }
+
     /// Cleans a type name and shortens it to at most `limit` characters by dropping
     /// leading namespace components, so the most specific part stays:
     /// `…DecodedDataTaskSubscription` rather than `DecodedDataTaskPublisher.Deco…`. A last

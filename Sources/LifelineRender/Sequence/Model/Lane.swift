@@ -29,7 +29,17 @@ struct Lane: Hashable, Sendable {
     /// The second heading line: where the program made the pipeline (`Search.swift:24`), the
     /// user's label (quoted) and the object id, a long file name shortened in its middle so that
     /// the line number and the id still fit; for a group, the operators' types in order.
-    var identityLine: String {
+    var identityLine: String { identityLine(placeLimit: Self.placeLimit) }
+
+    /// The second heading line for a heading of `limit` characters: the place gives way
+    /// first (``shortened(_:to:)``), so that its line number, the label and the id stay.
+    func identityLine(fitting limit: Int) -> String {
+        guard !isGroup, !isSuccession, object.placeName != nil else { return identityLine }
+        let rest = [object.label.map { "\"\($0)\"" }, object.id.description].compactMap { $0 }.joined(separator: " ")
+        return identityLine(placeLimit: min(Self.placeLimit, max(limit - rest.count - 1, 8)))
+    }
+
+    private func identityLine(placeLimit: Int) -> String {
         if isGroup {
             let publishers = members.filter { $0.role == .publisher }
             return (publishers.isEmpty ? members : publishers).map(\.shortTypeName).joined(separator: " → ")
@@ -43,17 +53,43 @@ struct Lane: Hashable, Sendable {
             return members.count <= 3 ? names.joined(separator: ", ")
                 : "\(members[0].id) … \(members[members.count - 1].id) (\(members.count))"
         }
-        let place = object.placeName.map { place in
-            place.count <= Self.placeLimit ? place : place.prefix(Self.placeLimit / 2) + "…" + place.suffix(Self.placeLimit / 2 - 1)
-        }
+        let place = object.placeName.map { Self.shortened($0, to: placeLimit) }
         return [place, object.label.map { "\"\($0)\"" }, object.id.description].compactMap { $0 }.joined(separator: " ")
     }
 
     /// The most characters of the place a heading shows.
     private static let placeLimit = 24
 
+    /// `place` (`HomeScreenModel.swift:33`) in at most `limit` characters: `.swift` goes
+    /// first, then the end of the file name, so that the line number stays
+    /// (`HomeScreenMo…:33`).
+    static func shortened(_ place: String, to limit: Int) -> String {
+        guard place.count > limit else { return place }
+        var name = Substring(place), line = Substring("")
+        if let colon = place.lastIndex(of: ":"), place[place.index(after: colon)...].allSatisfy(\.isNumber) {
+            name = place[..<colon]
+            line = place[colon...]
+        }
+        if name.hasSuffix(".swift") { name = name.dropLast(6) }
+        guard name.count + line.count > limit else { return String(name + line) }
+        let keep = limit - line.count - 1
+        guard keep >= 4 else { return String(place.prefix(max(limit - 1, 1))) + "…" }
+        return String(name.prefix(keep) + "…" + line)
+    }
+
     /// Both heading lines on one line, for formats that show participants in one line.
     var oneLineName: String { isGroup ? "\(typeLine): \(identityLine)" : "\(typeLine) \(identityLine)" }
+
+    /// Both heading lines on one line after `prefix` (`from `), in at most `limit`
+    /// characters: the place gives way first, so that its line number and the id stay. The
+    /// whole name, with the place in full, is the tooltip.
+    func oneLineName(fitting limit: Int, after prefix: String = "") -> DisplayText {
+        let type = isGroup ? "\(typeLine):" : typeLine
+        return DisplayText(
+            "\(prefix)\(type) \(identityLine(fitting: limit - prefix.count - type.count - 1))", limit: limit,
+            standingFor: "\(prefix)\(type) \(identityLine(placeLimit: .max))"
+        )
+    }
 
     /// The lane's lifeline ends at a death only for a lane of one object.
     var endsAtDeath: Bool { members.count <= 1 && !isGroup }
