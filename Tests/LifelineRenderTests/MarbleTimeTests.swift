@@ -64,4 +64,27 @@ import Testing
         let svg = MarbleSVGRenderer.render(Self.burstThenLater, options: .init(axis: .time, folding: false))
         #expect(svg.contains(">later value</text>"))
     }
+
+    /// On the event-order axis a value passing synchronously down a pipeline is drawn at one
+    /// x on every timeline it reaches; the next value, in a call of its own, is drawn to the
+    /// right of it.
+    @Test func aValuePassingDownAPipelineIsDrawnAtOnePlace() {
+        var script = TraceScript()
+        let map = script.object(1, .subscriber, "Map.Inner")
+        let sink = script.object(2, .subscriber, "Sink")
+        let conduit = script.object(3, .subscription, "Conduit")
+        script.call(.receiveSubscription(subscriber: map, subscription: conduit))
+        for value in 1...2 {
+            script.call(.value(subscriber: map, returnedDemand: nil, value: "in\(value)"), returning: .none) {
+                $0.call(.value(subscriber: sink, returnedDemand: nil, value: "out\(value)"), returning: .none)
+            }
+        }
+        let marbles = Self.marbles(MarbleSVGRenderer.render(script.trace, options: .init(folding: false)))
+        let x = Dictionary(uniqueKeysWithValues: marbles.map { ($0.value, $0.x) })
+        #expect(x["in1"] == x["out1"])
+        #expect(x["in2"] == x["out2"])
+        #expect(x["in1"]! < x["in2"]!)
+        let timed = Self.marbles(MarbleSVGRenderer.render(script.trace, options: .init(axis: .time, folding: false)))
+        #expect(timed.count == 4)
+    }
 }

@@ -48,7 +48,19 @@ struct MarbleSVGLayout {
     mutating func draw(title: String, appearance: SVGAppearance) -> String {
         var hops: [Int: Hop] = [:]
         var columns: [Column] = []
+        // On the event-order axis a value passing synchronously down a pipeline is drawn at
+        // one x on every timeline it reaches: a column shares the place of the one before it
+        // while both are inside the same outermost call and on different timelines.
+        var sharesPlace: [Bool] = []
+        var openCalls = 0
+        var timelinesAtPlace = Set<Int>()
         for step in model.steps {
+            let outermost = openCalls == 0
+            switch step.content {
+            case .call: openCalls += 1
+            case .callReturn: openCalls = max(openCalls - 1, 0)
+            default: break
+            }
             switch step.content {
             case .call(let caller, let callee, let kind, _):
                 let mark: Mark, hop: Int
@@ -65,9 +77,15 @@ struct MarbleSVGLayout {
                 if hops[hop] == nil { hops[hop] = Hop(subscriber: hop, source: nil) }
                 if case .start = mark { hops[hop]!.source = caller }
                 if hops[hop]!.source == nil, case .value = mark { hops[hop]!.source = caller }
+                let shares = axis == .sequence && !outermost && !columns.isEmpty && !timelinesAtPlace.contains(hop)
+                if !shares { timelinesAtPlace = [] }
+                timelinesAtPlace.insert(hop)
                 columns.append(.marks(hop: hop, mark, time: step.time))
+                sharesPlace.append(shares)
             case .fold(let run):
                 columns.append(.fold(run))
+                sharesPlace.append(false)
+                timelinesAtPlace = []
             default:
                 continue
             }
@@ -84,7 +102,7 @@ struct MarbleSVGLayout {
             // Fit the page when it can be done: a narrower name column first, then columns
             // down to a marble's width.
             let folds = columns.count { if case .fold = $0 { return true } else { return false } }
-            let marks = columns.count - folds
+            let marks = sharesPlace.count { !$0 } - folds
             let natural = 2 * Self.margin + labelWidth + columnWidth / 2 + marks * columnWidth + folds * Self.foldWidth + columnWidth
             if natural > pageWidth {
                 labelWidth = 200
@@ -92,7 +110,7 @@ struct MarbleSVGLayout {
                 columnWidth = min(30, max(2 * Self.marbleRadius + 2, room / max(marks, 1)))
             }
         }
-        let placed = positions(of: columns)
+        let placed = positions(of: columns, sharingPlace: sharesPlace)
         let left = Self.margin + labelWidth
         let right = (placed.map { $0.x + $0.width }.max() ?? left) + columnWidth
         let caption = axis == .sequence ? "Event order →" : "Time since the first event →  (\(Self.duration(columns)))"
@@ -171,8 +189,9 @@ struct MarbleSVGLayout {
     }
 
     /// The left edge and width of each column: evenly spaced by event order (a fold is
-    /// wider, to hold its label), or to scale by time (a fold spans the time it left out).
-    private func positions(of columns: [Column]) -> [(x: Int, width: Int)] {
+    /// wider, to hold its label; a column that shares the place of the one before it is
+    /// drawn there), or to scale by time (a fold spans the time it left out).
+    private func positions(of columns: [Column], sharingPlace: [Bool]) -> [(x: Int, width: Int)] {
         let left = Self.margin + labelWidth + columnWidth / 2
         let times = columns.map { column -> UInt64? in
             if case .marks(_, _, let time) = column { return time }
@@ -180,10 +199,14 @@ struct MarbleSVGLayout {
         }
         let known = times.compactMap { $0 }
         guard axis == .time, let first = known.min(), let last = known.max(), last > first else {
-            var x = left
-            return columns.map { column in
+            var x = left, previousWidth = 0
+            return zip(columns, sharingPlace).map { column, shares in
+                if shares { return (x - previousWidth, previousWidth) }
                 let width = if case .fold = column { Self.foldWidth } else { columnWidth }
-                defer { x += width }
+                defer {
+                    x += width
+                    previousWidth = width
+                }
                 return (x, width)
             }
         }
