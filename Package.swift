@@ -79,6 +79,15 @@ let package = Package(
             name: "NewsReaderApp", dependencies: [combine], path: "Tests/Apps/NewsReader",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "PortfolioApp", dependencies: [combine], path: "Tests/Apps/Portfolio",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "portfolio",
+            dependencies: ["Lifeline", "PortfolioApp"],
+            path: "Tests/Apps/portfolio"
+        ),
         .executableTarget(
             name: "news-reader",
             dependencies: ["Lifeline", "NewsReaderApp"],
@@ -122,7 +131,7 @@ let package = Package(
             name: "LifelineTestingTests",
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
-                "NewsReaderApp", combine,
+                "NewsReaderApp", "PortfolioApp", combine,
             ]
         ),
         .testTarget(
