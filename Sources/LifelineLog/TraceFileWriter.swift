@@ -110,7 +110,7 @@ public final class TraceFileWriter: Sendable {
     /// nothing generic is instantiated per event.
     ///
     /// An event that does not fit under the capacity is dropped and counted in the end record.
-    public func append(_ event: TraceEvent) {
+    public func append(_ event: borrowing TraceEvent) {
         withUnsafeTemporaryAllocation(byteCount: TraceLineEncoder.capacity(for: event), alignment: 1) { buffer in
             var line = TraceLineBuilder(buffer: buffer)
             TraceLineEncoder.encode(event, into: &line)
