@@ -9,6 +9,8 @@ import Lifeline
 /// `LIFELINE_BENCHMARK_ONLY=untraced|floor|operator|automatic` sends the values through that
 /// one configuration, once, and prints nothing else: for `valgrind --tool=callgrind
 /// --toggle-collect='*sendValues*'`, which counts the instructions of the sends alone.
+/// `subscribe` and `view-model` record one run of ``SubscribeBenchmark``'s subscribes (for
+/// `--toggle-collect='*SubscribeBenchmark*'`).
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
@@ -26,8 +28,16 @@ if let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"] {
         try Lifeline.start(writingTo: path, options: RecordingOptions(automatic: only == "automatic"))
         _ = ValueChain.send(values, with: only == "automatic" ? .none : .lifeline)
         Lifeline.stop()
+    case "subscribe":
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
+        _ = SubscribeBenchmark.subscribeAndCancel()
+        Lifeline.stop()
+    case "view-model":
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
+        _ = SubscribeBenchmark.subscribeIntoViewModel()
+        Lifeline.stop()
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator or automatic")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, subscribe or view-model")
         exit(2)
     }
     exit(0)

@@ -275,7 +275,7 @@ final class ObjectRegistry: Sendable {
     /// How many tracked objects a sweep after a call checks at most: a program with more live
     /// objects has them checked in turns, so that a call costs the same however many objects
     /// live. ``sweepAll(aliveAt:)`` checks them all.
-    static let sweepStep = 64
+    static let sweepStep = 16
 
     /// Checks the next ``sweepStep`` tracked objects in turn: the dead are retired and returned,
     /// the living are marked alive at `seq`. An object not checked at `seq` keeps the last
@@ -296,7 +296,9 @@ final class ObjectRegistry: Sendable {
         let batch = state.withLock { state in
             guard let limit else { return state.live.map { (key: $0.key, id: $0.value.id, entry: $0.value) } }
             var batch: [(key: ObjectIdentifier, id: TraceObjectID, entry: LiveObject)] = []
-            var visits = limit
+            // Each entry once at most: with fewer live objects than the limit, a sweep checks
+            // each of them once, as a full sweep does.
+            var visits = min(limit, state.sweepOrder.count)
             while visits > 0, !state.sweepOrder.isEmpty {
                 visits -= 1
                 if state.sweepCursor >= state.sweepOrder.count { state.sweepCursor = 0 }

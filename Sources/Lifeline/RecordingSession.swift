@@ -104,7 +104,7 @@ final class RecordingSession: Sendable {
         let type = type(of: object)
         let isClass = type is AnyClass
         let declare = { (id: TraceObjectID) in
-            let name = TypeName(type)
+            let name = TypeName.of(type)
             // A publisher serves many pipelines, and so can a value-type subscription keyed by
             // its combine identifier (`Subscriptions.empty` is one value for every pipeline):
             // neither is named by the line that happened to meet it first.
@@ -120,7 +120,7 @@ final class RecordingSession: Sendable {
         if isClass {
             identity = registry.identify(
                 object: object as AnyObject, role: role, combineIdentifier: key, metadata: metadata,
-                declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName(type).full) },
+                declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName.of(type).full) },
                 declare: declare
             )
         } else if let key {

@@ -89,22 +89,34 @@ struct TraceLineBuilder {
         byte(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            for unit in utf8 {
+            // Runs that need no escape (all of a type name, nearly all of a label) are copied
+            // whole.
+            var runStart = 0
+            for (index, unit) in utf8.enumerated()
+            where unit < 0x20 || unit == 0x7F || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\") {
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
                 switch unit {
                 case UInt8(ascii: "\""): raw("\\\"")
                 case UInt8(ascii: "\\"): raw("\\\\")
                 case UInt8(ascii: "\n"): raw("\\n")
                 case UInt8(ascii: "\r"): raw("\\r")
                 case UInt8(ascii: "\t"): raw("\\t")
-                case 0..<0x20, 0x7F:
+                default:
                     raw("\\u00")
                     byte(Self.hexDigits[Int(unit >> 4)])
                     byte(Self.hexDigits[Int(unit & 0xF)])
-                default: byte(unit)
                 }
             }
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         byte(UInt8(ascii: "\""))
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     /// The most bytes ``string(_:)`` can write for `text`.
