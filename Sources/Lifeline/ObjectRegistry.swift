@@ -39,18 +39,37 @@ final class ObjectRegistry: Sendable {
         let death: Death?
     }
 
-    private struct LiveObject: @unchecked Sendable {
-        // Only ever read as a weak reference under the registry's lock.
+    /// The registry's one weak reference to an object, shared by the copies of its entry (a
+    /// sweep copies entries to check them outside the lock; copying a weak reference itself
+    /// costs atomic operations on the object's side table).
+    ///
+    /// It also keeps the last sequence number at which a sweep saw the object alive, so that a
+    /// sweep marks the living without looking their entries up again.
+    private final class WeakReference: @unchecked Sendable {
         weak var object: AnyObject?
+        let aliveAtSeq = Atomic<UInt64>(0)
+
+        init(_ object: AnyObject) {
+            self.object = object
+        }
+    }
+
+    private struct LiveObject: @unchecked Sendable {
+        let reference: WeakReference
         let id: TraceObjectID
         /// The role the object was declared with, for snapshots' node kinds.
         let role: TraceObjectRole
-        var aliveAtSeq: UInt64
         /// The combine identifier it was identified with, when it had one.
         let key: ValueKey?
         /// Whether its death is recorded: `false` for an object a snapshot declared without
         /// lifetime tracking before the recorder met it in a call.
         var recordsDeath = true
+
+        /// The object, while it lives.
+        var object: AnyObject? { reference.object }
+
+        /// The last sequence number at which a sweep saw the object alive, or 0.
+        var aliveAtSeq: UInt64 { reference.aliveAtSeq.load(ordering: .relaxed) }
     }
 
     /// A live tracked object, as heap inspection needs it.
@@ -151,7 +170,7 @@ final class ObjectRegistry: Sendable {
         let generation = generation
         let key = ObjectIdentifier(object)
         let valueKey = combineIdentifier.map(ValueKey.init)
-        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0, key: valueKey)
+        let reference = WeakReference(object)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if let known = state.live[key] {
@@ -164,7 +183,7 @@ final class ObjectRegistry: Sendable {
             }
             let adopted = declared(UInt(bitPattern: key))
             let id = adopted ?? state.newID()
-            var fresh = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0, key: valueKey)
+            var fresh = LiveObject(reference: reference, id: id, role: role, key: valueKey)
             fresh.recordsDeath = adopted == nil
             state.live[key] = fresh
             state.liveKeys[id] = key
@@ -296,6 +315,7 @@ final class ObjectRegistry: Sendable {
         let batch = state.withLock { state in
             guard let limit else { return state.live.map { (key: $0.key, id: $0.value.id, entry: $0.value) } }
             var batch: [(key: ObjectIdentifier, id: TraceObjectID, entry: LiveObject)] = []
+            batch.reserveCapacity(limit)
             // Each entry once at most: with fewer live objects than the limit, a sweep checks
             // each of them once, as a full sweep does.
             var visits = min(limit, state.sweepOrder.count)
@@ -315,23 +335,21 @@ final class ObjectRegistry: Sendable {
             return batch
         }
         var dead: [(key: ObjectIdentifier, id: TraceObjectID)] = []
-        var alive: [(key: ObjectIdentifier, id: TraceObjectID)] = []
         for (key, id, entry) in batch {
             if entry.object == nil {
                 dead.append((key, id))
             } else {
-                alive.append((key, id))
+                // Marking an entry forgotten meanwhile is harmless: nothing reads it any more.
+                entry.reference.aliveAtSeq.max(seq, ordering: .relaxed)
             }
         }
+        guard !dead.isEmpty else { return [] }
         return state.withLock { state in
             var deaths: [Death] = []
             for (key, id) in dead {
                 guard let entry = state.live[key], entry.id == id else { continue }
                 if entry.recordsDeath { deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq)) }
                 state.forget(key, id: id)
-            }
-            for (key, id) in alive where state.live[key]?.id == id {
-                state.live[key]?.aliveAtSeq = seq
             }
             return deaths.sorted { $0.id < $1.id }
         }
