@@ -103,7 +103,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifeline-benchmarks",
-            dependencies: ["Lifeline", "LifelineHeap", "LifelineLog", combine],
+            dependencies: ["Lifeline", "LifelineHeap", "LifelineLog", "CLifelineRuntime", combine],
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),

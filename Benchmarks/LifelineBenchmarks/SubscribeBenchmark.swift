@@ -10,10 +10,43 @@ import OpenCombineShim
 /// PassthroughSubject → map → filter → sink pipeline and cancelling it, untraced, recorded
 /// without call sites and recorded with them (a stack capture at each top-level subscribe, at
 /// the sink's request and at each top-level cancel), and what symbolicating the call sites adds
-/// to `Lifeline.stop()`. Times are the thread's CPU time, so that other processes on a loaded
-/// machine count less.
+/// to `Lifeline.stop()`. Then subscribing 1,000 pipelines into one view model that keeps them
+/// all alive: what a screen full of bindings costs, where the cost of each subscribe must not
+/// grow with the number of live objects. Times are the thread's CPU time, so that other
+/// processes on a loaded machine count less.
 enum SubscribeBenchmark {
     static let pipelines = 10_000
+    static let viewModelPipelines = 1_000
+
+    /// A view model that keeps every pipeline it subscribes.
+    final class ViewModel {
+        let subject = PassthroughSubject<Int, Never>()
+        var cancellables = Set<AnyCancellable>()
+        var total = 0
+    }
+
+    /// Subscribes ``viewModelPipelines`` pipelines into one view model, which keeps them; returns
+    /// the CPU nanoseconds that took.
+    static func subscribeIntoViewModel() -> UInt64 {
+        let model = ViewModel()
+        let start = cpuNanoseconds()
+        for _ in 0..<viewModelPipelines {
+            model.subject.map { $0 &+ 1 }.sink { [weak model] in model?.total &+= $0 }.store(in: &model.cancellables)
+        }
+        let elapsed = cpuNanoseconds() - start
+        precondition(model.cancellables.count == viewModelPipelines)
+        return elapsed
+    }
+
+    /// The nanoseconds of subscribing into a view model while recording.
+    static func recordedViewModel(in directory: String) throws -> UInt64 {
+        let path = "\(directory)/lifeline-subscribe-benchmark.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
+        let elapsed = subscribeIntoViewModel()
+        Lifeline.stop()
+        return elapsed
+    }
 
     /// The calling thread's CPU time in nanoseconds.
     static func cpuNanoseconds() -> UInt64 {
@@ -65,5 +98,10 @@ enum SubscribeBenchmark {
         line("automatic, call sites on", median(with.map(\.run)), stop: median(with.map(\.stop)))
         print(String(format: "call sites add %.2f µs per pipeline (captures at its subscribe, the sink's request and its cancel)",
                      (median(with.map(\.run)) - median(without.map(\.run))) / Double(pipelines) / 1_000))
+        let modelUntraced = median((0..<repetitions).map { _ in subscribeIntoViewModel() })
+        let modelRecorded = median(try (0..<repetitions).map { _ in try recordedViewModel(in: logDirectory) })
+        print(String(format: "%@ untraced %.2f ms CPU, automatic (call sites and snapshots off) %.2f ms CPU",
+                     "\(viewModelPipelines) pipelines kept by one view model:".padding(toLength: 40, withPad: " ", startingAt: 0),
+                     modelUntraced / 1_000_000, modelRecorded / 1_000_000))
     }
 }

@@ -38,6 +38,14 @@ uint64_t lifeline_monotonic_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t lifeline_cycle_counter(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    return lifeline_monotonic_ns();
+#endif
+}
+
 const char *lifeline_current_queue_label(void) {
     const char *label = dispatch_queue_get_label(NULL);
     if (label == NULL || label[0] == '\0') {
@@ -102,4 +110,128 @@ lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
     }
     *value = scope_values[scope_depth - 1];
     return (lifeline_scope_kind)scope_kinds[scope_depth - 1];
+}
+
+// The identity cache: direct-mapped, 16,384 entries of one cache line each (1 MiB of zero
+// pages until used). Each entry is a sequence lock: `version` is odd while a store runs.
+#define LIFELINE_IDENTITY_SLOTS (1u << 14)
+
+typedef struct {
+    uint64_t version;
+    uint64_t generation;
+    uint64_t address;
+    uint64_t metadata;
+    uint64_t header_word;
+    uint64_t trace_id;
+    uint64_t padding[2];
+} lifeline_identity_entry;
+
+static lifeline_identity_entry identity_entries[LIFELINE_IDENTITY_SLOTS] __attribute__((aligned(64)));
+
+static inline void identity_write(
+    lifeline_identity_entry *entry, uint64_t generation, uint64_t address, uint64_t metadata,
+    uint64_t header_word, uint64_t trace_id);
+
+static inline lifeline_identity_entry *identity_slot(const void *address) {
+    // Fibonacci hashing spreads both 16-byte-aligned addresses and consecutive counters.
+    uint64_t key = (uint64_t)(uintptr_t)address * 0x9E3779B97F4A7C15ull;
+    return &identity_entries[key >> (64 - 14)];
+}
+
+// On 64-bit platforms Swift's inline reference count keeps its two top bits set
+// (UseSlowRC and SideTableMark) when the word holds a side table's address.
+#define LIFELINE_SIDE_TABLE_BITS (3ull << 62)
+
+int lifeline_identity_word_is_unique(uint64_t header_word) {
+    return (header_word & LIFELINE_SIDE_TABLE_BITS) == LIFELINE_SIDE_TABLE_BITS;
+}
+
+uint64_t lifeline_identity_header_word(const void *address) {
+    // A Swift object starts with its metadata pointer, then its reference counts.
+    return __atomic_load_n((const uint64_t *)address + 1, __ATOMIC_RELAXED);
+}
+
+uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
+    lifeline_identity_entry *entry = identity_slot((const void *)(uintptr_t)identifier);
+    uint64_t version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
+    if (version & 1) {
+        return 0;
+    }
+    uint64_t cached_generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
+    uint64_t cached_address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
+    uint64_t cached_metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
+    uint64_t cached_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
+    uint64_t trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&entry->version, __ATOMIC_RELAXED) != version) {
+        return 0;
+    }
+    if (cached_generation != generation || cached_address != identifier || cached_word != 0
+        || cached_metadata != (uint64_t)(uintptr_t)metadata) {
+        return 0;
+    }
+    return trace_id;
+}
+
+void lifeline_identity_store_value(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t trace_id) {
+    identity_write(identity_slot((const void *)(uintptr_t)identifier), generation, identifier,
+                   (uint64_t)(uintptr_t)metadata, 0, trace_id);
+}
+
+uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
+    lifeline_identity_entry *entry = identity_slot(address);
+    uint64_t version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
+    if (version & 1) {
+        return 0;
+    }
+    uint64_t cached_generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
+    uint64_t cached_address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
+    uint64_t cached_metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
+    uint64_t cached_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
+    uint64_t trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
+    // A value entry (word 0) is never an object's: its address field is an identifier, and a
+    // value of the same type and size would otherwise lead here to follow it.
+    if (cached_generation != generation || cached_address != (uint64_t)(uintptr_t)address
+        || cached_metadata != (uint64_t)(uintptr_t)metadata || cached_word == 0 || trace_id == 0) {
+        return 0;
+    }
+    // Read the object's word inside the lock's window: if the entry is still unchanged after
+    // it, the recorder's weak reference (and so the side table) was alive when it was read.
+    uint64_t word = lifeline_identity_header_word(address);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&entry->version, __ATOMIC_RELAXED) != version || word != cached_word) {
+        return 0;
+    }
+    return trace_id;
+}
+
+static inline void identity_write(
+    lifeline_identity_entry *entry, uint64_t generation, uint64_t address, uint64_t metadata,
+    uint64_t header_word, uint64_t trace_id) {
+    uint64_t version = __atomic_load_n(&entry->version, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->version, version + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&entry->generation, generation, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->address, address, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->metadata, metadata, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->header_word, header_word, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->trace_id, trace_id, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->version, version + 2, __ATOMIC_RELEASE);
+}
+
+void lifeline_identity_store(
+    uint64_t generation, const void *address, const void *metadata, uint64_t header_word, uint64_t trace_id) {
+    if (!lifeline_identity_word_is_unique(header_word)) {
+        return;
+    }
+    identity_write(identity_slot(address), generation, (uint64_t)(uintptr_t)address,
+                   (uint64_t)(uintptr_t)metadata, header_word, trace_id);
+}
+
+void lifeline_identity_forget(const void *address) {
+    lifeline_identity_entry *entry = identity_slot(address);
+    if (__atomic_load_n(&entry->address, __ATOMIC_RELAXED) != (uint64_t)(uintptr_t)address) {
+        return;
+    }
+    identity_write(entry, 0, 0, 0, 0, 0);
 }

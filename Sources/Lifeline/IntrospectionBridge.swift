@@ -129,7 +129,14 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     /// A subscription's id. `joined` says the call is one a subscription only gets once it was
     /// handed over (a request or a cancel): seen first there, it joined mid-stream.
     private func id(of subscription: Subscription, role: TraceObjectRole, joined: Bool = false) -> TraceObjectID {
-        session.identify(subscription, role: role, key: subscription.combineIdentifier, joinedMidStream: joined)
+        func opened<Concrete: Subscription>(_ subscription: Concrete) -> TraceObjectID {
+            if let id = cachedID(of: subscription) { return id }
+            return session.identify(
+                subscription, role: role, key: subscription.combineIdentifier, joinedMidStream: joined,
+                metadata: Self.metadata(of: Concrete.self)
+            )
+        }
+        return opened(subscription)
     }
 
     /// A subscriber's id. An `AnySubscriber` is the subscriber it wraps: Combine hands the
@@ -138,10 +145,39 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     /// `joined` says the call is one a subscriber only gets once subscribed (a value or a
     /// completion): seen first there, it joined mid-stream.
     private func id<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole, joined: Bool = false) -> TraceObjectID {
-        if subscriber is TypeErasedSubscriber, let id = session.registry.wrappedID(for: subscriber.combineIdentifier) {
+        if let id = cachedID(of: subscriber) { return id }
+        // A type-erased subscriber is never cached: what it stands for can change.
+        let isTypeErased = subscriber is TypeErasedSubscriber
+        if isTypeErased, let id = session.registry.wrappedID(for: subscriber.combineIdentifier) {
             return id
         }
-        return session.identify(subscriber, role: role, key: subscriber.combineIdentifier, joinedMidStream: joined)
+        return session.identify(
+            subscriber, role: role, key: subscriber.combineIdentifier, joinedMidStream: joined,
+            metadata: isTypeErased ? nil : Self.metadata(of: Downstream.self)
+        )
+    }
+
+    /// The id of a class instance or a value the registry already knows, from the lock-free
+    /// identity cache: no boxing, no cast, no lock. `nil` for anything else (an object met for
+    /// the first time, one whose address a dead object had, a type-erased subscriber), which
+    /// takes the slow path.
+    @inline(__always)
+    private func cachedID<Object: CustomCombineIdentifierConvertible>(of object: Object) -> TraceObjectID? {
+        let metadata = Self.metadata(of: Object.self)
+        // A class reference is one pointer; only class metadata is ever cached for objects, so
+        // a value type of the same size never matches and its bytes are never followed.
+        if MemoryLayout<Object>.size == MemoryLayout<UnsafeRawPointer>.size {
+            let address = withUnsafeBytes(of: object) { $0.load(as: UnsafeRawPointer?.self) }
+            if let id = session.registry.cachedID(of: address, metadata: metadata) { return id }
+        }
+        return session.registry.cachedID(ofValue: object.combineIdentifier, metadata: metadata)
+    }
+
+    /// The type metadata of `type`: the identity cache's proof that a value is an instance of
+    /// a known class.
+    @inline(__always)
+    private static func metadata(of type: Any.Type) -> UnsafeRawPointer {
+        unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
 }
 

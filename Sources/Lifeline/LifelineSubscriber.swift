@@ -16,7 +16,9 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
     typealias Failure = Downstream.Failure
 
     let combineIdentifier = CombineIdentifier()
-    private var downstream: Downstream?
+    /// Read on every value: exclusive access is not checked at run time (it is only ever
+    /// written in `deinit`, when no call can be running).
+    @exclusivity(unchecked) private var downstream: Downstream?
     private weak var downstreamObject: AnyObject?
     private let id: TraceObjectID
     private let hop: LifelineHop

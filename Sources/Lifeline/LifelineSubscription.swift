@@ -12,14 +12,16 @@ import LifelineLog
 /// subscription, which is the moment a forgotten subscription is dropped.
 final class LifelineSubscription: Subscription {
     let id: TraceObjectID
-    private var upstream: Subscription?
+    /// Read on every request: exclusive access is not checked at run time (it is only ever
+    /// written in `deinit`, when no call can be running).
+    @exclusivity(unchecked) private var upstream: Subscription?
     private let hop: LifelineHop
 
     init(upstream: Subscription, hop: LifelineHop) {
         self.upstream = upstream
         self.hop = hop
         id = hop.session.registry.freshID()
-        let name = TypeName(type(of: upstream))
+        let name = TypeName.of(type(of: upstream))
         hop.session.declare(TraceObject(
             id: id, role: .subscription, typeName: "Lifeline.LifelineSubscription<\(name.full)>",
             shortTypeName: "LifelineSubscription", label: hop.label, sourceLocation: hop.sourceLocation,

@@ -3,6 +3,7 @@ import Combine
 #else
 import OpenCombineShim
 #endif
+import CLifelineRuntime
 import LifelineLog
 import Synchronization
 
@@ -16,6 +17,12 @@ import Synchronization
 /// identifier forwards a class instance's, as OpenCombine's `PrefixUntilOutput` termination
 /// does) stands for that object: its id is retired when an object at that address is found
 /// dead, so a later object there never inherits it.
+///
+/// The objects met in calls are also cached in the lock-free identity cache of
+/// CLifelineRuntime (see `lifeline_identity_lookup`), which ``cachedID(of:metadata:)`` reads:
+/// the recorder's hot path knows a subscriber or subscription it has met without a lock.
+/// An entry is stored while the registry's weak reference to its object lives, and
+/// invalidated before that reference goes.
 final class ObjectRegistry: Sendable {
     /// An object found dead, and the last sequence number at which it was seen alive.
     struct Death {
@@ -32,18 +39,37 @@ final class ObjectRegistry: Sendable {
         let death: Death?
     }
 
-    private struct LiveObject: @unchecked Sendable {
-        // Only ever read as a weak reference under the registry's lock.
+    /// The registry's one weak reference to an object, shared by the copies of its entry (a
+    /// sweep copies entries to check them outside the lock; copying a weak reference itself
+    /// costs atomic operations on the object's side table).
+    ///
+    /// It also keeps the last sequence number at which a sweep saw the object alive, so that a
+    /// sweep marks the living without looking their entries up again.
+    private final class WeakReference: @unchecked Sendable {
         weak var object: AnyObject?
+        let aliveAtSeq = Atomic<UInt64>(0)
+
+        init(_ object: AnyObject) {
+            self.object = object
+        }
+    }
+
+    private struct LiveObject: @unchecked Sendable {
+        let reference: WeakReference
         let id: TraceObjectID
         /// The role the object was declared with, for snapshots' node kinds.
         let role: TraceObjectRole
-        var aliveAtSeq: UInt64
         /// The combine identifier it was identified with, when it had one.
         let key: ValueKey?
         /// Whether its death is recorded: `false` for an object a snapshot declared without
         /// lifetime tracking before the recorder met it in a call.
         var recordsDeath = true
+
+        /// The object, while it lives.
+        var object: AnyObject? { reference.object }
+
+        /// The last sequence number at which a sweep saw the object alive, or 0.
+        var aliveAtSeq: UInt64 { reference.aliveAtSeq.load(ordering: .relaxed) }
     }
 
     /// A live tracked object, as heap inspection needs it.
@@ -79,10 +105,15 @@ final class ObjectRegistry: Sendable {
         /// Live class instances by the combine identifier they were identified with, so that a
         /// type-erased wrapper (`AnySubscriber`) is known as what it wraps.
         var objectKeys: [ValueKey: ObjectIdentifier] = [:]
+        /// The live entries in the order a sweep visits them, round after round. An entry
+        /// forgotten meanwhile stays until the sweep meets it (its id no longer matches).
+        var sweepOrder: [(key: ObjectIdentifier, id: TraceObjectID)] = []
+        var sweepCursor = 0
 
         /// Forgets the live entry at `key`, which holds the object `id`, with the values that
         /// forwarded its address.
         mutating func forget(_ key: ObjectIdentifier, id: TraceObjectID) {
+            lifeline_identity_forget(UnsafeRawPointer(bitPattern: UInt(bitPattern: key)))
             if let valueKey = live[key]?.key, objectKeys[valueKey] == key { objectKeys[valueKey] = nil }
             live[key] = nil
             liveKeys[id] = nil
@@ -96,6 +127,24 @@ final class ObjectRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The recording this registry belongs to, which keys its entries in the identity cache.
+    private let generation: UInt64
+
+    init(generation: UInt64) {
+        self.generation = generation
+    }
+
+    /// The id of the live object at `address` whose static type has the class metadata
+    /// `metadata`, when the identity cache holds it; `nil` sends the caller to
+    /// ``identify(object:role:combineIdentifier:metadata:declared:declare:)``. Lock-free.
+    ///
+    /// The caller keeps the object alive. `metadata` is what proves `address` is an object:
+    /// entries are only made for class metadata, so a value of another type never matches.
+    @inline(__always)
+    func cachedID(of address: UnsafeRawPointer?, metadata: UnsafeRawPointer) -> TraceObjectID? {
+        let id = lifeline_identity_lookup(generation, address, metadata)
+        return id == 0 ? nil : TraceObjectID(id)
+    }
 
     /// A fresh id for something with no identity of its own (a struct publisher, one
     /// subscribe at a time).
@@ -109,30 +158,56 @@ final class ObjectRegistry: Sendable {
     /// An object new to the registry that a snapshot already declared keeps that id:
     /// `declared` finds it, by address and type, and the object's death is then not recorded
     /// (its declaration says Lifeline does not track its lifetime).
+    ///
+    /// `metadata`, when given, is the class metadata of the static type the caller saw the
+    /// object as: the object is then cached under it for ``cachedID(of:metadata:)``.
     func identify(
         object: AnyObject, role: TraceObjectRole, combineIdentifier: CombineIdentifier? = nil,
+        metadata: UnsafeRawPointer? = nil,
         declared: (UInt) -> TraceObjectID? = { _ in nil }, declare: (TraceObjectID) -> TraceObject
     ) -> Identity {
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let generation = generation
         let key = ObjectIdentifier(object)
         let valueKey = combineIdentifier.map(ValueKey.init)
-        let entry = LiveObject(object: object, id: TraceObjectID(0), role: role, aliveAtSeq: 0, key: valueKey)
+        let reference = WeakReference(object)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if let known = state.live[key] {
-                if known.object != nil { return (known.id, false, nil) }
+                if known.object != nil {
+                    if let metadata { Self.cache(address, metadata, known.id, generation) }
+                    return (known.id, false, nil)
+                }
                 if known.recordsDeath { death = Death(id: known.id, aliveAtSeq: known.aliveAtSeq) }
                 state.forget(key, id: known.id)
             }
             let adopted = declared(UInt(bitPattern: key))
             let id = adopted ?? state.newID()
-            var fresh = LiveObject(object: entry.object, id: id, role: role, aliveAtSeq: 0, key: valueKey)
+            var fresh = LiveObject(reference: reference, id: id, role: role, key: valueKey)
             fresh.recordsDeath = adopted == nil
             state.live[key] = fresh
             state.liveKeys[id] = key
+            state.sweepOrder.append((key, id))
             if let valueKey { state.objectKeys[valueKey] = key }
+            if let metadata { Self.cache(address, metadata, id, generation) }
             return (id, adopted == nil, death)
         }
         return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
+    }
+
+    /// The id of the value of the type with metadata `metadata` identified by `identifier`,
+    /// when the identity cache holds it; `nil` sends the caller to
+    /// ``identify(value:metadata:declare:)``. Lock-free.
+    @inline(__always)
+    func cachedID(ofValue identifier: CombineIdentifier, metadata: UnsafeRawPointer) -> TraceObjectID? {
+        let id = lifeline_identity_lookup_value(generation, unsafeBitCast(identifier, to: UInt64.self), metadata)
+        return id == 0 ? nil : TraceObjectID(id)
+    }
+
+    /// Stores `id` in the identity cache for the object at `address`, which the registry holds
+    /// weakly (so its reference-count word names its side table). Only under the lock.
+    private static func cache(_ address: UnsafeRawPointer, _ metadata: UnsafeRawPointer, _ id: TraceObjectID, _ generation: UInt64) {
+        lifeline_identity_store(generation, address, metadata, lifeline_identity_header_word(address), id.rawValue)
     }
 
     /// The id of a value-type subscriber or subscription, keyed by its combine identifier.
@@ -140,8 +215,15 @@ final class ObjectRegistry: Sendable {
     /// When the identifier is the address of an object the registry knows and that object
     /// has died, the object's death is recorded and the value gets a new id: it stands for
     /// the object now at that address.
-    func identify(value identifier: CombineIdentifier, declare: (TraceObjectID) -> TraceObject) -> Identity {
+    ///
+    /// `metadata`, when given, is the value's type metadata: the value is then cached under it
+    /// for ``cachedID(ofValue:metadata:)``, unless an object the registry knows lives at the
+    /// address the identifier may be (then each call checks that object, as above).
+    func identify(
+        value identifier: CombineIdentifier, metadata: UnsafeRawPointer? = nil, declare: (TraceObjectID) -> TraceObject
+    ) -> Identity {
         let key = ValueKey(identifier: identifier)
+        let generation = generation
         // The weak reference is checked outside the lock, on a copy (see ``liveAddresses()``).
         let forwarded = state.withLock { $0.live[key.address] }
         let forwardedIsDead = forwarded.map { $0.object == nil } ?? false
@@ -151,10 +233,13 @@ final class ObjectRegistry: Sendable {
                 if entry.recordsDeath { death = Death(id: entry.id, aliveAtSeq: entry.aliveAtSeq) }
                 state.forget(key.address, id: entry.id)
             }
-            if let id = state.values[key] { return (id, false, death) }
-            let id = state.newID()
+            let known = state.values[key]
+            let id = known ?? state.newID()
             state.values[key] = id
-            return (id, true, death)
+            if let metadata, state.live[key.address] == nil {
+                lifeline_identity_store_value(generation, unsafeBitCast(identifier, to: UInt64.self), metadata, id.rawValue)
+            }
+            return (id, known == nil, death)
         }
         return Identity(id: id, declaration: isNew ? declare(id) : nil, death: death)
     }
@@ -206,31 +291,65 @@ final class ObjectRegistry: Sendable {
         return addresses
     }
 
+    /// How many tracked objects a sweep after a call checks at most: a program with more live
+    /// objects has them checked in turns, so that a call costs the same however many objects
+    /// live. ``sweepAll(aliveAt:)`` checks them all.
+    static let sweepStep = 16
+
+    /// Checks the next ``sweepStep`` tracked objects in turn: the dead are retired and returned,
+    /// the living are marked alive at `seq`. An object not checked at `seq` keeps the last
+    /// sequence number it was seen alive at, which stays a true bound.
+    func sweep(aliveAt seq: UInt64) -> [Death] {
+        sweep(aliveAt: seq, checkingAtMost: Self.sweepStep)
+    }
+
     /// Checks every tracked object: the dead are retired and returned, the living are marked
     /// alive at `seq`.
-    ///
-    /// The weak references are checked outside the lock, on a copy (see ``liveAddresses()``);
+    func sweepAll(aliveAt seq: UInt64) -> [Death] {
+        sweep(aliveAt: seq, checkingAtMost: nil)
+    }
+
+    /// The weak references are checked outside the lock, on copies (see ``liveAddresses()``);
     /// an entry is then changed only if it still holds the id that was checked.
-    func sweep(aliveAt seq: UInt64) -> [Death] {
-        let live = state.withLock { $0.live }
+    private func sweep(aliveAt seq: UInt64, checkingAtMost limit: Int?) -> [Death] {
+        let batch = state.withLock { state in
+            guard let limit else { return state.live.map { (key: $0.key, id: $0.value.id, entry: $0.value) } }
+            var batch: [(key: ObjectIdentifier, id: TraceObjectID, entry: LiveObject)] = []
+            batch.reserveCapacity(limit)
+            // Each entry once at most: with fewer live objects than the limit, a sweep checks
+            // each of them once, as a full sweep does.
+            var visits = min(limit, state.sweepOrder.count)
+            while visits > 0, !state.sweepOrder.isEmpty {
+                visits -= 1
+                if state.sweepCursor >= state.sweepOrder.count { state.sweepCursor = 0 }
+                let (key, id) = state.sweepOrder[state.sweepCursor]
+                guard let entry = state.live[key], entry.id == id else {
+                    // Forgotten since: drop it from the round (the last one takes its place).
+                    state.sweepOrder.swapAt(state.sweepCursor, state.sweepOrder.count - 1)
+                    state.sweepOrder.removeLast()
+                    continue
+                }
+                batch.append((key, id, entry))
+                state.sweepCursor += 1
+            }
+            return batch
+        }
         var dead: [(key: ObjectIdentifier, id: TraceObjectID)] = []
-        var alive: [(key: ObjectIdentifier, id: TraceObjectID)] = []
-        for (key, entry) in live {
+        for (key, id, entry) in batch {
             if entry.object == nil {
-                dead.append((key, entry.id))
+                dead.append((key, id))
             } else {
-                alive.append((key, entry.id))
+                // Marking an entry forgotten meanwhile is harmless: nothing reads it any more.
+                entry.reference.aliveAtSeq.max(seq, ordering: .relaxed)
             }
         }
+        guard !dead.isEmpty else { return [] }
         return state.withLock { state in
             var deaths: [Death] = []
             for (key, id) in dead {
                 guard let entry = state.live[key], entry.id == id else { continue }
                 if entry.recordsDeath { deaths.append(Death(id: id, aliveAtSeq: entry.aliveAtSeq)) }
                 state.forget(key, id: id)
-            }
-            for (key, id) in alive where state.live[key]?.id == id {
-                state.live[key]?.aliveAtSeq = seq
             }
             return deaths.sorted { $0.id < $1.id }
         }

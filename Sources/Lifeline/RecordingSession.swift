@@ -17,7 +17,7 @@ import Synchronization
 /// time a thread or queue is seen.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
-    let registry = ObjectRegistry()
+    let registry: ObjectRegistry
     let snapshots = SnapshotRecorder()
     /// The roots registered with `Lifeline.track(_:name:)` for this recording.
     let roots = TrackedRoots()
@@ -46,6 +46,7 @@ final class RecordingSession: Sendable {
         self.path = path
         self.options = options
         generation = Self.generations.add(1, ordering: .relaxed).newValue
+        registry = ObjectRegistry(generation: generation)
         callSites = CallSiteRecorder(generation: generation, capturing: options.callSites)
         clockOrigin = lifeline_monotonic_ns()
         let header = TraceHeader(
@@ -61,7 +62,7 @@ final class RecordingSession: Sendable {
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
+    func record(_ phase: TraceEvent.Phase, _ kind: consuming TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
         guard !isFinished.load(ordering: .relaxed) else { return 0 }
         switch phase {
         case .begin: openCalls.add(1, ordering: .relaxed)
@@ -92,15 +93,18 @@ final class RecordingSession: Sendable {
     /// A subscriber or subscription first seen inside a subscribe call is declared with that
     /// call's site, so that it names the program's line that made its pipeline.
     /// `joinedMidStream` marks an object first seen in the middle of its subscription (see
-    /// `TraceObject.joinedMidStream`); it only matters the first time.
+    /// `TraceObject.joinedMidStream`); it only matters the first time. `metadata` is the
+    /// metadata of the static type the caller saw the object as; a class instance is then
+    /// cached under it for the hot path (see `ObjectRegistry.cachedID(of:metadata:)`).
     func identify(
         _ object: Any, role: TraceObjectRole, key: CombineIdentifier? = nil,
-        label: String? = nil, sourceLocation: TraceSourceLocation? = nil, joinedMidStream: Bool = false
+        label: String? = nil, sourceLocation: TraceSourceLocation? = nil, joinedMidStream: Bool = false,
+        metadata: UnsafeRawPointer? = nil
     ) -> TraceObjectID {
         let type = type(of: object)
         let isClass = type is AnyClass
         let declare = { (id: TraceObjectID) in
-            let name = TypeName(type)
+            let name = TypeName.of(type)
             // A publisher serves many pipelines, and so can a value-type subscription keyed by
             // its combine identifier (`Subscriptions.empty` is one value for every pipeline):
             // neither is named by the line that happened to meet it first.
@@ -115,12 +119,12 @@ final class RecordingSession: Sendable {
         let identity: ObjectRegistry.Identity
         if isClass {
             identity = registry.identify(
-                object: object as AnyObject, role: role, combineIdentifier: key,
-                declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName(type).full) },
+                object: object as AnyObject, role: role, combineIdentifier: key, metadata: metadata,
+                declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName.of(type).full) },
                 declare: declare
             )
         } else if let key {
-            identity = registry.identify(value: key, declare: declare)
+            identity = registry.identify(value: key, metadata: metadata, declare: declare)
         } else {
             let id = registry.freshID()
             identity = ObjectRegistry.Identity(id: id, declaration: declare(id), death: nil)
@@ -170,7 +174,8 @@ final class RecordingSession: Sendable {
         takeSnapshot(label: "after \(reason.rawValue) #\(seq)", reason: reason)
     }
 
-    /// Checks which tracked objects died since the last check, and records their deaths.
+    /// Checks which tracked objects died since the last check, and records their deaths: the
+    /// next few tracked objects in turn (see `ObjectRegistry.sweepStep`).
     func sweep(after seq: UInt64) {
         registry.sweep(aliveAt: seq).forEach(recordDeath)
     }
@@ -195,7 +200,7 @@ final class RecordingSession: Sendable {
     /// Records the deaths a final check finds, takes the stop snapshot unless the options
     /// say none, and closes the log.
     func finish() {
-        sweep(after: lastSeq)
+        registry.sweepAll(aliveAt: lastSeq).forEach(recordDeath)
         if options.snapshots != .none { takeSnapshot(label: "stop", reason: .stop) }
         for site in callSites.resolvedSites() {
             TraceLineEncoder.withLine(for: site) { writer.append($0) }

@@ -1,8 +1,23 @@
+import Synchronization
+
 /// A runtime type's name as the log records it: the full name, with anything that changes
 /// from run to run removed, and a short name for people.
-struct TypeName {
+struct TypeName: Sendable {
     let full: String
     let short: String
+
+    /// The names worked out so far, by type: type metadata lives as long as the process.
+    private static let known = Mutex<[ObjectIdentifier: TypeName]>([:])
+
+    /// The name of `type`, worked out once per type (it takes string searches that cost
+    /// tens of microseconds, and every subscribe declares objects of the same few types).
+    static func of(_ type: Any.Type) -> TypeName {
+        let key = ObjectIdentifier(type)
+        if let name = known.withLock({ $0[key] }) { return name }
+        let name = TypeName(type)
+        known.withLock { $0[key] = name }
+        return name
+    }
 
     init(_ type: Any.Type) {
         full = Self.removingAddresses(from: String(reflecting: type))

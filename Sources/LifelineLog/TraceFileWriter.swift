@@ -110,12 +110,32 @@ public final class TraceFileWriter: Sendable {
     /// nothing generic is instantiated per event.
     ///
     /// An event that does not fit under the capacity is dropped and counted in the end record.
-    public func append(_ event: TraceEvent) {
-        withUnsafeTemporaryAllocation(byteCount: TraceLineEncoder.capacity(for: event), alignment: 1) { buffer in
+    public func append(_ event: borrowing TraceEvent) {
+        let capacity = TraceLineEncoder.capacity(for: event)
+        if capacity <= Self.eventLineCapacity {
+            // The common case, in a fixed buffer on the stack.
+            var storage = EventLineStorage()
+            withUnsafeMutableBytes(of: &storage) { buffer in
+                var line = TraceLineBuilder(buffer: buffer)
+                TraceLineEncoder.encode(event, into: &line)
+                write(line.bytes, isEvent: true)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
             var line = TraceLineBuilder(buffer: buffer)
             TraceLineEncoder.encode(event, into: &line)
             write(line.bytes, isEvent: true)
         }
+    }
+
+    /// The most bytes an event line without strings takes (see `TraceLineEncoder.capacity(for:)`).
+    private static let eventLineCapacity = 256
+
+    /// 256 bytes of stack for an event line: a buffer that, unlike
+    /// `withUnsafeTemporaryAllocation`'s, does not make the closure copy the event.
+    private struct EventLineStorage {
+        var words = SIMD32<UInt64>()
     }
 
     /// Appends one complete line that is not an event (a declaration or a snapshot). Safe to

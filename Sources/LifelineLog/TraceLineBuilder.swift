@@ -3,47 +3,69 @@
 /// The recorder builds every line in a temporary buffer sized by
 /// ``TraceLineEncoder/capacity(for:)``, so the hot path never touches the heap.
 struct TraceLineBuilder {
-    private let buffer: UnsafeMutableRawBufferPointer
+    private let base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0
 
+    /// A builder writing into `buffer`, which must hold the whole line: the writes are not
+    /// bounds-checked (callers size it with ``capacity(forString:)`` and fixed allowances).
     init(buffer: UnsafeMutableRawBufferPointer) {
-        self.buffer = buffer
+        base = buffer.baseAddress!.bindMemory(to: UInt8.self, capacity: buffer.count)
     }
 
     /// The bytes written so far.
     var bytes: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        UnsafeRawBufferPointer(start: base, count: count)
     }
 
+    @inline(__always)
     mutating func byte(_ value: UInt8) {
-        buffer[count] = value
+        base[count] = value
         count += 1
     }
 
+    @inline(__always)
     mutating func raw(_ text: StaticString) {
-        let source = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        UnsafeMutableRawBufferPointer(rebasing: buffer[count...]).copyMemory(from: source)
-        count += source.count
+        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        count += text.utf8CodeUnitCount
     }
 
     mutating func number(_ value: UInt64) {
-        // Digits come out last first; write them from the end of a 20-byte window, the most
-        // a UInt64 needs, then move them into place.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let length = withUnsafeMutableBytes(of: &digits) { window in
-            var index = 20
-            var rest = value
-            repeat {
-                index -= 1
-                window[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
-                .copyMemory(from: UnsafeRawBufferPointer(rebasing: window[index..<20]))
-            return 20 - index
+        // The digit count from the bit length: 2^b has b·log10(2) digits, one more at most.
+        let bits = 64 - (value | 1).leadingZeroBitCount
+        let estimate = (bits &* 1233) >> 12
+        let length = max(1, value >= Self.powersOfTen[estimate] ? estimate + 1 : estimate)
+        // Two digits at a time from the end, through the table of the pairs "00"…"99".
+        var rest = value
+        var end = base + count + length
+        Self.digitPairs.withUTF8Buffer { pairs in
+            while rest >= 100 {
+                let pair = Int(rest % 100) * 2
+                rest /= 100
+                end -= 2
+                end[0] = pairs[pair]
+                end[1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                let pair = Int(rest) * 2
+                end -= 2
+                end[0] = pairs[pair]
+                end[1] = pairs[pair + 1]
+            } else {
+                end -= 1
+                end[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            }
         }
         count += length
     }
+
+    /// 10^0 … 10^19.
+    private static let powersOfTen: [UInt64] = (0..<20).map { (0..<$0).reduce(1) { value, _ in value * 10 } }
+
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     mutating func number(_ value: Int) {
         if value < 0 {
@@ -67,22 +89,34 @@ struct TraceLineBuilder {
         byte(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
-            for unit in utf8 {
+            // Runs that need no escape (all of a type name, nearly all of a label) are copied
+            // whole.
+            var runStart = 0
+            for (index, unit) in utf8.enumerated()
+            where unit < 0x20 || unit == 0x7F || unit == UInt8(ascii: "\"") || unit == UInt8(ascii: "\\") {
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
                 switch unit {
                 case UInt8(ascii: "\""): raw("\\\"")
                 case UInt8(ascii: "\\"): raw("\\\\")
                 case UInt8(ascii: "\n"): raw("\\n")
                 case UInt8(ascii: "\r"): raw("\\r")
                 case UInt8(ascii: "\t"): raw("\\t")
-                case 0..<0x20, 0x7F:
+                default:
                     raw("\\u00")
                     byte(Self.hexDigits[Int(unit >> 4)])
                     byte(Self.hexDigits[Int(unit & 0xF)])
-                default: byte(unit)
                 }
             }
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         byte(UInt8(ascii: "\""))
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     /// The most bytes ``string(_:)`` can write for `text`.

@@ -228,7 +228,7 @@ public enum TraceLineEncoder {
     }
 
     /// The most bytes `event`'s line can take.
-    static func capacity(for event: TraceEvent) -> Int {
+    static func capacity(for event: borrowing TraceEvent) -> Int {
         switch event.kind {
         case .value(_, _, let value?): return 256 + TraceLineBuilder.capacity(forString: value)
         case .completion(_, .failure(let error)): return 256 + TraceLineBuilder.capacity(forString: error)
@@ -237,7 +237,7 @@ public enum TraceLineEncoder {
         }
     }
 
-    static func encode(_ event: TraceEvent, into line: inout TraceLineBuilder) {
+    static func encode(_ event: borrowing TraceEvent, into line: inout TraceLineBuilder) {
         line.raw("{\"seq\":")
         line.number(event.seq)
         line.raw(",\"t\":")

@@ -13,6 +13,10 @@ uint64_t lifeline_process_id(void);
 /// CLOCK_MONOTONIC in nanoseconds.
 uint64_t lifeline_monotonic_ns(void);
 
+/// The processor's time-stamp counter (`rdtsc`) on x86_64, where it ticks at a constant rate;
+/// CLOCK_MONOTONIC in nanoseconds elsewhere. About 10 ns, against 23 for clock_gettime.
+uint64_t lifeline_cycle_counter(void);
+
 /// The label of the dispatch queue the caller runs on, or NULL when it runs on none.
 const char *lifeline_current_queue_label(void);
 
@@ -58,5 +62,47 @@ void lifeline_scope_pop(uint64_t generation);
 /// The innermost scope of the calling thread in the recording `generation`, and its value;
 /// `LIFELINE_SCOPE_NONE` when the thread is inside none (or deeper than the stack can hold).
 lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value);
+
+/// A lock-free cache from a live Swift object (or a value keyed by its combine identifier) to
+/// its trace id, so that the recorder knows an
+/// object it has met without a lock, an allocation or a dictionary look-up.
+///
+/// An entry holds the object's address, its class's metadata, its reference-count word and
+/// its trace id. The recorder holds a weak reference to every object it caches, so the
+/// object has a side table and its reference-count word is the side table's address, which
+/// no other object can have while that weak reference lives. A look-up therefore hits only
+/// for the very object the entry was made for: an object that reuses a dead one's address
+/// has another word. The recorder invalidates an entry before it lets go of the weak
+/// reference. Entries are stored and invalidated under the recorder's registry lock, and
+/// read without it (each entry is a sequence lock). A miss is always safe: the caller takes
+/// the slow path.
+
+/// Whether `header_word` (an object's reference-count word) names a side table, so that an
+/// entry made with it identifies the object.
+int lifeline_identity_word_is_unique(uint64_t header_word);
+
+/// The reference-count word of the object at `address`, which the caller keeps alive.
+uint64_t lifeline_identity_header_word(const void *address);
+
+/// The trace id cached for the object at `address` of class `metadata` in the recording
+/// `generation`, or 0.
+uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata);
+
+/// Caches `trace_id` for the object at `address` (see above). Callers serialise stores.
+void lifeline_identity_store(
+    uint64_t generation, const void *address, const void *metadata, uint64_t header_word, uint64_t trace_id);
+
+/// The trace id cached for the value of type `metadata` (a struct subscriber or subscription)
+/// whose combine identifier is `identifier`, in the recording `generation`, or 0. Value
+/// entries share the table with objects: one keyed by an identifier that is an object's
+/// address is evicted when the recorder stores or forgets an object there.
+uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata);
+
+/// Caches `trace_id` for values of type `metadata` with the combine identifier `identifier`.
+/// Callers serialise stores, and store only while no object is known at that address.
+void lifeline_identity_store_value(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t trace_id);
+
+/// Forgets whatever is cached for the object at `address`. Callers serialise it with stores.
+void lifeline_identity_forget(const void *address);
 
 #endif

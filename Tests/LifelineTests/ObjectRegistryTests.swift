@@ -1,0 +1,121 @@
+@testable import Lifeline
+import LifelineLog
+import OpenCombineShim
+import Testing
+
+extension RecordingTests {
+    /// The registry's hot-path cache gives an id only to the very object it was made for, and
+    /// its sweeps cost the same however many objects live.
+    @Suite struct ObjectRegistryTests {
+        final class Node {}
+
+        /// A registry of its own recording generation, far from any real recording's.
+        func makeRegistry() -> ObjectRegistry {
+            ObjectRegistry(generation: UInt64.random(in: 1 << 40..<1 << 60))
+        }
+
+        func declaration(_ id: TraceObjectID) -> TraceObject {
+            TraceObject(id: id, role: .subscriber, typeName: "Node", shortTypeName: "Node", lifetimeTracked: true)
+        }
+
+        var nodeMetadata: UnsafeRawPointer { unsafeBitCast(Node.self as Any.Type, to: UnsafeRawPointer.self) }
+
+        func address(of object: AnyObject) -> UnsafeRawPointer {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        }
+
+        func identify(_ node: Node, in registry: ObjectRegistry) -> TraceObjectID {
+            registry.identify(object: node, role: .subscriber, metadata: nodeMetadata, declare: declaration).id
+        }
+
+        @Test func aKnownObjectIsFoundInTheCacheUnderItsOwnTypeOnly() {
+            let registry = makeRegistry()
+            let node = Node()
+            let id = identify(node, in: registry)
+            #expect(registry.cachedID(of: address(of: node), metadata: nodeMetadata) == id)
+            let otherType = unsafeBitCast(Int.self as Any.Type, to: UnsafeRawPointer.self)
+            #expect(registry.cachedID(of: address(of: node), metadata: otherType) == nil)
+            #expect(makeRegistry().cachedID(of: address(of: node), metadata: nodeMetadata) == nil, "another recording")
+        }
+
+        @Test func anObjectAtADeadObjectsAddressNeverGetsItsID() throws {
+            let registry = makeRegistry()
+            var node: Node? = Node()
+            let deadAddress = address(of: node!)
+            let deadID = identify(node!, in: registry)
+            node = nil
+            // The allocator hands the freed block to the next object of the same size.
+            var kept: [Node] = []
+            var reused: Node?
+            for _ in 0..<1_000 where reused == nil {
+                let candidate = Node()
+                if address(of: candidate) == deadAddress { reused = candidate } else { kept.append(candidate) }
+            }
+            let newcomer = try #require(reused, "no object reused the dead one's address")
+            #expect(registry.cachedID(of: deadAddress, metadata: nodeMetadata) == nil)
+            // Even once something else holds it weakly (so that it has a side table of its own).
+            weak var observer = newcomer
+            #expect(observer != nil)
+            #expect(registry.cachedID(of: deadAddress, metadata: nodeMetadata) == nil)
+            let newID = identify(newcomer, in: registry)
+            #expect(newID != deadID)
+            #expect(registry.cachedID(of: deadAddress, metadata: nodeMetadata) == newID)
+            withExtendedLifetime(kept) {}
+        }
+
+        /// `Subscriptions.empty` is a struct of one word, its combine identifier: the cache must
+        /// never take that word for an object's address and follow it.
+        @Test func aValueOfPointerSizeIsNeverFollowedAsAnObject() {
+            struct OneWord {}
+            let registry = makeRegistry()
+            let metadata = unsafeBitCast(OneWord.self as Any.Type, to: UnsafeRawPointer.self)
+            let identifier = unsafeBitCast(UInt64(0x10), to: CombineIdentifier.self)
+            let id = registry.identify(value: identifier, metadata: metadata, declare: declaration).id
+            #expect(registry.cachedID(ofValue: identifier, metadata: metadata) == id)
+            #expect(registry.cachedID(of: UnsafeRawPointer(bitPattern: 0x10), metadata: metadata) == nil)
+        }
+
+        @Test func aRetiredObjectLeavesTheCache() {
+            let registry = makeRegistry()
+            let node = Node()
+            let id = identify(node, in: registry)
+            #expect(registry.retire(id))
+            #expect(registry.cachedID(of: address(of: node), metadata: nodeMetadata) == nil)
+            #expect(identify(node, in: registry) != id, "a retired id is never given again")
+        }
+
+        @Test func aSweepChecksABoundedNumberOfObjectsAndFindsEveryDeathInTurn() {
+            let registry = makeRegistry()
+            let count = ObjectRegistry.sweepStep * 3 + 5
+            var nodes: [Node] = (0..<count).map { _ in Node() }
+            let ids = nodes.map { identify($0, in: registry) }
+            nodes.removeAll()
+            var deaths: [ObjectRegistry.Death] = []
+            var sweeps = 0
+            while deaths.count < count && sweeps < 10 {
+                sweeps += 1
+                let found = registry.sweep(aliveAt: UInt64(100 + sweeps))
+                #expect(found.count <= ObjectRegistry.sweepStep)
+                deaths += found
+            }
+            #expect(sweeps == 4)
+            #expect(Set(deaths.map(\.id)) == Set(ids))
+            #expect(deaths.allSatisfy { $0.aliveAtSeq == 0 }, "never seen alive by a sweep")
+        }
+
+        @Test func aLivingObjectIsMarkedAliveWhenItsTurnComesAndItsDeathKeepsThatBound() {
+            let registry = makeRegistry()
+            let keeper = (0..<ObjectRegistry.sweepStep).map { _ in Node() }
+            var watched: Node? = Node()
+            keeper.forEach { _ = identify($0, in: registry) }
+            let watchedID = identify(watched!, in: registry)
+            #expect(registry.sweep(aliveAt: 10).isEmpty, "the first turn checks the others")
+            #expect(registry.sweep(aliveAt: 20).isEmpty, "the second turn sees the watched one alive at 20")
+            watched = nil
+            let deaths = registry.sweepAll(aliveAt: 30)
+            #expect(deaths.map(\.id) == [watchedID])
+            #expect(deaths.first?.aliveAtSeq == 20)
+            withExtendedLifetime(keeper) {}
+        }
+    }
+}
