@@ -1,8 +1,8 @@
 /// Collects the lines of a log and checks that they fit together.
 struct TraceBuilder {
-    private var objects: [TraceObjectID: TraceObject] = [:]
-    /// The line that declared each object, for the message when a later line contradicts it.
-    private var objectLines: [TraceObjectID: Int] = [:]
+    /// Every declared object, with the line that declared it for the message when a later line
+    /// contradicts it.
+    private var objects: [TraceObjectID: (object: TraceObject, line: Int)] = [:]
     private var threads: [UInt64: TraceThread] = [:]
     private var queues: [UInt32: TraceQueue] = [:]
     private var events: [(event: TraceEvent, line: Int)] = []
@@ -61,14 +61,13 @@ struct TraceBuilder {
     /// The recorder declares each object once; a repeat that says the same is harmless, one
     /// that says otherwise leaves no way to know which object the events meant.
     private mutating func declare(_ object: TraceObject, line: Int) throws(TraceReadError) {
-        if let earlier = objects[object.id], let earlierLine = objectLines[object.id] {
-            guard earlier == object else {
-                throw .conflictingDeclaration(line: line, what: "object \(object.id.rawValue)", firstLine: earlierLine)
+        if let earlier = objects[object.id] {
+            guard earlier.object == object else {
+                throw .conflictingDeclaration(line: line, what: "object \(object.id.rawValue)", firstLine: earlier.line)
             }
             return
         }
-        objects[object.id] = object
-        objectLines[object.id] = line
+        objects[object.id] = (object, line)
     }
 
     func finish(header: TraceHeader, damage: [TraceDamage]) throws(TraceReadError) -> Trace {
@@ -91,10 +90,11 @@ struct TraceBuilder {
         // A recorder writes its events in order, nearly always: then none can repeat.
         let ascending = zip(events, events.dropFirst()).allSatisfy { $0.event.seq < $1.event.seq }
         var seen = Set<UInt64>()
+        let declared = DeclaredObjects(objects.keys)
         var declaredThread: UInt64?
         for (event, line) in events {
             guard ascending || seen.insert(event.seq).inserted else { throw .duplicateSequence(line: line, seq: event.seq) }
-            if let object = undeclaredObject(in: event.kind) {
+            if let object = declared.firstUndeclared(in: event.kind) {
                 throw .undeclared(line: line, what: "object \(object.rawValue)")
             }
             if event.thread != declaredThread {
@@ -114,7 +114,7 @@ struct TraceBuilder {
         }
         // A log cut off before recording stopped has no site lines: its objects keep their
         // site numbers, unresolved.
-        let resolved = objects.mapValues { object in
+        let resolved = objects.mapValues { object, _ in
             object.resolvingSourceLocation(object.callSite.flatMap { callSites[$0]?.location })
         }
         return Trace(
@@ -132,20 +132,6 @@ struct TraceBuilder {
             lifetimeTracked: try fields.boolean("lifetime"),
             joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
         )
-    }
-
-    /// The first object `kind` names that no line declared.
-    private func undeclaredObject(in kind: TraceEvent.Kind) -> TraceObjectID? {
-        switch kind {
-        case .subscribe(let first, let second), .receiveSubscription(let first, let second):
-            if objects[first] == nil { return first }
-            return objects[second] == nil ? second : nil
-        case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
-             .deallocation(let object, _):
-            return objects[object] == nil ? object : nil
-        case .mark:
-            return nil
-        }
     }
 
     /// The location a `.lifeline` hop wrote on its objects: `source` (`File.swift:42`), with

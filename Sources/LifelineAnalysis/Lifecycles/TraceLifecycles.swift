@@ -403,12 +403,12 @@ extension TraceLifecycles {
     /// completed nor cancelled, its subscriber and subscription alive) when `lifecycle`
     /// received its subscription: the subscriber then held two subscriptions at once.
     public func overlappedLifecycle(for lifecycle: Lifecycle) -> Lifecycle? {
-        received.overlapped[lifecycle.id].map(self.lifecycle)
+        received.overlapped(lifecycle.id).map(self.lifecycle)
     }
 
     /// The subscriber's lifecycle that received a subscription just before `lifecycle` did,
     /// whether or not it was still running then.
     public func lifecycleReceived(before lifecycle: Lifecycle) -> Lifecycle? {
-        received.previous[lifecycle.id].map(self.lifecycle)
+        received.previous(lifecycle.id).map(self.lifecycle)
     }
 }
