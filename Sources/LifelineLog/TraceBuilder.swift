@@ -1,14 +1,30 @@
 /// Collects the lines of a log and checks that they fit together.
 struct TraceBuilder {
-    private var objects: [TraceObjectID: TraceObject] = [:]
-    /// The line that declared each object, for the message when a later line contradicts it.
-    private var objectLines: [TraceObjectID: Int] = [:]
+    /// Every declared object, with the line that declared it for the message when a later line
+    /// contradicts it.
+    private var objects: [TraceObjectID: (object: TraceObject, line: Int)] = [:]
     private var threads: [UInt64: TraceThread] = [:]
     private var queues: [UInt32: TraceQueue] = [:]
     private var events: [(event: TraceEvent, line: Int)] = []
     private var snapshots: [(snapshot: TraceSnapshot, line: Int)] = []
     private var callSites: [UInt64: TraceCallSite] = [:]
     private var end: (events: UInt64, dropped: UInt64, line: Int)?
+    private var interner = TextInterner()
+
+    /// Adds the event or object line `line` holds, read the quick way; `false` when it is some
+    /// other line, or one that only ``add(_:)-(LineFields)`` reads right (or rejects in words).
+    mutating func add(_ line: FlatLine, number: Int) throws(TraceReadError) -> Bool {
+        if line.has(.seq) {
+            guard let event = Self.event(line, interner: &interner) else { return false }
+            events.append((event, number))
+            return true
+        }
+        guard line.string(.kind, is: "object"), let object = Self.object(line, interner: &interner) else {
+            return false
+        }
+        try declare(object, line: number)
+        return true
+    }
 
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
         guard !fields.has("seq") else {
@@ -17,26 +33,7 @@ struct TraceBuilder {
         }
         switch try fields.string("kind") {
         case "object":
-            let id = try fields.id("id")
-            let role = try fields.choice("role", of: TraceObjectRole.self)
-            let object = TraceObject(
-                id: id, role: role, typeName: try fields.string("type"),
-                shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
-                sourceLocation: try Self.hopLocation(fields),
-                callSite: fields.has("site") ? try fields.unsigned("site") : nil,
-                lifetimeTracked: try fields.boolean("lifetime"),
-                joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
-            )
-            // The recorder declares each object once; a repeat that says the same is harmless,
-            // one that says otherwise leaves no way to know which object the events meant.
-            if let earlier = objects[id], let earlierLine = objectLines[id] {
-                guard earlier == object else {
-                    throw .conflictingDeclaration(line: fields.number, what: "object \(id.rawValue)", firstLine: earlierLine)
-                }
-                return
-            }
-            objects[id] = object
-            objectLines[id] = fields.number
+            try declare(try Self.object(fields), line: fields.number)
         case "site":
             let site = try Self.callSite(fields)
             guard callSites.updateValue(site, forKey: site.id) == nil else {
@@ -61,6 +58,18 @@ struct TraceBuilder {
         }
     }
 
+    /// The recorder declares each object once; a repeat that says the same is harmless, one
+    /// that says otherwise leaves no way to know which object the events meant.
+    private mutating func declare(_ object: TraceObject, line: Int) throws(TraceReadError) {
+        if let earlier = objects[object.id] {
+            guard earlier.object == object else {
+                throw .conflictingDeclaration(line: line, what: "object \(object.id.rawValue)", firstLine: earlier.line)
+            }
+            return
+        }
+        objects[object.id] = (object, line)
+    }
+
     func finish(header: TraceHeader, damage: [TraceDamage]) throws(TraceReadError) -> Trace {
         var damage = damage
         if let end {
@@ -78,13 +87,20 @@ struct TraceBuilder {
         } else {
             damage.append(.notClosed)
         }
+        // A recorder writes its events in order, nearly always: then none can repeat.
+        let ascending = zip(events, events.dropFirst()).allSatisfy { $0.event.seq < $1.event.seq }
         var seen = Set<UInt64>()
+        let declared = DeclaredObjects(objects.keys)
+        var declaredThread: UInt64?
         for (event, line) in events {
-            guard seen.insert(event.seq).inserted else { throw .duplicateSequence(line: line, seq: event.seq) }
-            for object in event.kind.objects where objects[object] == nil {
+            guard ascending || seen.insert(event.seq).inserted else { throw .duplicateSequence(line: line, seq: event.seq) }
+            if let object = declared.firstUndeclared(in: event.kind) {
                 throw .undeclared(line: line, what: "object \(object.rawValue)")
             }
-            if threads[event.thread] == nil { throw .undeclared(line: line, what: "thread \(event.thread)") }
+            if event.thread != declaredThread {
+                if threads[event.thread] == nil { throw .undeclared(line: line, what: "thread \(event.thread)") }
+                declaredThread = event.thread
+            }
             if let queue = event.queue, queues[queue] == nil { throw .undeclared(line: line, what: "queue \(queue)") }
         }
         var snapshotIndexes = Set<Int>()
@@ -98,12 +114,23 @@ struct TraceBuilder {
         }
         // A log cut off before recording stopped has no site lines: its objects keep their
         // site numbers, unresolved.
-        let resolved = objects.mapValues { object in
+        let resolved = objects.mapValues { object, _ in
             object.resolvingSourceLocation(object.callSite.flatMap { callSites[$0]?.location })
         }
         return Trace(
             header: header, objects: resolved, threads: threads, queues: queues,
             events: events.map(\.event), snapshots: snapshots.map(\.snapshot), damage: damage, callSites: callSites
+        )
+    }
+
+    static func object(_ fields: LineFields) throws(TraceReadError) -> TraceObject {
+        TraceObject(
+            id: try fields.id("id"), role: try fields.choice("role", of: TraceObjectRole.self), typeName: try fields.string("type"),
+            shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
+            sourceLocation: try Self.hopLocation(fields),
+            callSite: fields.has("site") ? try fields.unsigned("site") : nil,
+            lifetimeTracked: try fields.boolean("lifetime"),
+            joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
         )
     }
 
@@ -174,7 +201,7 @@ struct TraceBuilder {
         )
     }
 
-    private static func event(_ fields: LineFields) throws(TraceReadError) -> TraceEvent {
+    static func event(_ fields: LineFields) throws(TraceReadError) -> TraceEvent {
         let phaseName = try fields.string("phase")
         guard let phase = TraceEvent.Phase(rawValue: phaseName) else {
             throw .badField(line: fields.number, field: "phase", reason: "has the unknown value \"\(phaseName)\"")
@@ -231,5 +258,109 @@ struct TraceBuilder {
         case let other:
             throw .badField(line: fields.number, field: "kind", reason: "has the unknown value \"\(other)\"")
         }
+    }
+
+    // MARK: The quick way
+
+    /// The event `line` holds, read as ``event(_:)`` reads it; `nil` where that one would need
+    /// to say more.
+    static func event(_ line: FlatLine, interner: inout TextInterner) -> TraceEvent? {
+        guard let seq = line.unsigned(.seq) else { return nil }
+        let phase: TraceEvent.Phase
+        if line.string(.phase, is: "begin") {
+            phase = .begin
+        } else if line.string(.phase, is: "end") {
+            phase = .end
+        } else if line.string(.phase, is: "instant") {
+            phase = .instant
+        } else {
+            return nil
+        }
+        var queue: UInt32?
+        if line.has(.queue) {
+            guard let id = line.unsigned(.queue).flatMap({ UInt32(exactly: $0) }) else { return nil }
+            queue = id
+        }
+        var callSite: UInt64?
+        if line.has(.site) {
+            guard let site = line.unsigned(.site) else { return nil }
+            callSite = site
+        }
+        guard let time = line.unsigned(.t), let thread = line.unsigned(.tid),
+              let kind = kind(line, interner: &interner) else { return nil }
+        return TraceEvent(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite)
+    }
+
+    private static func kind(_ line: FlatLine, interner: inout TextInterner) -> TraceEvent.Kind? {
+        if line.string(.kind, is: "value") {
+            guard let subscriber = line.id(.subscriber), let value = line.uniqueString(.value) else { return nil }
+            var returned: TraceDemand?
+            if line.has(.demand) {
+                guard let demand = line.demand(.demand) else { return nil }
+                returned = demand
+            }
+            return .value(subscriber: subscriber, returnedDemand: returned, value: value)
+        }
+        if line.string(.kind, is: "request") {
+            guard let subscription = line.id(.subscription), let demand = line.demand(.demand) else { return nil }
+            return .request(subscription: subscription, demand: demand)
+        }
+        if line.string(.kind, is: "subscribe") {
+            guard let publisher = line.id(.publisher), let subscriber = line.id(.subscriber) else { return nil }
+            return .subscribe(publisher: publisher, subscriber: subscriber)
+        }
+        if line.string(.kind, is: "receive_subscription") {
+            guard let subscriber = line.id(.subscriber), let subscription = line.id(.subscription) else { return nil }
+            return .receiveSubscription(subscriber: subscriber, subscription: subscription)
+        }
+        if line.string(.kind, is: "cancel") {
+            return line.id(.subscription).map { .cancel(subscription: $0) }
+        }
+        if line.string(.kind, is: "completion") {
+            guard let subscriber = line.id(.subscriber) else { return nil }
+            if line.string(.completion, is: "finished") { return .completion(subscriber: subscriber, completion: .finished) }
+            guard line.string(.completion, is: "failure"), let error = line.string(.error, interner: &interner) else { return nil }
+            return .completion(subscriber: subscriber, completion: .failure(error))
+        }
+        if line.string(.kind, is: "deallocation") {
+            guard let object = line.id(.object) else { return nil }
+            if line.string(.evidence, is: "exact") { return .deallocation(object: object, evidence: .exact) }
+            guard line.string(.evidence, is: "observed"), let alive = line.unsigned(.aliveAt) else { return nil }
+            return .deallocation(object: object, evidence: .observed(aliveAtSeq: alive))
+        }
+        if line.string(.kind, is: "mark") {
+            return line.string(.label, interner: &interner).map { .mark(label: $0) }
+        }
+        return nil
+    }
+
+    /// The object `line` declares, read as ``add(_:)-(LineFields)`` reads it; `nil` where that
+    /// one would need to say more.
+    static func object(_ line: FlatLine, interner: inout TextInterner) -> TraceObject? {
+        guard let id = line.id(.id), let role = line.choice(.role, of: TraceObjectRole.self),
+              let typeName = line.string(.type, interner: &interner), let shortTypeName = line.string(.short, interner: &interner),
+              let label = line.optionalString(.label, interner: &interner),
+              let source = line.optionalString(.source, interner: &interner),
+              let function = line.optionalString(.function, interner: &interner),
+              let lifetimeTracked = line.boolean(.lifetime)
+        else { return nil }
+        var callSite: UInt64?
+        if line.has(.site) {
+            guard let site = line.unsigned(.site) else { return nil }
+            callSite = site
+        }
+        var joinedMidStream = false
+        if line.has(.joined) {
+            guard let joined = line.boolean(.joined) else { return nil }
+            joinedMidStream = joined
+        }
+        let location = source.map { source in
+            let place = TraceSourceLocation(fileAndLine: source)
+            return TraceSourceLocation(file: place.file, line: place.line, function: function)
+        }
+        return TraceObject(
+            id: id, role: role, typeName: typeName, shortTypeName: shortTypeName, label: label,
+            sourceLocation: location, callSite: callSite, lifetimeTracked: lifetimeTracked, joinedMidStream: joinedMidStream
+        )
     }
 }

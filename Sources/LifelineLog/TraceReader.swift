@@ -42,6 +42,7 @@ public enum TraceReader {
 
         var damage: [TraceDamage] = []
         var builder = TraceBuilder()
+        var flat = FlatLine()
         var header: TraceHeader?
         var number = 0
         var start = 0
@@ -60,7 +61,8 @@ public enum TraceReader {
                 if line.isEmpty { continue }
             }
             do throws(TraceReadError) {
-                try builder.add(try LineFields(line, number: number))
+                let quick = flat.scan(line) ? try builder.add(flat, number: number) : false
+                if !quick { try builder.add(try LineFields(line, number: number)) }
             } catch {
                 guard end == length && !endsWithNewline else { throw error }
                 damage.append(.truncatedFinalLine(line: number))

@@ -7,30 +7,46 @@ import LifelineLog
 /// their subscriptions, so that a subscriber subscribed again and again (as `retry` does, ten
 /// thousand times) costs time in proportion to its lifecycles, not to their square.
 struct ReceivedSubscriptions: Sendable {
-    /// The lifecycle that received a subscription just before each lifecycle did.
-    private(set) var previous: [Lifecycle.ID: Lifecycle.ID] = [:]
-    /// The earliest lifecycle that received a subscription before each lifecycle did and was
-    /// still running (neither completed, cancelled nor dead) when it did.
-    private(set) var overlapped: [Lifecycle.ID: Lifecycle.ID] = [:]
+    /// By lifecycle number: the lifecycle that received a subscription just before it did, or -1.
+    private var previousIDs: [Int32] = []
+    /// By lifecycle number: the earliest lifecycle that received a subscription before it did
+    /// and was still running (neither completed, cancelled nor dead) when it did, or -1.
+    private var overlappedIDs: [Int32] = []
 
     /// Indexes `lifecycles`, whose subscribers' and subscriptions' deaths are `deallocations`.
     init(_ lifecycles: [Lifecycle], deallocations: [TraceObjectID: Deallocation]) {
-        let received = lifecycles.filter { $0.subscriptionCall != nil }
-        let bySubscriber = Dictionary(grouping: received, by: \.subscriber)
+        previousIDs = [Int32](repeating: -1, count: lifecycles.count)
+        overlappedIDs = previousIDs
+        var bySubscriber: [TraceObjectID: [Int]] = [:]
+        for (index, lifecycle) in lifecycles.enumerated() where lifecycle.subscriptionCall != nil {
+            bySubscriber[lifecycle.subscriber, default: []].append(index)
+        }
         for subscriber in bySubscriber.keys.sorted() {
-            let ordered = bySubscriber[subscriber]!.sorted { $0.subscriptionCall! < $1.subscriptionCall! }
+            let ordered = bySubscriber[subscriber]!.sorted {
+                (lifecycles[$0].subscriptionCall!, $0) < (lifecycles[$1].subscriptionCall!, $1)
+            }
             // The lifecycles received so far, in order; those before `first` had stopped
             // running by the time a later one received its subscription, and stay stopped.
-            var running: [(id: Lifecycle.ID, stop: UInt64)] = []
+            var running: [(index: Int, stop: UInt64)] = []
             var first = 0
-            for lifecycle in ordered {
-                let call = lifecycle.subscriptionCall!
-                if let last = running.last { previous[lifecycle.id] = last.id }
+            for index in ordered {
+                let call = lifecycles[index].subscriptionCall!
+                if let last = running.last { previousIDs[index] = Int32(last.index) }
                 while first < running.count, running[first].stop < call { first += 1 }
-                if first < running.count { overlapped[lifecycle.id] = running[first].id }
-                running.append((lifecycle.id, Self.stop(of: lifecycle, deallocations: deallocations)))
+                if first < running.count { overlappedIDs[index] = Int32(running[first].index) }
+                running.append((index, Self.stop(of: lifecycles[index], deallocations: deallocations)))
             }
         }
+    }
+
+    /// The lifecycle that received a subscription just before lifecycle `id` did.
+    func previous(_ id: Lifecycle.ID) -> Lifecycle.ID? {
+        id.rawValue < previousIDs.count && previousIDs[id.rawValue] >= 0 ? Lifecycle.ID(Int(previousIDs[id.rawValue])) : nil
+    }
+
+    /// The earliest lifecycle still running when lifecycle `id` received its subscription.
+    func overlapped(_ id: Lifecycle.ID) -> Lifecycle.ID? {
+        id.rawValue < overlappedIDs.count && overlappedIDs[id.rawValue] >= 0 ? Lifecycle.ID(Int(overlappedIDs[id.rawValue])) : nil
     }
 
     /// The first event after which a lifecycle no longer runs: its completion or cancel, or

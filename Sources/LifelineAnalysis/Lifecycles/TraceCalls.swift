@@ -7,58 +7,67 @@ import LifelineLog
 /// kind, same objects). Calls left open by a damaged log get no `end`, and an `end` with no
 /// `begin` is ignored.
 public struct TraceCalls: Sendable {
-    private let callsByBegin: [UInt64: TraceCall]
-    private let beginsByEnd: [UInt64: UInt64]
-    private let enclosingBegins: [UInt64: UInt64]
+    private let positions: EventPositions
+    /// The call each event begins, by the event's position.
+    private let callsByBegin: [TraceCall?]
+    /// The position of the `begin` of the call each event ends, or -1.
+    private let beginsByEnd: [Int32]
+    /// The position of the `begin` of the innermost call running around each event, or -1.
+    private let enclosingBegins: [Int32]
     private let topLevelBegins: [UInt64: [UInt64]]
 
     /// Pairs the calls of `events`, which must be in sequence order.
     public init(_ events: [TraceEvent]) {
-        var callsByBegin: [UInt64: TraceCall] = [:]
-        var beginsByEnd: [UInt64: UInt64] = [:]
-        var enclosingBegins: [UInt64: UInt64] = [:]
+        var callsByBegin = [TraceCall?](repeating: nil, count: events.count)
+        var beginsByEnd = [Int32](repeating: -1, count: events.count)
+        var enclosingBegins = [Int32](repeating: -1, count: events.count)
         var topLevelBegins: [UInt64: [UInt64]] = [:]
-        // Each thread's open calls, innermost last, mutated in place.
+        // Each thread's open calls (their begins' positions), innermost last, mutated in place.
         var stackOfThread: [UInt64: Int] = [:]
-        var stacks: [[(event: TraceEvent, key: CallKey)]] = []
+        var stacks: [[(position: Int, key: CallKey)]] = []
 
-        func close(_ begin: TraceEvent, at depth: Int, end: UInt64?, stack: [(event: TraceEvent, key: CallKey)]) {
-            callsByBegin[begin.seq] = TraceCall(
-                begin: begin.seq, end: end, thread: begin.thread,
-                parent: depth > 0 ? stack[depth - 1].event.seq : nil, depth: depth
+        func close(_ begin: Int, at depth: Int, end: UInt64?, stack: [(position: Int, key: CallKey)]) {
+            callsByBegin[begin] = TraceCall(
+                begin: events[begin].seq, end: end, thread: events[begin].thread,
+                parent: depth > 0 ? events[stack[depth - 1].position].seq : nil, depth: depth
             )
         }
 
-        for event in events {
-            let stackIndex: Int
-            if let index = stackOfThread[event.thread] {
-                stackIndex = index
-            } else {
-                stackIndex = stacks.count
-                stackOfThread[event.thread] = stackIndex
-                stacks.append([])
+        var lastThread: UInt64?
+        var stackIndex = 0
+        for (position, event) in events.enumerated() {
+            if event.thread != lastThread {
+                if let index = stackOfThread[event.thread] {
+                    stackIndex = index
+                } else {
+                    stackIndex = stacks.count
+                    stackOfThread[event.thread] = stackIndex
+                    stacks.append([])
+                }
+                lastThread = event.thread
             }
-            if let innermost = stacks[stackIndex].last { enclosingBegins[event.seq] = innermost.event.seq }
+            if let innermost = stacks[stackIndex].last { enclosingBegins[position] = Int32(innermost.position) }
             switch event.phase {
             case .begin:
                 if stacks[stackIndex].isEmpty { topLevelBegins[event.thread, default: []].append(event.seq) }
-                stacks[stackIndex].append((event, CallKey(event.kind)))
+                stacks[stackIndex].append((position, CallKey(event.kind)))
             case .end:
                 let key = CallKey(event.kind)
                 let stack = stacks[stackIndex]
                 guard let index = stack.lastIndex(where: { $0.key == key }) else { break }
-                for depth in (index + 1)..<stack.count { close(stack[depth].event, at: depth, end: nil, stack: stack) }
-                close(stack[index].event, at: index, end: event.seq, stack: stack)
-                beginsByEnd[event.seq] = stack[index].event.seq
-                enclosingBegins[event.seq] = index > 0 ? stack[index - 1].event.seq : nil
+                for depth in (index + 1)..<stack.count { close(stack[depth].position, at: depth, end: nil, stack: stack) }
+                close(stack[index].position, at: index, end: event.seq, stack: stack)
+                beginsByEnd[position] = Int32(stack[index].position)
+                enclosingBegins[position] = index > 0 ? Int32(stack[index - 1].position) : -1
                 stacks[stackIndex].removeSubrange(index...)
             case .instant:
                 break
             }
         }
         for stack in stacks {
-            for depth in stack.indices { close(stack[depth].event, at: depth, end: nil, stack: stack) }
+            for depth in stack.indices { close(stack[depth].position, at: depth, end: nil, stack: stack) }
         }
+        self.positions = EventPositions(events)
         self.callsByBegin = callsByBegin
         self.beginsByEnd = beginsByEnd
         self.enclosingBegins = enclosingBegins
@@ -67,14 +76,18 @@ public struct TraceCalls: Sendable {
 
     /// The call whose `begin` or `end` event is `seq`.
     public func call(at seq: UInt64) -> TraceCall? {
-        if let call = callsByBegin[seq] { return call }
-        return beginsByEnd[seq].flatMap { callsByBegin[$0] }
+        guard let position = positions.position(of: seq) else { return nil }
+        if let call = callsByBegin[position] { return call }
+        let begin = beginsByEnd[position]
+        return begin >= 0 ? callsByBegin[Int(begin)] : nil
     }
 
     /// The innermost call that was running on the event's thread when event `seq` happened,
     /// not counting the call `seq` itself begins or ends.
     public func enclosingCall(of seq: UInt64) -> TraceCall? {
-        enclosingBegins[seq].flatMap { callsByBegin[$0] }
+        guard let position = positions.position(of: seq) else { return nil }
+        let begin = enclosingBegins[position]
+        return begin >= 0 ? callsByBegin[Int(begin)] : nil
     }
 
     /// Every call that was running on the event's thread when event `seq` happened, innermost
@@ -84,7 +97,7 @@ public struct TraceCalls: Sendable {
         var next = enclosingCall(of: seq)
         while let call = next {
             calls.append(call)
-            next = call.parent.flatMap { callsByBegin[$0] }
+            next = call.parent.flatMap { positions.position(of: $0) }.flatMap { callsByBegin[$0] }
         }
         return calls
     }
@@ -98,7 +111,7 @@ public struct TraceCalls: Sendable {
             let middle = (low + high) / 2
             if begins[middle] < seq { low = middle + 1 } else { high = middle }
         }
-        return low > 0 ? callsByBegin[begins[low - 1]] : nil
+        return low > 0 ? positions.position(of: begins[low - 1]).flatMap { callsByBegin[$0] } : nil
     }
 
     /// What identifies a call for pairing: its kind and the objects it was made on. A

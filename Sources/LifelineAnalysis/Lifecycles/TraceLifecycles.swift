@@ -39,7 +39,7 @@ public struct TraceLifecycles: Sendable {
     /// Which lifecycles hold which subscription, to answer "does it hold it" at once when a
     /// value-type subscription (such as `Subscriptions.empty`) is handed to thousands.
     private var holdings: Set<Holding> = []
-    private var byEvent: [UInt64: Lifecycle.ID] = [:]
+    private var byEvent: LifecycleOfEvent
     private var firstSeen: [TraceObjectID: UInt64] = [:]
     /// Hops that share one subscription handed down a chain, by the first hop of the chain.
     private var sharingRoot: [Lifecycle.ID: Lifecycle.ID] = [:]
@@ -49,13 +49,14 @@ public struct TraceLifecycles: Sendable {
     /// them can receive anything any more.
     private var endedPrefix: [TraceObjectID: Int] = [:]
     private var received = ReceivedSubscriptions([], deallocations: [:])
-    private let eventIndex: [UInt64: Int]
+    private let positions: EventPositions
 
     /// Rebuilds the lifecycles of `trace`.
     public init(_ trace: Trace) {
         self.trace = trace
         calls = TraceCalls(trace.events)
-        eventIndex = Dictionary(uniqueKeysWithValues: trace.events.enumerated().map { ($1.seq, $0) })
+        positions = EventPositions(trace.events)
+        byEvent = LifecycleOfEvent(positions: positions)
         for event in trace.events {
             for object in event.kind.objects where firstSeen[object] == nil { firstSeen[object] = event.seq }
             apply(event)
@@ -93,7 +94,7 @@ public struct TraceLifecycles: Sendable {
 
     /// The event numbered `seq`.
     public func event(_ seq: UInt64) -> TraceEvent? {
-        eventIndex[seq].map { trace.events[$0] }
+        positions.event(seq)
     }
 
     /// The sequence number of the first event that mentions `object`.
@@ -376,16 +377,38 @@ public struct TraceLifecycles: Sendable {
 }
 
 extension TraceLifecycles {
+    /// Which lifecycle each call event belongs to, kept by the event's position in the trace.
+    private struct LifecycleOfEvent: Sendable {
+        let positions: EventPositions
+        private var ids: [Int32]
+
+        init(positions: EventPositions) {
+            self.positions = positions
+            ids = [Int32](repeating: -1, count: positions.events.count)
+        }
+
+        subscript(seq: UInt64) -> Lifecycle.ID? {
+            get {
+                guard let position = positions.position(of: seq), ids[position] >= 0 else { return nil }
+                return Lifecycle.ID(Int(ids[position]))
+            }
+            set {
+                guard let position = positions.position(of: seq) else { return }
+                ids[position] = newValue.map { Int32($0.rawValue) } ?? -1
+            }
+        }
+    }
+
     /// The subscriber's earliest lifecycle that was still running (subscribed, neither
     /// completed nor cancelled, its subscriber and subscription alive) when `lifecycle`
     /// received its subscription: the subscriber then held two subscriptions at once.
     public func overlappedLifecycle(for lifecycle: Lifecycle) -> Lifecycle? {
-        received.overlapped[lifecycle.id].map(self.lifecycle)
+        received.overlapped(lifecycle.id).map(self.lifecycle)
     }
 
     /// The subscriber's lifecycle that received a subscription just before `lifecycle` did,
     /// whether or not it was still running then.
     public func lifecycleReceived(before lifecycle: Lifecycle) -> Lifecycle? {
-        received.previous[lifecycle.id].map(self.lifecycle)
+        received.previous(lifecycle.id).map(self.lifecycle)
     }
 }

@@ -38,7 +38,7 @@ public struct JSONDiagnosisReport: Sendable {
     }
 
     private func document() -> Document {
-        let events = Dictionary(uniqueKeysWithValues: trace.events.map { ($0.seq, $0) })
+        let events = EventPositions(trace.events)
         return Document(
             format: Self.formatName, version: Self.version,
             trace: TraceSummary(
@@ -64,7 +64,7 @@ public struct JSONDiagnosisReport: Sendable {
                         )
                     },
                     evidence: diagnosis.evidence.map { seq in
-                        let line = events[seq].map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
+                        let line = events.event(seq).map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
                         return EvidenceEntry(
                             seq: seq, kind: line.kind, phase: line.phase.rawValue, thread: line.context, text: line.text
                         )

@@ -43,14 +43,14 @@ public struct TextDiagnosisReport: Sendable {
         if trace.snapshots.isEmpty, let unchecked = SkippedCheck.skipped(in: trace).first {
             lines.append("note: \(unchecked.sentence)")
         }
-        let events = Dictionary(uniqueKeysWithValues: trace.events.map { ($0.seq, $0) })
+        let events = EventPositions(trace.events)
         for group in groups {
             lines.append("")
             lines.append(group.hop.map(heading) ?? "Other findings")
             for diagnosis in group.diagnoses {
                 lines.append("  \(diagnosis.severity.rawValue) \(diagnosis.code): \(diagnosis.message)")
                 lines += excerpt(diagnosis.evidence.map { seq in
-                    events[seq].map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
+                    events.event(seq).map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
                 })
                 lines.append("    fix: \(diagnosis.fix)")
             }

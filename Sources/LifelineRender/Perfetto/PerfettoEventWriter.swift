@@ -5,25 +5,51 @@ struct PerfettoEventWriter {
     enum Value {
         case text(String)
         case number(UInt64)
+    }
 
-        var json: String {
-            switch self {
-            case .text(let text): return JSONText.quoted(text)
-            case .number(let number): return "\(number)"
+    /// An event's arguments: a handful of keys, kept in a list rather than hashed.
+    struct Arguments: ExpressibleByDictionaryLiteral {
+        fileprivate var pairs: [(key: String, value: Value)] = []
+
+        init(dictionaryLiteral elements: (String, Value)...) {
+            pairs = elements.map { (key: $0.0, value: $0.1) }
+        }
+
+        var isEmpty: Bool { pairs.isEmpty }
+
+        subscript(key: String) -> Value? {
+            get { pairs.last { $0.key == key }?.value }
+            set {
+                pairs.removeAll { $0.key == key }
+                if let newValue { pairs.append((key, newValue)) }
             }
         }
     }
 
     private let processID: UInt64
-    private var lines: [String] = []
+    /// The events written so far as UTF-8, each on its line, separated by `,` and a newline.
+    private var bytes: [UInt8] = []
 
-    init(processID: UInt64) {
+    /// A writer for about `expectedEvents` events, whose output is reserved at once rather than
+    /// grown and copied again and again.
+    init(processID: UInt64, expectedEvents: Int = 0) {
         self.processID = processID
+        bytes.reserveCapacity(64 + expectedEvents * 200)
+        append("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
     }
 
     /// A metadata event (`ph: "M"`), such as `thread_name`.
-    mutating func metadata(_ name: String, thread: UInt64, args: [String: Value]) {
-        lines.append("{\"ph\":\"M\",\"name\":\(JSONText.quoted(name)),\"pid\":\(processID),\"tid\":\(thread),\"args\":\(Self.object(args))}")
+    mutating func metadata(_ name: String, thread: UInt64, args: Arguments) {
+        startLine()
+        append("{\"ph\":\"M\",\"name\":")
+        appendQuoted(name)
+        append(",\"pid\":")
+        appendNumber(processID)
+        append(",\"tid\":")
+        appendNumber(thread)
+        append(",\"args\":")
+        appendObject(args)
+        append("}")
     }
 
     /// An event at `time` (nanoseconds) on `thread`.
@@ -34,30 +60,89 @@ struct PerfettoEventWriter {
     ///   - scope: An instant's scope: `t` thread, `g` global.
     ///   - bindToEnclosing: For a flow end, bind to the slice that encloses it (`bp: "e"`).
     mutating func event(
-        phase: String, name: String, category: String, time: UInt64, thread: UInt64, id: UInt64? = nil,
-        scope: String? = nil, bindToEnclosing: Bool = false, args: [String: Value] = [:]
+        phase: StaticString, name: String, category: StaticString, time: UInt64, thread: UInt64, id: UInt64? = nil,
+        scope: StaticString? = nil, bindToEnclosing: Bool = false, args: Arguments = [:]
     ) {
-        var line = "{\"ph\":\"\(phase)\",\"name\":\(JSONText.quoted(name)),\"cat\":\(JSONText.quoted(category))"
-        line += ",\"pid\":\(processID),\"tid\":\(thread),\"ts\":\(Self.microseconds(time))"
-        if let id { line += ",\"id\":\(id)" }
-        if let scope { line += ",\"s\":\"\(scope)\"" }
-        if bindToEnclosing { line += ",\"bp\":\"e\"" }
-        if !args.isEmpty { line += ",\"args\":\(Self.object(args))" }
-        lines.append(line + "}")
+        startLine()
+        append("{\"ph\":\"")
+        append(phase)
+        append("\",\"name\":")
+        appendQuoted(name)
+        append(",\"cat\":\"")
+        append(category)
+        append("\",\"pid\":")
+        appendNumber(processID)
+        append(",\"tid\":")
+        appendNumber(thread)
+        append(",\"ts\":")
+        // Nanoseconds as the microseconds the format counts in, exactly: `1500` is `1.500`.
+        appendNumber(time / 1_000)
+        let fraction = time % 1_000
+        append(fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".")
+        appendNumber(fraction)
+        if let id {
+            append(",\"id\":")
+            appendNumber(id)
+        }
+        if let scope {
+            append(",\"s\":\"")
+            append(scope)
+            append("\"")
+        }
+        if bindToEnclosing { append(",\"bp\":\"e\"") }
+        if !args.isEmpty {
+            append(",\"args\":")
+            appendObject(args)
+        }
+        append("}")
     }
 
-    /// The whole JSON object.
-    var document: String {
-        "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n" + lines.joined(separator: ",\n") + "\n]}\n"
+    /// The whole JSON object, as UTF-8.
+    consuming func document() -> [UInt8] {
+        append("\n]}\n")
+        return bytes
     }
 
-    private static func object(_ args: [String: Value]) -> String {
-        "{" + args.keys.sorted().map { "\(JSONText.quoted($0)):\(args[$0]!.json)" }.joined(separator: ",") + "}"
+    private var hasEvents = false
+
+    private mutating func startLine() {
+        if hasEvents { append(",\n") }
+        hasEvents = true
     }
 
-    /// Nanoseconds as the microseconds the format counts in, exactly: `1500` is `1.500`.
-    static func microseconds(_ nanoseconds: UInt64) -> String {
-        let fraction = String(nanoseconds % 1_000)
-        return "\(nanoseconds / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    /// `args` as a JSON object, keys in order.
+    private mutating func appendObject(_ args: Arguments) {
+        append("{")
+        for (index, pair) in args.pairs.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { append(",") }
+            appendQuoted(pair.key)
+            append(":")
+            switch pair.value {
+            case .text(let text): appendQuoted(text)
+            case .number(let number): appendNumber(number)
+            }
+        }
+        append("}")
+    }
+
+    private mutating func append(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(contentsOf: JSONText.quoted(text).utf8)
+    }
+
+    private mutating func appendNumber(_ number: UInt64) {
+        guard number >= 10 else {
+            bytes.append(UInt8(ascii: "0") + UInt8(number))
+            return
+        }
+        var divisor: UInt64 = 1
+        while number / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
+            divisor /= 10
+        }
     }
 }

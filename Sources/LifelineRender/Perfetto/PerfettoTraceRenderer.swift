@@ -27,8 +27,14 @@ public enum PerfettoTraceRenderer {
     /// - Parameter trace: The recorded trace.
     /// - Returns: The JSON object, ending with a newline.
     public static func render(_ trace: Trace) -> String {
+        String(decoding: renderUTF8(trace), as: UTF8.self)
+    }
+
+    /// Renders `trace` as Chrome trace event JSON in UTF-8 bytes, as ``render(_:)`` does
+    /// without making a `String` of a document that can run to hundreds of megabytes.
+    public static func renderUTF8(_ trace: Trace) -> [UInt8] {
         let model = SequenceModel(trace: trace, diagnoses: [], folding: false)
-        var writer = PerfettoEventWriter(processID: trace.header.processID)
+        var writer = PerfettoEventWriter(processID: trace.header.processID, expectedEvents: model.steps.count)
         writer.metadata("process_name", thread: 0, args: ["name": .text(trace.header.processName)])
         let tids = trace.threads.keys.sorted { lhs, rhs in
             let left = trace.threads[lhs]!.name == "main", right = trace.threads[rhs]!.name == "main"
@@ -39,6 +45,9 @@ public enum PerfettoTraceRenderer {
             writer.metadata("thread_sort_index", thread: tid, args: ["sort_index": .number(UInt64(index))])
         }
 
+        // A lane's name is worked out once, not at every call it takes part in.
+        let laneNames = model.lanes.map(\.oneLineName)
+        var sliceNames: [SliceName: String] = [:]
         let times = fillTimes(model.steps)
         let flows = PerfettoFlows(model: model)
         var subscriptionOf: [Int: Int] = [:]
@@ -54,20 +63,26 @@ public enum PerfettoTraceRenderer {
 
         for (index, step) in model.steps.enumerated() {
             let time = times[index], thread = step.thread ?? 0
-            var args: [String: PerfettoEventWriter.Value] = [:]
+            var args: PerfettoEventWriter.Arguments = [:]
             if let seq = step.seq { args["seq"] = .number(seq) }
             if let context = step.context { args["on"] = .text(model.contexts[context].name) }
             switch step.content {
             case .call(let caller, let callee, let kind, _):
-                if let caller { args["from"] = .text(model.lanes[caller].oneLineName) }
-                args["to"] = .text(model.lanes[callee].oneLineName)
+                if let caller { args["from"] = .text(laneNames[caller]) }
+                args["to"] = .text(laneNames[callee])
                 switch kind {
                 case .value(let value?): args["value"] = .text(value)
                 case .request(let demand): args["demand"] = .text(CallKind.name(of: demand))
                 case .completion(let completion): args["completion"] = .text(CallKind.completion(completion).fullLabel)
                 default: break
                 }
-                writer.event(phase: "B", name: sliceName(kind, callee: model.lanes[callee]), category: kindCategory(kind),
+                let call = callName(kind)
+                let name = sliceNames[SliceName(call: call, lane: callee)] ?? {
+                    let name = clean("\(call) \(laneNames[callee])")
+                    sliceNames[SliceName(call: call, lane: callee)] = name
+                    return name
+                }()
+                writer.event(phase: "B", name: name, category: kindCategory(kind),
                              time: time, thread: thread, args: args)
                 for id in flows.outgoing[index, default: []] {
                     writer.event(phase: "s", name: "value", category: "flow", time: time, thread: thread, id: id)
@@ -83,7 +98,7 @@ public enum PerfettoTraceRenderer {
                         subscriptionOf[callee] = caller
                         if lifetimes[caller] == nil {
                             let start = subscribedAt[callee] ?? (time, thread)
-                            let name = "\(model.lanes[caller].oneLineName) → \(model.lanes[callee].oneLineName)"
+                            let name = "\(laneNames[caller]) → \(laneNames[callee])"
                             lifetimes[caller] = (clean(name), start.thread)
                             writer.event(phase: "b", name: clean(name), category: "subscription", time: start.time,
                                          thread: start.thread, id: model.lanes[caller].object.id.rawValue)
@@ -99,7 +114,7 @@ public enum PerfettoTraceRenderer {
                     break
                 }
             case .callReturn(_, _, let kind, _, let demand):
-                var endArgs: [String: PerfettoEventWriter.Value] = [:]
+                var endArgs: PerfettoEventWriter.Arguments = [:]
                 if let demand { endArgs["returned demand"] = .text(CallKind.name(of: demand)) }
                 if step.seq == nil { endArgs["closed"] = .text("never returned; closed when an enclosing call returned") }
                 writer.event(phase: "E", name: "", category: kindCategory(kind), time: time, thread: thread, args: endArgs)
@@ -108,7 +123,7 @@ public enum PerfettoTraceRenderer {
                 case .exact: args["evidence"] = .text("exact")
                 case .observed(let aliveAt): args["evidence"] = .text("found dead; alive at #\(aliveAt)")
                 }
-                writer.event(phase: "i", name: clean("deallocated \(model.lanes[lane].oneLineName)"), category: "deallocation",
+                writer.event(phase: "i", name: clean("deallocated \(laneNames[lane])"), category: "deallocation",
                              time: time, thread: thread, scope: "t", args: args)
                 endLifetime(lane, at: time, thread: thread, reason: "deallocation")
             case .mark(let label):
@@ -121,7 +136,7 @@ public enum PerfettoTraceRenderer {
         for lane in lifetimes.keys.sorted() {
             endLifetime(lane, at: last, thread: lifetimes[lane]!.thread, reason: "still open when recording stopped")
         }
-        return writer.document
+        return writer.document()
     }
 
     /// Each row's time; a row without one (a call closed because an enclosing call
@@ -140,17 +155,21 @@ public enum PerfettoTraceRenderer {
         DisplayText(text, limit: nameLimit).short
     }
 
-    private static func sliceName(_ kind: CallKind, callee: Lane) -> String {
+    /// A call slice's name: the call and the lane it was made on.
+    private struct SliceName: Hashable {
         let call: String
-        switch kind {
-        case .value: call = "receive(value)"
-        case .completion: call = "receive(completion:)"
-        default: call = kind.fullLabel
-        }
-        return clean("\(call) \(callee.oneLineName)")
+        let lane: Int
     }
 
-    private static func kindCategory(_ kind: CallKind) -> String {
+    private static func callName(_ kind: CallKind) -> String {
+        switch kind {
+        case .value: return "receive(value)"
+        case .completion: return "receive(completion:)"
+        default: return kind.fullLabel
+        }
+    }
+
+    private static func kindCategory(_ kind: CallKind) -> StaticString {
         switch kind {
         case .subscribe: return "subscribe"
         case .receiveSubscription: return "receive_subscription"

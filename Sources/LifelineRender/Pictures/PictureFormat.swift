@@ -106,7 +106,7 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .plantuml: return Array(PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
         case .marbles: return Array(MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding, appearance: theme.svgAppearance)).utf8)
-        case .perfetto: return Array(PerfettoTraceRenderer.render(trace).utf8)
+        case .perfetto: return PerfettoTraceRenderer.renderUTF8(trace)
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
             let dot = OwnershipDOTRenderer.render(snapshot, in: trace)

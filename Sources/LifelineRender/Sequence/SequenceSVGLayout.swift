@@ -135,12 +135,14 @@ struct SequenceSVGLayout {
             gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + (packing == tightestPacking ? 8 : packed ? 12 : 20))
         }
         var rightOverhang = boxWidth[model.lanes.count - 1] / 2
+        // What each arrow's label needs from the gaps it spans, widened below all at once: one
+        // gap at a time per arrow costs lanes × rows on a wide picture.
+        var needs: [(low: Int, high: Int, share: Int)] = []
         func need(_ width: Int, from a: Int, to b: Int) {
             let (low, high) = (min(a, b), max(a, b))
             guard high > low else { return }
             let width = packed ? min(width, packedLabelGap * (high - low)) : width
-            let share = (width + high - low - 1) / (high - low)
-            for gap in low..<high { gaps[gap] = max(gaps[gap], share) }
+            needs.append((low, high, (width + high - low - 1) / (high - low)))
         }
         for step in model.steps {
             switch step.content {
@@ -159,6 +161,7 @@ struct SequenceSVGLayout {
                 break
             }
         }
+        widen(&gaps, toMeet: needs)
         var x = margin + gutter + boxWidth[0] / 2
         var laneX = [x]
         for gap in gaps {
@@ -166,6 +169,33 @@ struct SequenceSVGLayout {
             laneX.append(x)
         }
         return LanePlacement(laneX: laneX, boxWidth: boxWidth, right: x + rightOverhang)
+    }
+
+    /// Widens each gap to the largest share any of `needs` asks of it (a need spans the gaps
+    /// from `low` up to, not including, `high`). The largest needs go first, and a gap they set
+    /// is skipped from then on, so each gap is set once: about n log n for n needs.
+    private static func widen(_ gaps: inout [Int], toMeet needs: [(low: Int, high: Int, share: Int)]) {
+        // The first gap at or after each index that no need has set yet.
+        var unset = Array(0...gaps.count)
+        func firstUnset(from index: Int) -> Int {
+            var root = index
+            while unset[root] != root { root = unset[root] }
+            var current = index
+            while unset[current] != root {
+                let next = unset[current]
+                unset[current] = root
+                current = next
+            }
+            return root
+        }
+        for need in needs.sorted(by: { $0.share > $1.share }) {
+            var gap = firstUnset(from: need.low)
+            while gap < need.high {
+                gaps[gap] = max(gaps[gap], need.share)
+                unset[gap] = gap + 1
+                gap = firstUnset(from: gap + 1)
+            }
+        }
     }
 
     /// How many characters a heading's type and identity lines keep at each packing.

@@ -3,6 +3,8 @@
 enum JSONText {
     /// `text` as a quoted JSON string literal.
     static func quoted(_ text: String) -> String {
+        // Most text needs no escape: then it is copied whole, not scalar by scalar.
+        if !needsEscape(text) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -19,5 +21,21 @@ enum JSONText {
             }
         }
         return result + "\""
+    }
+
+    /// Whether `text` has a character ``quoted(_:)`` escapes: a quote, a backslash, a control
+    /// character, DEL, or U+2028 or U+2029 (UTF-8 `E2 80 A8` and `E2 80 A9`).
+    private static func needsEscape(_ text: String) -> Bool {
+        var afterE2 = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F { return true }
+            switch (afterE2, byte) {
+            case (_, 0xE2): afterE2 = 1
+            case (1, 0x80): afterE2 = 2
+            case (2, 0xA8), (2, 0xA9): return true
+            default: afterE2 = 0
+            }
+        }
+        return false
     }
 }

@@ -114,7 +114,9 @@ struct RenderCommand: ParsableCommand {
         if let output {
             try OutputFile.write(Data(picture), to: output)
         } else {
-            print(String(decoding: picture, as: UTF8.self), terminator: "")
+            // The bytes as they are: a picture of a million events is hundreds of megabytes, too
+            // many to copy into a String first.
+            try FileHandle.standardOutput.write(contentsOf: picture)
         }
     }
 

@@ -28,9 +28,16 @@ enum LaneOrder {
         var nestedUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
         var openSubscribes: [UInt64: [TraceObjectID]] = [:]
 
-        func link(_ upstream: TraceObjectID, to downstream: TraceObjectID, in edges: inout [TraceObjectID: [TraceObjectID]]) {
-            guard upstream != downstream else { return }
-            if edges[downstream, default: []].contains(upstream) { return }
+        // Each edge once, found by hashing: a subscriber re-subscribed 100,000 times (`retry`)
+        // has as many upstreams, too many to search one by one for every new one.
+        var linked = Set<Edge>()
+
+        func link(
+            _ upstream: TraceObjectID, to downstream: TraceObjectID, kind: Edge.Kind,
+            in edges: inout [TraceObjectID: [TraceObjectID]]
+        ) {
+            guard upstream != downstream, linked.insert(Edge(upstream: upstream, downstream: downstream, kind: kind)).inserted
+            else { return }
             edges[downstream, default: []].append(upstream)
             hasDownstream.insert(upstream)
         }
@@ -42,10 +49,10 @@ enum LaneOrder {
             switch event.kind {
             case .subscribe(let publisher, let subscriber):
                 publisherOf[subscriber] = publisher
-                link(publisher, to: subscriber, in: &publisherUpstreams)
+                link(publisher, to: subscriber, kind: .publisher, in: &publisherUpstreams)
                 switch event.phase {
                 case .begin:
-                    if let outer = openSubscribes[event.thread]?.last { link(subscriber, to: outer, in: &nestedUpstreams) }
+                    if let outer = openSubscribes[event.thread]?.last { link(subscriber, to: outer, kind: .nested, in: &nestedUpstreams) }
                     openSubscribes[event.thread, default: []].append(subscriber)
                 case .end:
                     if let position = openSubscribes[event.thread]?.lastIndex(of: subscriber) {
@@ -55,9 +62,9 @@ enum LaneOrder {
                     break
                 }
             case .receiveSubscription(let subscriber, let subscription):
-                link(subscription, to: subscriber, in: &subscriptionUpstreams)
+                link(subscription, to: subscriber, kind: .subscription, in: &subscriptionUpstreams)
                 if let publisher = publisherOf[subscriber] {
-                    link(publisher, to: subscription, in: &publisherUpstreams)
+                    link(publisher, to: subscription, kind: .publisher, in: &publisherUpstreams)
                 }
             default:
                 break
@@ -71,14 +78,16 @@ enum LaneOrder {
             // Depth-first, upstream neighbours first; an explicit stack so that a chain of
             // thousands of hops cannot overflow the call stack.
             visited.insert(root)
-            var stack: [(object: TraceObjectID, next: Int)] = [(root, 0)]
+            func upstreams(of object: TraceObjectID) -> [TraceObjectID] {
+                subscriptionUpstreams[object, default: []] + publisherUpstreams[object, default: []]
+                    + nestedUpstreams[object, default: []]
+            }
+            var stack: [(object: TraceObjectID, upstreams: [TraceObjectID], next: Int)] = [(root, upstreams(of: root), 0)]
             while let top = stack.last {
-                let upstreams = subscriptionUpstreams[top.object, default: []] + publisherUpstreams[top.object, default: []]
-                    + nestedUpstreams[top.object, default: []]
-                if top.next < upstreams.count {
+                if top.next < top.upstreams.count {
                     stack[stack.count - 1].next += 1
-                    let upstream = upstreams[top.next]
-                    if visited.insert(upstream).inserted { stack.append((upstream, 0)) }
+                    let upstream = top.upstreams[top.next]
+                    if visited.insert(upstream).inserted { stack.append((upstream, upstreams(of: upstream), 0)) }
                 } else {
                     ordered.append(top.object)
                     stack.removeLast()
@@ -86,5 +95,13 @@ enum LaneOrder {
             }
         }
         return ordered
+    }
+
+    /// An edge between two objects, by the handshake step that made it.
+    private struct Edge: Hashable {
+        enum Kind { case subscription, publisher, nested }
+        let upstream: TraceObjectID
+        let downstream: TraceObjectID
+        let kind: Kind
     }
 }

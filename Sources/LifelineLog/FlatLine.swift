@@ -1,0 +1,238 @@
+import Foundation
+
+/// One line of a log read the quick way: a flat JSON object whose values are plain strings,
+/// non-negative integers, `true`, `false` or `null`, each kept as where it sits in the line.
+///
+/// Event and object lines, nearly all of a log, have this shape. Reading them through
+/// ``JSONLineParser`` builds a tree, a `String` per key and a `String` per value; reading them
+/// here builds nothing but the strings the trace keeps. ``scan(_:)`` accepts a line only when
+/// ``JSONLineParser`` would parse it to the same members, and the typed accessors answer only
+/// what ``LineFields`` would answer the same way; anything else (escapes, nesting, other
+/// numbers, a value of the wrong type) makes them return `nil`, and the reader reads the line
+/// again through ``LineFields``, which says what is wrong with it.
+struct FlatLine {
+    /// A key the reader asks for. The last member with a key counts, as in ``LineFields``.
+    enum Key: Int, CaseIterable {
+        case seq, t, tid, queue, phase, kind, site, publisher, subscriber, subscription, demand, value, completion,
+             error, object, evidence, aliveAt, label, id, role, type, short, source, function, lifetime, joined
+
+        /// The key as the log writes it.
+        var name: String {
+            switch self {
+            case .aliveAt: return "alive_at"
+            default: return String(describing: self)
+            }
+        }
+    }
+
+    /// A member's value, by where it is in the line.
+    enum Value {
+        case absent
+        case null
+        case bool(Bool)
+        case unsigned(UInt64)
+        /// A string with no escapes: its bytes between the quotes, not yet checked as UTF-8.
+        case string(start: Int, end: Int)
+    }
+
+    private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    private var values = [Value](repeating: .absent, count: Key.allCases.count)
+    /// The keys by their length, then their bytes.
+    private static let keysByLength: [[(name: [UInt8], key: Key)]] = {
+        var table = [[(name: [UInt8], key: Key)]](repeating: [], count: 16)
+        for key in Key.allCases { table[key.name.utf8.count].append((Array(key.name.utf8), key)) }
+        return table
+    }()
+
+    /// Reads `line`; `false` when it is not a flat object of the values ``Value`` holds (or not
+    /// JSON at all).
+    mutating func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes = line
+        for index in values.indices { values[index] = .absent }
+        var index = skipWhitespace(from: 0)
+        guard index < line.count, line[index] == UInt8(ascii: "{") else { return false }
+        index = skipWhitespace(from: index + 1)
+        if index < line.count, line[index] == UInt8(ascii: "}") {
+            return skipWhitespace(from: index + 1) == line.count
+        }
+        while true {
+            guard index < line.count, line[index] == UInt8(ascii: "\""),
+                  let keyEnd = stringEnd(from: index + 1) else { return false }
+            let key = Self.key(line, from: index + 1, to: keyEnd)
+            index = skipWhitespace(from: keyEnd + 1)
+            guard index < line.count, line[index] == UInt8(ascii: ":") else { return false }
+            index = skipWhitespace(from: index + 1)
+            guard index < line.count, let (value, valueEnd) = value(at: index) else { return false }
+            if let key { values[key.rawValue] = value }
+            index = skipWhitespace(from: valueEnd)
+            guard index < line.count else { return false }
+            if line[index] == UInt8(ascii: ",") {
+                index = skipWhitespace(from: index + 1)
+                continue
+            }
+            guard line[index] == UInt8(ascii: "}") else { return false }
+            return skipWhitespace(from: index + 1) == line.count
+        }
+    }
+
+    subscript(key: Key) -> Value {
+        values[key.rawValue]
+    }
+
+    /// Whether the line has `key` with a value other than `null`.
+    func has(_ key: Key) -> Bool {
+        switch self[key] {
+        case .absent, .null: return false
+        default: return true
+        }
+    }
+
+    func unsigned(_ key: Key) -> UInt64? {
+        guard case .unsigned(let number) = self[key] else { return nil }
+        return number
+    }
+
+    func id(_ key: Key) -> TraceObjectID? {
+        unsigned(key).map(TraceObjectID.init)
+    }
+
+    func boolean(_ key: Key) -> Bool? {
+        guard case .bool(let flag) = self[key] else { return nil }
+        return flag
+    }
+
+    /// Whether the string at `key` is exactly `text`.
+    func string(_ key: Key, is text: StaticString) -> Bool {
+        guard case .string(let start, let end) = self[key], end - start == text.utf8CodeUnitCount else { return false }
+        return memcmp(bytes.baseAddress! + start, text.utf8Start, end - start) == 0
+    }
+
+    /// The value at `key`, which must be one of `Value`'s raw values.
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: Key, of type: Choice.Type) -> Choice? where Choice.RawValue == String {
+        guard case .string(let start, let end) = self[key] else { return nil }
+        return Choice.allCases.first { choice in
+            var name = choice.rawValue
+            return name.withUTF8 { $0.count == end - start && memcmp($0.baseAddress!, bytes.baseAddress! + start, $0.count) == 0 }
+        }
+    }
+
+    /// The string at `key`, through `interner` so that repeated text is stored once; `nil` when
+    /// it is absent, not a string or not UTF-8.
+    func string(_ key: Key, interner: inout TextInterner) -> String? {
+        guard case .string(let start, let end) = self[key] else { return nil }
+        return interner.text(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    }
+
+    /// The string at `key` as ``LineFields/optionalString(_:)`` reads it: `.some(nil)` when it
+    /// is absent or `null`, `nil` when it is something else.
+    func optionalString(_ key: Key, interner: inout TextInterner) -> String?? {
+        switch self[key] {
+        case .absent, .null: return .some(nil)
+        case .string: return string(key, interner: &interner).map { .some($0) }
+        default: return nil
+        }
+    }
+
+    /// The string at `key`, validated but not interned (event values, which rarely repeat).
+    func uniqueString(_ key: Key) -> String?? {
+        switch self[key] {
+        case .absent, .null: return .some(nil)
+        case .string(let start, let end):
+            return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).map { .some($0) }
+        default: return nil
+        }
+    }
+
+    /// The demand at `key`: a count up to `Int.max` or `"unlimited"`.
+    func demand(_ key: Key) -> TraceDemand? {
+        if string(key, is: "unlimited") { return .unlimited }
+        guard let count = unsigned(key), count <= UInt64(Int.max) else { return nil }
+        return .max(Int(count))
+    }
+
+    // MARK: Scanning
+
+    private static func key(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Key? {
+        let count = end - start
+        guard count < keysByLength.count else { return nil }
+        for candidate in keysByLength[count] where candidate.name.withUnsafeBufferPointer({
+            memcmp($0.baseAddress!, line.baseAddress! + start, count) == 0
+        }) {
+            return candidate.key
+        }
+        return nil
+    }
+
+    /// The value starting at `index` and the index past it.
+    private func value(at index: Int) -> (Value, Int)? {
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            guard let end = stringEnd(from: index + 1) else { return nil }
+            return (.string(start: index + 1, end: end), end + 1)
+        case UInt8(ascii: "0"):
+            // JSON allows no digit after a leading zero, and `0.5` or `0e1` are no integers.
+            if index + 1 < bytes.count, Self.continuesNumber(bytes[index + 1]) { return nil }
+            return (.unsigned(0), index + 1)
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
+            var number: UInt64 = 0
+            var end = index
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
+                let (times10, overflow1) = number.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[end] - UInt8(ascii: "0")))
+                guard !overflow1 && !overflow2 else { return nil }
+                number = sum
+                end += 1
+            }
+            if end < bytes.count, Self.continuesNumber(bytes[end]) { return nil }
+            return (.unsigned(number), end)
+        case UInt8(ascii: "t"): return literal("true", at: index).map { (.bool(true), $0) }
+        case UInt8(ascii: "f"): return literal("false", at: index).map { (.bool(false), $0) }
+        case UInt8(ascii: "n"): return literal("null", at: index).map { (.null, $0) }
+        default: return nil
+        }
+    }
+
+    private static func continuesNumber(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return true
+        default: return false
+        }
+    }
+
+    /// The index of the quote that closes a string starting at `start`; `nil` for an escape,
+    /// a control character, no closing quote, or bytes that are not UTF-8 (checked only when
+    /// there is a byte beyond ASCII, which Lifeline's own lines seldom have).
+    private func stringEnd(from start: Int) -> Int? {
+        var index = start
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                guard isASCII || String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) != nil
+                else { return nil }
+                return index
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            if byte >= 0x80 { isASCII = false }
+            index += 1
+        }
+        return nil
+    }
+
+    private func literal(_ word: StaticString, at index: Int) -> Int? {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count, memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else { return nil }
+        return index + count
+    }
+
+    private func skipWhitespace(from start: Int) -> Int {
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return index
+            }
+        }
+        return index
+    }
+}
