@@ -48,6 +48,35 @@ import Testing
         #expect(unfolded.steps.count > model.steps.count)
     }
 
+    /// A `retry` resubscribes inside the completion call of the first failure: its
+    /// resubscriptions repeat one level down, inside one outer call, and fold there.
+    @Test func repeatsInsideOneOuterCallFold() {
+        var script = TraceScript()
+        let sink = script.object(1, .subscriber, "Sink")
+        let retry = script.object(2, .publisher, "Retry")
+        let inner = script.object(3, .subscriber, "Retry.Inner")
+        let empty = script.object(4, .subscription, "EmptySubscription")
+        script.call(.subscribe(publisher: retry, subscriber: sink)) {
+            $0.call(.completion(subscriber: inner, completion: .failure("Failure"))) {
+                for attempt in 0..<30 {
+                    let fail = $0.object(10 + UInt64(attempt), .publisher, "Fail")
+                    $0.call(.subscribe(publisher: fail, subscriber: inner)) {
+                        $0.call(.receiveSubscription(subscriber: inner, subscription: empty))
+                        $0.call(.completion(subscriber: inner, completion: .failure("Failure")))
+                    }
+                }
+            }
+        }
+        let folded = SequenceModel(trace: script.trace, diagnoses: [], folding: true, collapsing: true)
+        let folds = folded.steps.compactMap { step -> RepeatedRun? in
+            if case .fold(let run) = step.content { return run }
+            return nil
+        }
+        #expect(folds.map(\.repeats) == [28], "the first and last of 30 resubscriptions are drawn")
+        let unfolded = SequenceModel(trace: script.trace, diagnoses: [], folding: false, collapsing: true)
+        #expect(unfolded.steps.count > 4 * folded.steps.count)
+    }
+
     @Test func notesWrapBetweenWordsAndBreakLongTypesAtPunctuation() {
         let lines = SequenceSVGLayout.wrap(
             "UploadSubscription<OpenCombine.SubscriberTap<NewsReaderApp.AnalyticsSubscriber>> was deallocated while running",

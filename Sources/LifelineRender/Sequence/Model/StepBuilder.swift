@@ -4,9 +4,16 @@ import LifelineLog
 /// works out who called whom, and cuts the rows into units for folding.
 ///
 /// A unit is the rows of one thread from a moment its call stack is empty to the next
-/// such moment, or until another thread's event comes between.
+/// such moment, or until another thread's event comes between. Inside a long unit, the calls
+/// one level down are units too (``foldedWithin(_:level:)``): a `retry` resubscribing a
+/// thousand times within one outer call folds as well.
 struct StepBuilder {
     private(set) var steps: [SequenceStep] = []
+    /// For each row, how many calls were open on its thread after it.
+    private var openAfter: [Int] = []
+    /// For each row, whether a diagnosis cites it or it closes a call that never returned:
+    /// such a row is never folded away.
+    private var pinnedRows: [Bool] = []
 
     private let laneOf: [TraceObjectID: Int]
     /// Whether a call between two objects of one lane (a pipeline's folded operators) is
@@ -98,6 +105,10 @@ struct StepBuilder {
             end(event, context)
         }
         units[units.count - 1].steps = units[units.count - 1].steps.lowerBound..<steps.count
+        for row in first..<steps.count {
+            openAfter.append(stacks[steps[row].thread ?? event.thread, default: []].count)
+            pinnedRows.append(pinned || steps[row].seq == nil)
+        }
         if pinned || steps[first...].contains(where: { $0.seq == nil }) { units[units.count - 1].pinned = true }
         unitClosed = stacks[event.thread, default: []].isEmpty
     }
@@ -278,10 +289,72 @@ struct StepBuilder {
         var result: [SequenceStep] = []
         for (position, item) in items.enumerated() where !leftOutPositions.contains(position) {
             switch item {
-            case .unit(let unit): result += steps[units[unit].steps]
+            case .unit(let unit): result += foldedWithin(units[unit].steps, level: 0)
             case .fold(let step): result.append(step)
             }
             if let fold = foldAfter[position] { result.append(fold) }
+        }
+        return result
+    }
+
+    /// The shortest run of rows worth looking into for repeats one level down.
+    private static let shortestNestedSearch = 4 * SequenceModel.shortestFoldedRun
+
+    /// The rows `range`, which begin and end with `level` calls open on their thread, with
+    /// runs of a repeating block of the calls made at that level folded, and the same done
+    /// inside each call that is drawn.
+    private func foldedWithin(_ range: Range<Int>, level: Int) -> [SequenceStep] {
+        guard range.count >= Self.shortestNestedSearch, level < 64 else { return Array(steps[range]) }
+        var children: [Range<Int>] = []
+        var start = range.lowerBound
+        for row in range where openAfter[row] <= level {
+            children.append(start..<(row + 1))
+            start = row + 1
+        }
+        if start < range.upperBound { children.append(start..<range.upperBound) }
+        var shapeIDs: [[Shape]: Int] = [:]
+        let signatures: [Int] = children.enumerated().map { index, child in
+            if pinnedRows[child].contains(true) { return -1 - index }
+            let shape = steps[child].map(Shape.init)
+            if let id = shapeIDs[shape] { return id }
+            shapeIDs[shape] = shapeIDs.count
+            return shapeIDs.count - 1
+        }
+        var result: [SequenceStep] = []
+        func drawn(_ child: Range<Int>) {
+            // A call drawn whole: its first and last rows, and what it called, folded in turn.
+            guard child.count > 2, openAfter[child.lowerBound] == level + 1, openAfter[child.upperBound - 1] == level else {
+                result += steps[child]
+                return
+            }
+            result.append(steps[child.lowerBound])
+            result += foldedWithin((child.lowerBound + 1)..<(child.upperBound - 1), level: level + 1)
+            result.append(steps[child.upperBound - 1])
+        }
+        var index = 0
+        while index < children.count {
+            var best: (block: Int, repeats: Int)?
+            for block in 1...SequenceModel.longestRepeatedBlock where index + block <= children.count && signatures[index] >= 0 {
+                var repeats = 1
+                while index + (repeats + 1) * block <= children.count,
+                      signatures[(index + repeats * block)..<(index + (repeats + 1) * block)]
+                        .elementsEqual(signatures[index..<(index + block)]) {
+                    repeats += 1
+                }
+                if repeats >= SequenceModel.shortestFoldedRun, repeats * block > (best.map { $0.block * $0.repeats } ?? 0) {
+                    best = (block, repeats)
+                }
+            }
+            guard let (block, repeats) = best else {
+                drawn(children[index])
+                index += 1
+                continue
+            }
+            for child in children[index..<(index + block)] { drawn(child) }
+            let leftOut = children[index + block].lowerBound..<children[index + (repeats - 1) * block - 1].upperBound
+            result.append(fold(steps[leftOut], repeats: repeats - 2))
+            for child in children[(index + (repeats - 1) * block)..<(index + repeats * block)] { drawn(child) }
+            index += repeats * block
         }
         return result
     }
