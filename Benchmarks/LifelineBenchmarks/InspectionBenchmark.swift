@@ -46,7 +46,8 @@ enum InspectionBenchmark {
     static let inspections = 21
 
     static func run() {
-        print("Heap inspection cost (one snapshot's walk), median of \(inspections) inspections")
+        print("Heap inspection cost (one snapshot's walk), median of \(inspections) inspections;"
+            + " cold: a new inspector each time (metadata validated again), warm: one inspector kept, as a recording keeps it")
         let viewModel = ViewModel(pipelines: 20)
         measure("view model, 20 sink pipelines", root: viewModel)
         let tree = TreeNode(depth: 9)
@@ -54,24 +55,28 @@ enum InspectionBenchmark {
     }
 
     static func measure(_ name: String, root: AnyObject) {
-        let inspector = HeapInspector()
         let address = HeapInspector.address(of: root)
-        _ = inspector.inspect(roots: [address])  // warm-up: metadata caches, lazy type metadata
-        var samples: [UInt64] = []
-        var objects = 0
-        var reads: UInt64 = 0
-        for _ in 0..<inspections {
-            let readsBefore = HeapInspector.memoryReadCount
-            let start = DispatchTime.now().uptimeNanoseconds
-            let graph = inspector.inspect(roots: [address])
-            samples.append(DispatchTime.now().uptimeNanoseconds - start)
-            reads = HeapInspector.memoryReadCount - readsBefore
-            objects = graph.nodes.count
+        _ = HeapInspector().inspect(roots: [address])  // warm-up: the runtime's lazy type metadata
+        for warm in [false, true] {
+            let kept = HeapInspector()
+            _ = kept.inspect(roots: [address])
+            var samples: [UInt64] = []
+            var objects = 0
+            var reads: UInt64 = 0
+            for _ in 0..<inspections {
+                let inspector = warm ? kept : HeapInspector()
+                let readsBefore = HeapInspector.memoryReadCount
+                let start = DispatchTime.now().uptimeNanoseconds
+                let graph = inspector.inspect(roots: [address])
+                samples.append(DispatchTime.now().uptimeNanoseconds - start)
+                reads = HeapInspector.memoryReadCount - readsBefore
+                objects = graph.nodes.count
+            }
+            let microseconds = Double(samples.sorted()[inspections / 2]) / 1_000
+            print("\("\(name), \(warm ? "warm" : "cold")".padding(toLength: 40, withPad: " ", startingAt: 0)) "
+                + String(format: "%5d objects  %9.1f µs/inspection  %6.2f µs/object  %6.1f reads/object",
+                         objects, microseconds, microseconds / Double(objects), Double(reads) / Double(objects)))
         }
         withExtendedLifetime(root) {}
-        let microseconds = Double(samples.sorted()[inspections / 2]) / 1_000
-        print("\(name.padding(toLength: 36, withPad: " ", startingAt: 0)) "
-            + String(format: "%5d objects  %9.1f µs/inspection  %6.2f µs/object  %6.1f reads/object",
-                     objects, microseconds, microseconds / Double(objects), Double(reads) / Double(objects)))
     }
 }

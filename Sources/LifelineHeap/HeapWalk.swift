@@ -1,11 +1,16 @@
 /// One inspection's state: the walk from the roots, the graph so far, and what was validated.
 struct HeapWalk {
-    let memory = ProcessMemory()
+    let memory: ProcessMemory
     let catalog: MetadataCatalog
     let objectLimit: Int
     let excluding: (UInt, String) -> Bool
+    /// Objects an earlier inspection read, by address, with their type names: reaching one of
+    /// the same type again adds it to the graph with fresh counts, without reading its fields.
+    let known: [UInt: String]
     var graph = HeapGraph()
     var pending: [(address: UInt, layout: ClassLayout)] = []
+    /// The objects put in `pending` so far.
+    var queued = Set<UInt>()
     var seenReferences = Set<HeapGraph.Reference>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = Set<UInt>()
@@ -15,10 +20,17 @@ struct HeapWalk {
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
 
-    init(objectLimit: Int, excluding: @escaping (UInt, String) -> Bool) {
+    /// A walk that reads memory afresh and keeps what `catalog` validated before.
+    init(
+        catalog: MetadataCatalog, objectLimit: Int, known: [UInt: String] = [:], memory: ProcessMemory = ProcessMemory(),
+        excluding: @escaping (UInt, String) -> Bool
+    ) {
+        self.memory = memory
         self.objectLimit = objectLimit
         self.excluding = excluding
-        catalog = MetadataCatalog(memory: memory)
+        self.known = known
+        self.catalog = catalog
+        catalog.begin(with: memory)
     }
 
     mutating func run(roots: [UInt]) {
@@ -27,6 +39,8 @@ struct HeapWalk {
             addInstance(root, layout)
         }
         while let (address, layout) = pending.popLast() {
+            graph.read.insert(address)
+            noteRegion(of: address, start: address, size: layout.instanceSize)
             if graph.nodes[address]?.isOpaque == true {
                 walkInterior(of: address, layout)
                 continue
@@ -36,6 +50,17 @@ struct HeapWalk {
                           ownership: field.ownership, holder: address, depth: 0)
             }
         }
+        for (address, regions) in graph.regions {
+            graph.fingerprints[address] = memory.fingerprint(of: regions)
+        }
+    }
+
+    /// Notes that `holder`'s references were read from the heap object of `size` bytes at
+    /// `start` (the holder itself, its collection's storage, a closure context or box it holds).
+    mutating func noteRegion(of holder: UInt, start: UInt, size: Int) {
+        let (end, overflow) = start.addingReportingOverflow(UInt(max(size, 0)))
+        guard !overflow else { return }
+        graph.regions[holder, default: []].append(start..<end)
     }
 
     // MARK: Objects
@@ -103,8 +128,13 @@ struct HeapWalk {
             address: address, typeName: layout.typeName, isCollection: false,
             isOpaque: SystemLibrary.owns(layout.typeName), counts: counts(of: address)
         )
-        pending.append((address, layout))
+        if known[address] != layout.typeName { queue(address, layout) }
         return true
+    }
+
+    /// Puts the object in `pending`, for its fields to be read, unless it was already.
+    mutating func queue(_ address: UInt, _ layout: ClassLayout) {
+        if queued.insert(address).inserted { pending.append((address, layout)) }
     }
 
     /// Scans a system-library object's internals (``SystemLibrary``) as if they were its own
@@ -129,6 +159,9 @@ struct HeapWalk {
             interior?.enqueue(LibraryInterior.Item(address: object, layout: layout, path: path, ownership: ownership))
         } else if addInstance(object, layout) {
             addReference(from: holder, to: object, path: path, ownership: ownership)
+            // A system library's object (an array's storage held as an `Any`) is part of the
+            // value of the object that holds it, read again with it.
+            if SystemLibrary.owns(layout.typeName) { queue(object, layout) }
         }
     }
 
@@ -294,6 +327,7 @@ struct HeapWalk {
         // shortest path.
         if interior != nil, interior?.visit(container: word) != true { return }
         guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
+        noteRegion(of: holder, start: word, size: size)
         defer { openContainers.remove(word) }
         switch kind {
         case .closureContext(let bindings, let firstCapture, let captures):
@@ -384,7 +418,10 @@ struct HeapWalk {
                 )
             }
             addReference(from: holder, to: storage, path: path, ownership: ownership)
-            guard isNew else { return }
+            // A collection is part of the value of the object that holds it: its elements are
+            // read again with it, once.
+            guard graph.read.insert(storage).inserted else { return }
+            if let limit { noteRegion(of: storage, start: storage, size: Int(limit - storage)) }
             (elementHolder, elementOwnership) = (storage, .strong)
         }
         func elementPath(_ element: String) -> String { LibraryInterior.path(elementPathPrefix, element) }

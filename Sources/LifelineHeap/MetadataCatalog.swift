@@ -4,7 +4,10 @@
 ///
 /// A word is treated as class metadata only after its kind, descriptor, instance size and
 /// whole superclass chain check out; closure-context and box metadata only after their kind
-/// does. Metadata is never freed, so a validated pointer stays valid; results are cached.
+/// does. Metadata is never freed, so a validated pointer stays valid: what checked out is
+/// cached for the catalog's lifetime, across inspections (``begin(with:)``), and only a
+/// rejection is forgotten between them, since a word that was not metadata then may be
+/// metadata the runtime made since.
 /// It also reads what the walk needs to read a value by its type: a struct's fields, an
 /// enum's cases in tag order, a tuple's elements, how an existential stores its value.
 final class MetadataCatalog {
@@ -77,8 +80,10 @@ final class MetadataCatalog {
         RuntimeLayout.referenceBuiltinNames.compactMap { _typeByName($0) }.map { unsafeBitCast($0, to: UInt.self) }
     )
 
-    private let memory: ProcessMemory
-    private var cache: [UInt: HeapKind?] = [:]
+    private var memory: ProcessMemory
+    private var cache: [UInt: HeapKind] = [:]
+    /// Words that did not check out as heap metadata, in this inspection.
+    private var rejected = Set<UInt>()
     /// Generic arguments already proven to be type metadata. Type metadata is never freed, so
     /// a proof holds for the whole inspection, and a type nested in many others (a pipeline's
     /// upstream type, repeated in every later operator's type) is checked once.
@@ -90,6 +95,13 @@ final class MetadataCatalog {
 
     init(memory: ProcessMemory) {
         self.memory = memory
+    }
+
+    /// Starts an inspection that reads `memory`: keeps what checked out in earlier ones and
+    /// forgets what did not.
+    func begin(with memory: ProcessMemory) {
+        self.memory = memory
+        rejected.removeAll(keepingCapacity: true)
     }
 
     /// The stored properties of a struct type (metadata the runtime handed out, never a word
@@ -194,7 +206,11 @@ final class MetadataCatalog {
     /// is not metadata the inspector can trust.
     func heapKind(metadata: UInt) -> HeapKind? {
         if let cached = cache[metadata] { return cached }
-        let kind = classify(metadata)
+        guard !rejected.contains(metadata) else { return nil }
+        guard let kind = classify(metadata) else {
+            rejected.insert(metadata)
+            return nil
+        }
         cache[metadata] = kind
         return kind
     }

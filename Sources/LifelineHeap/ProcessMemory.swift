@@ -37,6 +37,13 @@ struct ProcessMemory {
         mappings = Self.readMappings()
     }
 
+    private init(mappings: [Mapping]) {
+        self.mappings = mappings
+    }
+
+    /// Memory with no mappings read, for a catalog made before its first inspection.
+    static var empty: ProcessMemory { ProcessMemory(mappings: []) }
+
     /// Drops the copies of the pages read so far. Call it after asking the runtime for types:
     /// it may have made their metadata (a field's type, the first time it is asked for) on a
     /// page copied before, whose copy would show the metadata missing.
@@ -71,6 +78,33 @@ struct ProcessMemory {
     /// Ends reading `buffer`, filled by ``copy(_:from:into:)``, before it is deallocated.
     func release(_ buffer: UnsafeMutableRawPointer) {
         pages.release(buffer)
+    }
+
+    /// A hash of the bytes of `regions`, each a heap object's, leaving out each one's reference
+    /// count word (which every retain changes); `nil` when some of them cannot be read.
+    func fingerprint(of regions: [Range<UInt>]) -> UInt64? {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for region in regions {
+            var address = region.lowerBound
+            while address < region.upperBound {
+                let offset = address - region.lowerBound
+                if offset != UInt(RuntimeLayout.objectRefCountOffset) {
+                    let value: UInt64
+                    if address % 8 == 0, region.upperBound - address >= 8 {
+                        guard let word = word(at: address) else { return nil }
+                        value = UInt64(word)
+                    } else {
+                        guard let byte = byte(at: address) else { return nil }
+                        value = UInt64(byte)
+                    }
+                    hash = (hash ^ value) &* 0x100_0000_01b3
+                }
+                let (next, overflow) = address.addingReportingOverflow(address % 8 == 0 && region.upperBound - address >= 8 ? 8 : 1)
+                guard !overflow else { break }
+                address = next
+            }
+        }
+        return hash
     }
 
     /// The address a 32-bit relative pointer stored at `address` points to.
