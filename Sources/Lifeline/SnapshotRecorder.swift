@@ -236,8 +236,15 @@ final class SnapshotRecorder: Sendable {
                 guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
                 return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership(reference.ownership))
             }
+            // Two addresses can come to one id (an object the registry took over from an
+            // earlier snapshot, while another object sits where the snapshot saw it): one node
+            // each, the first; their edges once.
+            var nodeIDs = Set<TraceObjectID>(), uniqueEdges = Set<TraceSnapshot.Edge>()
             state.taken += 1
-            let snapshot = TraceSnapshot(index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes, edges: edges)
+            let snapshot = TraceSnapshot(
+                index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes.filter { nodeIDs.insert($0.id).inserted },
+                edges: edges.filter { uniqueEdges.insert($0).inserted }
+            )
             if let base {
                 session.write(TraceSnapshotDelta(from: base, to: snapshot))
             } else {

@@ -45,7 +45,7 @@ struct HeapWalk {
                 walkInterior(of: address, layout)
                 continue
             }
-            for field in layout.fields {
+            for field in layout.referenceFields {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: field.name,
                           ownership: field.ownership, holder: address, depth: 0)
             }
@@ -126,7 +126,7 @@ struct HeapWalk {
         guard graph.nodes.count < objectLimit, !excluding(address, layout.typeName) else { return false }
         graph.nodes[address] = HeapGraph.Node(
             address: address, typeName: layout.typeName, isCollection: false,
-            isOpaque: SystemLibrary.owns(layout.typeName), counts: counts(of: address)
+            isOpaque: layout.isSystemLibrary, counts: counts(of: address)
         )
         if known[address] != layout.typeName { queue(address, layout) }
         return true
@@ -143,7 +143,8 @@ struct HeapWalk {
         interior = LibraryInterior(owner: owner, layout: layout)
         defer { interior = nil }
         while let item = interior?.dequeue() {
-            for field in item.layout.fields {
+            if item.address != owner { noteRegion(of: owner, start: item.address, size: item.layout.instanceSize) }
+            for field in item.layout.referenceFields {
                 scanValue(at: item.address + UInt(field.offset), type: field.type,
                           path: LibraryInterior.path(item.path, field.name), ownership: item.ownership.through(field.ownership),
                           holder: owner, depth: 0)
@@ -155,13 +156,13 @@ struct HeapWalk {
     /// graph; inside a system-library object's internals, another object of the library is
     /// walked through instead.
     mutating func reach(_ object: UInt, _ layout: ClassLayout, path: String, ownership: ReferenceOwnership, holder: UInt) {
-        if interior != nil, SystemLibrary.owns(layout.typeName) {
+        if interior != nil, layout.isSystemLibrary {
             interior?.enqueue(LibraryInterior.Item(address: object, layout: layout, path: path, ownership: ownership))
         } else if addInstance(object, layout) {
             addReference(from: holder, to: object, path: path, ownership: ownership)
             // A system library's object (an array's storage held as an `Any`) is part of the
             // value of the object that holds it, read again with it.
-            if SystemLibrary.owns(layout.typeName) { queue(object, layout) }
+            if layout.isSystemLibrary { queue(object, layout) }
         }
     }
 
@@ -194,13 +195,13 @@ struct HeapWalk {
             else { return }
             followWord(context, path: closurePath(path), ownership: ownership, holder: holder, depth: depth)
         case RuntimeLayout.structMetadataKind:
-            if let shape = CollectionShape(type) {
+            if let shape = catalog.collectionShape(of: type) {
                 if let storage = memory.word(at: address + UInt(RuntimeLayout.collectionStorageWordOffset)) {
                     scanCollection(storage, type: type, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
                 }
                 return
             }
-            for field in catalog.fields(ofStruct: type) {
+            for field in catalog.referenceFields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
@@ -306,7 +307,7 @@ struct HeapWalk {
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
         guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
-            if let collection = layout.collectionType, let shape = CollectionShape(collection) {
+            if let collection = layout.collectionType, let shape = catalog.collectionShape(of: collection) {
                 scanCollection(word, type: collection, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
             } else {
                 reach(word, layout, path: path, ownership: ownership, holder: holder)
@@ -437,6 +438,7 @@ struct HeapWalk {
         }
         switch shape {
         case .array(let element):
+            guard catalog.mayHoldReferences(element) else { return }
             let stride = self.stride(of: element)
             let first = storage + UInt(RuntimeLayout.arrayElementsOffset)
             guard stride > 0, fits(first, Int(count), stride) else { return }
@@ -445,7 +447,7 @@ struct HeapWalk {
                           ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
             }
         case .set(let element):
-            guard let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
+            guard catalog.mayHoldReferences(element), let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() where !isFull {
                 let stride = self.stride(of: element)
                 guard stride > 0, fits(elements, bucket + 1, stride) else { return }
@@ -456,7 +458,8 @@ struct HeapWalk {
             guard let keys = memory.word(at: storage + UInt(RuntimeLayout.dictionaryKeysPointerOffset)),
                   let values = memory.word(at: storage + UInt(RuntimeLayout.dictionaryValuesPointerOffset))
             else { return }
-            let keyStride = stride(of: key), valueStride = stride(of: value)
+            let keyStride = catalog.mayHoldReferences(key) ? stride(of: key) : 0
+            let valueStride = catalog.mayHoldReferences(value) ? stride(of: value) : 0
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() where !isFull {
                 if keyStride > 0, fits(keys, bucket + 1, keyStride) {
                     scanValue(at: keys + UInt(bucket * keyStride), type: key, path: elementPath("key [\(ordinal)]"),

@@ -26,6 +26,11 @@ final class PageCache {
     /// copy (`nil` when it could not be read).
     private var lastNumber = UInt.max
     private var lastCopy: UnsafeRawPointer?
+    /// The pages read last, by page number modulo their count, with their copies: a walk goes
+    /// back and forth between an object's page and its type's metadata pages.
+    private var recentNumbers = [UInt](repeating: .max, count: PageCache.recentPages)
+    private var recentCopies = [UnsafeRawPointer?](repeating: nil, count: PageCache.recentPages)
+    static let recentPages = 16
     /// The walk's own buffers holding copies of values (``copy(_:from:into:)``): read where
     /// they are, never from a page copy, which could predate what was copied into them.
     private var ownBuffers: [Range<UInt>] = []
@@ -43,6 +48,7 @@ final class PageCache {
         copiedCount = 0
         lastNumber = .max
         lastCopy = nil
+        for way in recentNumbers.indices { recentNumbers[way] = .max }
     }
 
     func word(at address: UInt) -> UInt? {
@@ -103,10 +109,17 @@ final class PageCache {
         let offset = Int(address & UInt(Self.pageSize - 1))
         guard offset + length <= Self.pageSize else { return readAlone(address, length) }
         if number != lastNumber {
-            switch page(number) {
-            case .copied(let copy): lastCopy = copy
-            case .unreadable: lastCopy = nil
-            case .uncached: return readAlone(address, length)
+            let way = Int(number % UInt(Self.recentPages))
+            if recentNumbers[way] == number {
+                lastCopy = recentCopies[way]
+            } else {
+                switch page(number) {
+                case .copied(let copy): lastCopy = copy
+                case .unreadable: lastCopy = nil
+                case .uncached: return readAlone(address, length)
+                }
+                recentNumbers[way] = number
+                recentCopies[way] = lastCopy
             }
             lastNumber = number
         }

@@ -70,7 +70,7 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
 
     /// The delta that turns `base` into `snapshot`.
     public init(from base: TraceSnapshot, to snapshot: TraceSnapshot) {
-        var before = Dictionary(uniqueKeysWithValues: base.nodes.map { ($0.id, $0) })
+        var before = Dictionary(base.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var changed: [TraceSnapshot.Node] = []
         for node in snapshot.nodes {
             if before.removeValue(forKey: node.id) != node { changed.append(node) }
@@ -92,7 +92,7 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
     ///   does not fit it (a damaged or hand-edited log).
     public func applied(to base: TraceSnapshot?) throws(Mismatch) -> TraceSnapshot {
         guard let base, base.index == self.base else { throw .wrongBase(expected: self.base, found: base?.index) }
-        var nodes = Dictionary(uniqueKeysWithValues: base.nodes.map { ($0.id, $0) })
+        var nodes = Dictionary(base.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in removedNodes {
             guard nodes.removeValue(forKey: id) != nil else { throw .missing("object \(id.rawValue)") }
         }
