@@ -37,6 +37,14 @@ package struct HeapGraph: Sendable {
         /// `receiveValue (closure)`.
         package let path: String
         package let ownership: ReferenceOwnership
+
+        /// Hashes the ends and the ownership, not the path: two references between the same
+        /// objects are rare, and hashing every path string was a tenth of a walk.
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(from)
+            hasher.combine(to)
+            hasher.combine(ownership)
+        }
     }
 
     package var nodes: [UInt: Node] = [:]

@@ -30,6 +30,15 @@ package struct HeapInspector: Sendable {
         /// Held for a whole inspection: the catalog is only used under it.
         let lock = Mutex(())
         let catalog = MetadataCatalog(memory: ProcessMemory.empty)
+        /// The mappings the last inspection used.
+        var mappings: ProcessMemory.MappingTable?
+
+        /// Memory for the next inspection, with the mappings the last one used.
+        func memory() -> ProcessMemory {
+            let memory = mappings.map(ProcessMemory.init(reusing:)) ?? ProcessMemory()
+            mappings = memory.table
+            return memory
+        }
     }
 
     /// The most objects one inspection records; the walk stops growing there.
@@ -99,7 +108,9 @@ package struct HeapInspector: Sendable {
     ) -> HeapGraph {
         shared.lock.withLock { _ in
             withoutActuallyEscaping(excluding) { excluding in
-                var walk = HeapWalk(catalog: shared.catalog, objectLimit: objectLimit, known: known, excluding: excluding)
+                var walk = HeapWalk(
+                    catalog: shared.catalog, objectLimit: objectLimit, known: known, memory: shared.memory(), excluding: excluding
+                )
                 walk.run(roots: roots)
                 return walk.graph
             }

@@ -19,21 +19,21 @@ final class PageCache {
     private let process = lifeline_heap_process_id()
     /// The slot of each page read so far (its index among the copies), by page number; -1 for
     /// a page that could not be read.
-    private var slots: [UInt: Int] = [:]
-    private var slabs: [UnsafeMutableRawPointer] = []
-    private var copiedCount = 0
+    @exclusivity(unchecked) private var slots: [UInt: Int] = [:]
+    @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var copiedCount = 0
     /// The page the last read touched, which the next read usually touches again, and its
     /// copy (`nil` when it could not be read).
-    private var lastNumber = UInt.max
-    private var lastCopy: UnsafeRawPointer?
+    @exclusivity(unchecked) private var lastNumber = UInt.max
+    @exclusivity(unchecked) private var lastCopy: UnsafeRawPointer?
     /// The pages read last, by page number modulo their count, with their copies: a walk goes
     /// back and forth between an object's page and its type's metadata pages.
-    private var recentNumbers = [UInt](repeating: .max, count: PageCache.recentPages)
-    private var recentCopies = [UnsafeRawPointer?](repeating: nil, count: PageCache.recentPages)
+    @exclusivity(unchecked) private var recentNumbers = [UInt](repeating: .max, count: PageCache.recentPages)
+    @exclusivity(unchecked) private var recentCopies = [UnsafeRawPointer?](repeating: nil, count: PageCache.recentPages)
     static let recentPages = 16
     /// The walk's own buffers holding copies of values (``copy(_:from:into:)``): read where
     /// they are, never from a page copy, which could predate what was copied into them.
-    private var ownBuffers: [Range<UInt>] = []
+    @exclusivity(unchecked) private var ownBuffers: [Range<UInt>] = []
     /// Where a read that crosses a page boundary, or comes past the page limit, lands.
     private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
 

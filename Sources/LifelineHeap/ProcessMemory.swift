@@ -9,16 +9,14 @@ import CLifelineHeap
 /// bytes as they were when it was copied, as a racy read would, so what it yields is validated
 /// like any other word, and it is never dereferenced.
 ///
-/// The mappings come from `/proc/self/maps`, read once when the value is made. They decide
-/// where malloc chunk headers are looked for and which addresses lie in a loaded image. They
-/// are not shared between inspections: a reading left from an earlier one misses what was
-/// mapped, grown or made writable since (the main heap grows, thread arenas extend their
-/// writable part), and a chunk found across such a stale boundary would be rejected, so its
-/// object would be missing from the graph. Re-reading on such a miss would happen in nearly
-/// every inspection, since most candidate words are not chunks at all.
+/// The mappings come from `/proc/self/maps`. They decide where malloc chunk headers are looked
+/// for and which addresses lie in a loaded image. An inspector keeps them for its next
+/// inspection (``init(reusing:)``), since reading them costs more than a small inspection, and
+/// reads them again, once per inspection, the first time they fall short: an address in no
+/// mapping, a heap address that is not writable, or a chunk that ends past its mapping (the
+/// main heap grew, a thread arena made more of itself writable). A reading left from an earlier
+/// inspection can only fall short that way, so no object is missed because of it.
 ///
-/// Copies of a value share its page cache: one inspection makes one `ProcessMemory`, and the
-/// next inspection starts with no pages.
 struct ProcessMemory {
     /// One mapped address range.
     struct Mapping {
@@ -29,20 +27,51 @@ struct ProcessMemory {
         let isHeap: Bool
     }
 
+    /// The mappings one inspection uses, and whether it read them itself.
+    final class MappingTable {
+        /// The mappings, sorted by start address.
+        fileprivate(set) var mappings: [Mapping]
+        /// Whether they were read during the current inspection.
+        fileprivate var isFresh: Bool
+
+        fileprivate init(mappings: [Mapping], isFresh: Bool) {
+            self.mappings = mappings
+            self.isFresh = isFresh
+        }
+    }
+
     /// The mappings, sorted by start address.
-    let mappings: [Mapping]
+    var mappings: [Mapping] { table.mappings }
+    /// The mappings, for the next inspection to reuse.
+    let table: MappingTable
     private let pages = PageCache()
 
+    /// Memory with the mappings read now.
     init() {
-        mappings = Self.readMappings()
+        table = MappingTable(mappings: Self.readMappings(), isFresh: true)
+    }
+
+    /// Memory with the mappings an earlier inspection read, read again the first time they
+    /// fall short.
+    init(reusing table: MappingTable) {
+        table.isFresh = false
+        self.table = table
     }
 
     private init(mappings: [Mapping]) {
-        self.mappings = mappings
+        table = MappingTable(mappings: mappings, isFresh: true)
     }
 
     /// Memory with no mappings read, for a catalog made before its first inspection.
     static var empty: ProcessMemory { ProcessMemory(mappings: []) }
+
+    /// Reads the mappings again, unless this inspection already did; whether it did now.
+    private func refreshMappings() -> Bool {
+        guard !table.isFresh else { return false }
+        table.mappings = Self.readMappings()
+        table.isFresh = true
+        return true
+    }
 
     /// Drops the copies of the pages read so far. Call it after asking the runtime for types:
     /// it may have made their metadata (a field's type, the first time it is asked for) on a
@@ -114,6 +143,12 @@ struct ProcessMemory {
     }
 
     func mapping(containing address: UInt) -> Mapping? {
+        if let mapping = cachedMapping(containing: address) { return mapping }
+        return refreshMappings() ? cachedMapping(containing: address) : nil
+    }
+
+    private func cachedMapping(containing address: UInt) -> Mapping? {
+        let mappings = table.mappings
         var low = 0, high = mappings.count
         while low < high {
             let middle = (low + high) / 2
@@ -138,9 +173,10 @@ struct ProcessMemory {
     /// next chunk does not mark it in use) has a usable size of 0, as with malloc.
     func allocationSize(at pointer: UInt) -> Int? {
         guard RuntimeLayout.isPlausibleAddress(pointer), pointer % RuntimeLayout.mallocAlignment == 0,
-              let mapping = mapping(containing: pointer), mapping.isHeap, mapping.writable,
-              pointer >= mapping.range.lowerBound + RuntimeLayout.chunkHeaderSize
+              let mapping = mapping(containing: pointer), mapping.isHeap
         else { return nil }
+        guard mapping.writable else { return refreshMappings() ? allocationSize(at: pointer) : nil }
+        guard pointer >= mapping.range.lowerBound + RuntimeLayout.chunkHeaderSize else { return nil }
         let chunk = pointer - RuntimeLayout.chunkHeaderSize
         guard let header = word(at: chunk + RuntimeLayout.chunkSizeOffset) else { return nil }
         let chunkSize = header & ~RuntimeLayout.chunkFlagBits
@@ -148,7 +184,8 @@ struct ProcessMemory {
               chunkSize < RuntimeLayout.addressLimit
         else { return nil }
         let (end, overflow) = chunk.addingReportingOverflow(chunkSize)
-        guard !overflow, end <= mapping.range.upperBound else { return nil }
+        guard !overflow else { return nil }
+        guard end <= mapping.range.upperBound else { return refreshMappings() ? allocationSize(at: pointer) : nil }
         if header & RuntimeLayout.chunkMmappedBit != 0 {
             return Int(chunkSize - RuntimeLayout.mmappedChunkOverhead)
         }
