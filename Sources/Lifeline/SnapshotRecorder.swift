@@ -82,6 +82,23 @@ final class SnapshotRecorder: Sendable {
     /// holds its own.
     private let discovered = Mutex<[DiscoveredKey: TraceObjectID]>([:])
     private let inspector = HeapInspector()
+    /// ``TypeName`` results by type name: every snapshot names every node again, and parsing a
+    /// pipeline's nested generic type name costs more than reading the object.
+    private let typeNames = Mutex<(short: [String: String], full: [String: String])>(([:], [:]))
+
+    private func shortened(_ typeName: String) -> String {
+        if let known = typeNames.withLock({ $0.short[typeName] }) { return known }
+        let short = TypeName.shortened(typeName)
+        typeNames.withLock { $0.short[typeName] = short }
+        return short
+    }
+
+    private func withoutAddresses(_ typeName: String) -> String {
+        if let known = typeNames.withLock({ $0.full[typeName] }) { return known }
+        let full = TypeName.removingAddresses(from: typeName)
+        typeNames.withLock { $0.full[typeName] = full }
+        return full
+    }
     /// The objects of the events recorded since the last snapshot, when snapshots are taken
     /// after every call.
     private let touched = Mutex(Set<TraceObjectID>())
@@ -193,7 +210,7 @@ final class SnapshotRecorder: Sendable {
                 let entry = known[node.address]
                 var found = entry?.id
                 if found == nil, node.isCollection, let holder = holders[address], let holderID = ids[holder.address] {
-                    let key = CollectionKey(holder: holderID, field: holder.path, typeName: TypeName.removingAddresses(from: node.typeName))
+                    let key = CollectionKey(holder: holderID, field: holder.path, typeName: withoutAddresses(node.typeName))
                     if let earlier = state.collections[key], !ids.values.contains(earlier) {
                         found = earlier
                         seenNow[DiscoveredKey(address: address, typeName: key.typeName)] = earlier
@@ -396,7 +413,7 @@ final class SnapshotRecorder: Sendable {
         _ node: HeapGraph.Node, seenBefore: [DiscoveredKey: TraceObjectID], seenNow: inout [DiscoveredKey: TraceObjectID],
         session: RecordingSession
     ) -> TraceObjectID {
-        let full = TypeName.removingAddresses(from: node.typeName)
+        let full = withoutAddresses(node.typeName)
         let key = DiscoveredKey(address: node.address, typeName: full)
         if let id = seenBefore[key] {
             seenNow[key] = id
@@ -406,7 +423,7 @@ final class SnapshotRecorder: Sendable {
         seenNow[key] = id
         session.declare(TraceObject(
             id: id, role: .object, typeName: full,
-            shortTypeName: node.isCollection ? Self.withoutModules(full) : TypeName.shortened(full),
+            shortTypeName: node.isCollection ? Self.withoutModules(full) : shortened(full),
             lifetimeTracked: false
         ))
         return id
@@ -417,7 +434,7 @@ final class SnapshotRecorder: Sendable {
     ) -> TraceSnapshot.Node.Kind {
         if roots[id] != nil { return .root }
         if node.isCollection { return .collection }
-        let short = TypeName.shortened(node.typeName)
+        let short = shortened(node.typeName)
         if short == "AnyCancellable" { return .cancellable }
         if short == "PassthroughSubject" || short == "CurrentValueSubject" { return .subject }
         switch role {
@@ -425,7 +442,7 @@ final class SnapshotRecorder: Sendable {
         case .subscription?: return .subscription
         case .subscriber?: return .subscriber
         case .object?: return .object
-        case nil: return Self.combineKind(of: TypeName.removingAddresses(from: node.typeName), short: short) ?? .object
+        case nil: return Self.combineKind(of: withoutAddresses(node.typeName), short: short) ?? .object
         }
     }
 

@@ -14,7 +14,7 @@ final class PageCache {
     /// The most pages one inspection copies (16 MiB); past it, reads go to memory one at a time.
     static let pageLimit = 4096
     /// Pages per slab: copies live in slabs, so a copy never moves once made.
-    static let slabPages = 64
+    static let slabPages = 16
 
     private let process = lifeline_heap_process_id()
     /// The slot of each page read so far (its index among the copies), by page number; -1 for
