@@ -422,7 +422,13 @@ struct HeapWalk {
             // A collection is part of the value of the object that holds it: its elements are
             // read again with it, once.
             guard graph.read.insert(storage).inserted else { return }
-            if let limit { noteRegion(of: storage, start: storage, size: Int(limit - storage)) }
+            // Elements that hold no reference change nothing in the graph: a history of ten
+            // thousand integers is not read again at every snapshot.
+            let holdsReferences = switch shape {
+            case .array(let element), .set(let element): catalog.mayHoldReferences(element)
+            case .dictionary(let key, let value): catalog.mayHoldReferences(key) || catalog.mayHoldReferences(value)
+            }
+            if holdsReferences, let limit { noteRegion(of: storage, start: storage, size: Int(limit - storage)) }
             (elementHolder, elementOwnership) = (storage, .strong)
         }
         func elementPath(_ element: String) -> String { LibraryInterior.path(elementPathPrefix, element) }
