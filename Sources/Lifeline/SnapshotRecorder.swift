@@ -20,15 +20,15 @@ import Synchronization
 /// Every live object the recorder knows is a node, with its references when inspection could
 /// read it, or alone, without counts, when it could not.
 ///
-/// A per-call snapshot (after a subscribe, completion or cancel) reads only what the call
-/// could have changed: the objects of the events since the last snapshot (``touch(_:)``),
-/// the objects declared or dead since then, the objects whose references the last snapshot
-/// found to any of those, and whatever new they reach. Everything else keeps the references
-/// the last snapshot found, and it is written as what changed since the last snapshot
-/// (``TraceSnapshotDelta``). What the program changes outside any Combine call (a field it
-/// sets, a cancellable it stores in a set after `sink` returned) is seen by the next snapshot
-/// that reads the holder: every ``fullReadInterval``-th per-call snapshot reads everything
-/// again, and so do the stop snapshot and the snapshots the program asks for.
+/// A per-call snapshot (after a subscribe, completion or cancel) reads the fields of only what
+/// changed since the last snapshot: the objects of the events since then (``touch(_:)``), the
+/// objects declared since, the holders of the objects that died, every object whose memory
+/// fingerprint changed (which catches what the program changes outside Combine's calls: a
+/// field it sets, a cancellable it stores in a set after `sink` returned), and whatever new
+/// they reach. Everything else keeps the references the last snapshot found; every object's
+/// counts are read again. It is written as what changed since the last snapshot
+/// (``TraceSnapshotDelta``). Every ``fullReadInterval``-th per-call snapshot reads everything
+/// again, as the stop snapshot and the snapshots the program asks for do.
 ///
 /// Two refinements keep one id per object:
 /// - When the recorder later meets such an object in a call, or `Lifeline.track` names it,
