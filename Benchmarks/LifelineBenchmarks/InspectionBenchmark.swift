@@ -1,5 +1,7 @@
 import Foundation
+import Lifeline
 import LifelineHeap
+import LifelineLog
 #if canImport(Combine)
 import Combine
 #else
@@ -46,32 +48,69 @@ enum InspectionBenchmark {
     static let inspections = 21
 
     static func run() {
-        print("Heap inspection cost (one snapshot's walk), median of \(inspections) inspections")
+        print("Heap inspection cost (one snapshot's walk), median of \(inspections) inspections;"
+            + " cold: a new inspector each time (metadata validated again), warm: one inspector kept, as a recording keeps it")
         let viewModel = ViewModel(pipelines: 20)
         measure("view model, 20 sink pipelines", root: viewModel)
         let tree = TreeNode(depth: 9)
         measure("binary tree of plain classes", root: tree)
+        measurePerCallSnapshots()
+    }
+
+    /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps 200
+    /// pipelines alive: the same calls recorded with snapshots after every call and with
+    /// snapshots at stop only, CPU time per call.
+    static func measurePerCallSnapshots(pipelines: Int = 200, calls: Int = 500) {
+        func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, objects: Int) {
+            let path = "/dev/shm/lifeline-inspection-\(getpid()).jsonl"
+            defer { unlink(path) }
+            var objects = 0, elapsed: UInt64 = 0
+            do {
+                try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: snapshots))
+                let model = ViewModel(pipelines: pipelines)
+                Lifeline.snapshot("bound")
+                let subject = PassthroughSubject<Int, Never>()
+                let start = DispatchTime.now().uptimeNanoseconds
+                for _ in 0..<calls {
+                    subject.sink { _ in }.cancel()
+                }
+                elapsed = DispatchTime.now().uptimeNanoseconds - start
+                withExtendedLifetime(model) {}
+                Lifeline.stop()
+                objects = (try? TraceReader.read(contentsOf: path))?.snapshot(at: "bound")?.nodes.count ?? 0
+            } catch {
+                print("per-call snapshots: \(error)")
+            }
+            return (Double(elapsed) / Double(calls * 2), objects)
+        }
+        let atStop = cost(.atStop), everyCall = cost(.everyCall)
+        print(String(format: "per-call snapshot among %d live objects (a subscribe or a cancel, %d each)   %9.1f µs/snapshot",
+                     everyCall.objects, calls, (everyCall.nanoseconds - atStop.nanoseconds) / 1_000))
     }
 
     static func measure(_ name: String, root: AnyObject) {
-        let inspector = HeapInspector()
         let address = HeapInspector.address(of: root)
-        _ = inspector.inspect(roots: [address])  // warm-up: metadata caches, lazy type metadata
-        var samples: [UInt64] = []
-        var objects = 0
-        var reads: UInt64 = 0
-        for _ in 0..<inspections {
-            let readsBefore = HeapInspector.memoryReadCount
-            let start = DispatchTime.now().uptimeNanoseconds
-            let graph = inspector.inspect(roots: [address])
-            samples.append(DispatchTime.now().uptimeNanoseconds - start)
-            reads = HeapInspector.memoryReadCount - readsBefore
-            objects = graph.nodes.count
+        _ = HeapInspector().inspect(roots: [address])  // warm-up: the runtime's lazy type metadata
+        for warm in [false, true] {
+            let kept = HeapInspector()
+            _ = kept.inspect(roots: [address])
+            var samples: [UInt64] = []
+            var objects = 0
+            var reads: UInt64 = 0
+            for _ in 0..<inspections {
+                let inspector = warm ? kept : HeapInspector()
+                let readsBefore = HeapInspector.memoryReadCount
+                let start = DispatchTime.now().uptimeNanoseconds
+                let graph = inspector.inspect(roots: [address])
+                samples.append(DispatchTime.now().uptimeNanoseconds - start)
+                reads = HeapInspector.memoryReadCount - readsBefore
+                objects = graph.nodes.count
+            }
+            let microseconds = Double(samples.sorted()[inspections / 2]) / 1_000
+            print("\("\(name), \(warm ? "warm" : "cold")".padding(toLength: 40, withPad: " ", startingAt: 0)) "
+                + String(format: "%5d objects  %9.1f µs/inspection  %6.2f µs/object  %6.1f reads/object",
+                         objects, microseconds, microseconds / Double(objects), Double(reads) / Double(objects)))
         }
         withExtendedLifetime(root) {}
-        let microseconds = Double(samples.sorted()[inspections / 2]) / 1_000
-        print("\(name.padding(toLength: 36, withPad: " ", startingAt: 0)) "
-            + String(format: "%5d objects  %9.1f µs/inspection  %6.2f µs/object  %6.1f reads/object",
-                     objects, microseconds, microseconds / Double(objects), Double(reads) / Double(objects)))
     }
 }

@@ -22,8 +22,9 @@ public struct RecordingOptions: Sendable, Hashable {
         /// recorder knows, which costs milliseconds, once.
         case atStop
         /// After every subscribe, after every completion and cancel, and when recording
-        /// stops. Each one inspects every live object the recorder knows, on the thread that
-        /// made the call: for short programs and tests, not for a whole app.
+        /// stops. Each one after a call reads again only what changed since the snapshot
+        /// before (the call's objects, and those whose memory changed), on the thread that
+        /// made the call, and is written as that change; every 64th reads everything again.
         case everyCall
     }
 

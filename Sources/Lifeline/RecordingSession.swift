@@ -70,6 +70,7 @@ final class RecordingSession: Sendable {
         case .instant: break
         }
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        if options.snapshots == .everyCall { snapshots.touch(kind) }
         let time = lifeline_monotonic_ns() &- clockOrigin
         let thread = lifeline_thread_id()
         if lifeline_thread_declare_once(generation) == 0 { declareThread(thread) }
@@ -151,6 +152,11 @@ final class RecordingSession: Sendable {
     /// Writes a snapshot line.
     func write(_ snapshot: TraceSnapshot) {
         TraceLineEncoder.withLine(for: snapshot) { writer.append($0) }
+    }
+
+    /// Writes a snapshot line that says what changed since the snapshot before it.
+    func write(_ delta: TraceSnapshotDelta) {
+        TraceLineEncoder.withLine(for: delta) { writer.append($0) }
     }
 
     /// Takes a reference-graph snapshot of every object the recording knows and every

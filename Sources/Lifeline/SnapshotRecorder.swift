@@ -20,6 +20,16 @@ import Synchronization
 /// Every live object the recorder knows is a node, with its references when inspection could
 /// read it, or alone, without counts, when it could not.
 ///
+/// A per-call snapshot (after a subscribe, completion or cancel) reads the fields of only what
+/// changed since the last snapshot: the objects of the events since then (``touch(_:)``), the
+/// objects declared since, the holders of the objects that died, every object whose memory
+/// fingerprint changed (which catches what the program changes outside Combine's calls: a
+/// field it sets, a cancellable it stores in a set after `sink` returned), and whatever new
+/// they reach. Everything else keeps the references the last snapshot found; every object's
+/// counts are read again. It is written as what changed since the last snapshot
+/// (``TraceSnapshotDelta``). Every ``fullReadInterval``-th per-call snapshot reads everything
+/// again, as the stop snapshot and the snapshots the program asks for do.
+///
 /// Two refinements keep one id per object:
 /// - When the recorder later meets such an object in a call, or `Lifeline.track` names it,
 ///   the registry takes over the id the last snapshot gave it (``claim(address:typeName:)``).
@@ -28,11 +38,31 @@ import Synchronization
 final class SnapshotRecorder: Sendable {
     private struct State {
         var taken = 0
+        /// What the last snapshot saw, for the next per-call snapshot to start from.
+        var last: Baseline?
+        /// Per-call snapshots since one last read everything.
+        var perCallSinceFullRead = 0
+        /// How many objects the last snapshot read the fields of.
+        var lastObjectsRead = 0
+        /// Set by ``compareReads()``.
+        var comparison: ReadComparison?
         /// Roots by id, with their names, including roots that have died since.
         var rootNames: [TraceObjectID: String] = [:]
         /// Ids of the collections the last snapshot discovered, by holder and field.
         var collections: [CollectionKey: TraceObjectID] = [:]
     }
+
+    /// What one snapshot saw: the graph by address, the recorder's objects at that moment, and
+    /// the snapshot it wrote (in full).
+    private struct Baseline {
+        let graph: HeapGraph
+        let known: [UInt: ObjectRegistry.LiveEntry]
+        let rootAddresses: [UInt]
+        let snapshot: TraceSnapshot
+    }
+
+    /// Every how many per-call snapshots one reads every object again.
+    static let fullReadInterval = 64
 
     private struct DiscoveredKey: Hashable {
         let address: UInt
@@ -52,6 +82,58 @@ final class SnapshotRecorder: Sendable {
     /// holds its own.
     private let discovered = Mutex<[DiscoveredKey: TraceObjectID]>([:])
     private let inspector = HeapInspector()
+    /// ``TypeName`` results by type name: every snapshot names every node again, and parsing a
+    /// pipeline's nested generic type name costs more than reading the object.
+    private let typeNames = Mutex<(short: [String: String], full: [String: String])>(([:], [:]))
+
+    private func shortened(_ typeName: String) -> String {
+        if let known = typeNames.withLock({ $0.short[typeName] }) { return known }
+        let short = TypeName.shortened(typeName)
+        typeNames.withLock { $0.short[typeName] = short }
+        return short
+    }
+
+    private func withoutAddresses(_ typeName: String) -> String {
+        if let known = typeNames.withLock({ $0.full[typeName] }) { return known }
+        let full = TypeName.removingAddresses(from: typeName)
+        typeNames.withLock { $0.full[typeName] = full }
+        return full
+    }
+    /// The objects of the events recorded since the last snapshot, when snapshots are taken
+    /// after every call.
+    private let touched = Mutex(Set<TraceObjectID>())
+
+    /// Notes the objects an event names: the next per-call snapshot reads them again.
+    func touch(_ event: TraceEvent.Kind) {
+        let objects = event.objects
+        touched.withLock { $0.formUnion(objects) }
+    }
+
+    /// How many objects the last snapshot read the fields of (the rest it only took from the
+    /// snapshot before), for tests.
+    var objectsReadByLastSnapshot: Int {
+        state.withLock { $0.lastObjectsRead }
+    }
+
+    /// What ``compareReads()`` found.
+    struct ReadComparison {
+        /// Where a per-call snapshot's graph differed from a full read of the same moment: one
+        /// line each, `after subscribe #12: missing Holder.field → Target`.
+        var differences: [String] = []
+        /// Every snapshot written since, in full.
+        var snapshots: [TraceSnapshot] = []
+    }
+
+    /// From now on, each per-call snapshot that reads only what changed also reads everything
+    /// and notes where the two graphs differ, and every snapshot is kept in full, for tests.
+    func compareReads() {
+        state.withLock { $0.comparison = ReadComparison() }
+    }
+
+    /// What ``compareReads()`` found.
+    var readComparison: ReadComparison? {
+        state.withLock { $0.comparison }
+    }
 
     /// The id the last snapshot gave the object at `address` of type `typeName` (a
     /// `TypeName.full`), if it discovered one there; the object is the registry's from now on.
@@ -80,8 +162,34 @@ final class SnapshotRecorder: Sendable {
             // Lifeline's own objects (the hook bridge a subscription tap holds, the session
             // behind it) are not the program's, unless the registry knows them (proxies).
             let knownInIDOrder = known.sorted { $0.value.id < $1.value.id }.map(\.key)
-            let graph = inspector.inspect(roots: rootAddresses + knownInIDOrder) { address, typeName in
-                known[address] == nil && Self.isTracerType(typeName)
+            let starts = rootAddresses + knownInIDOrder
+            let excluding = { (address: UInt, typeName: String) in known[address] == nil && Self.isTracerType(typeName) }
+            let touchedIDs = touched.withLock { touched in
+                defer { touched.removeAll() }
+                return touched
+            }
+            let graph: HeapGraph
+            var base: TraceSnapshot?
+            if [.subscribe, .completion, .cancel].contains(reason), let last = state.last, last.rootAddresses == rootAddresses {
+                base = last.snapshot
+                if state.perCallSinceFullRead + 1 < Self.fullReadInterval {
+                    state.perCallSinceFullRead += 1
+                    let update = updatedGraph(last, known: known, touched: touchedIDs, starts: starts, excluding: excluding)
+                    graph = update.graph
+                    state.lastObjectsRead = update.read
+                    if state.comparison != nil {
+                        let full = inspector.inspect(roots: starts, excluding: excluding)
+                        state.comparison?.differences += Self.differences(between: graph, and: full).map { "\(label): \($0)" }
+                    }
+                } else {
+                    state.perCallSinceFullRead = 0
+                    graph = inspector.inspect(roots: starts, excluding: excluding)
+                    state.lastObjectsRead = graph.read.count
+                }
+            } else {
+                state.perCallSinceFullRead = 0
+                graph = inspector.inspect(roots: starts, excluding: excluding)
+                state.lastObjectsRead = graph.read.count
             }
 
             // The recorder's own weak references: the registry's to each object it knows, and
@@ -95,14 +203,14 @@ final class SnapshotRecorder: Sendable {
             let seenBefore = discovered.withLock { $0 }
             var seenNow: [DiscoveredKey: TraceObjectID] = [:]
             var collections: [CollectionKey: TraceObjectID] = [:]
-            let order = Self.discoveryOrder(of: graph, from: rootAddresses + knownInIDOrder)
+            let order = Self.discoveryOrder(of: graph, from: starts)
             let holders = Self.firstHolders(in: graph, order: order)
             for address in order {
                 let node = graph.nodes[address]!
                 let entry = known[node.address]
                 var found = entry?.id
                 if found == nil, node.isCollection, let holder = holders[address], let holderID = ids[holder.address] {
-                    let key = CollectionKey(holder: holderID, field: holder.path, typeName: TypeName.removingAddresses(from: node.typeName))
+                    let key = CollectionKey(holder: holderID, field: holder.path, typeName: withoutAddresses(node.typeName))
                     if let earlier = state.collections[key], !ids.values.contains(earlier) {
                         found = earlier
                         seenNow[DiscoveredKey(address: address, typeName: key.typeName)] = earlier
@@ -145,9 +253,118 @@ final class SnapshotRecorder: Sendable {
                 guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
                 return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership(reference.ownership))
             }
+            // Two addresses can come to one id (an object the registry took over from an
+            // earlier snapshot, while another object sits where the snapshot saw it): one node
+            // each, the first; their edges once.
+            var nodeIDs = Set<TraceObjectID>(), uniqueEdges = Set<TraceSnapshot.Edge>()
             state.taken += 1
-            session.write(TraceSnapshot(index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes, edges: edges))
+            let snapshot = TraceSnapshot(
+                index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes.filter { nodeIDs.insert($0.id).inserted },
+                edges: edges.filter { uniqueEdges.insert($0).inserted }
+            )
+            if let base {
+                session.write(TraceSnapshotDelta(from: base, to: snapshot))
+            } else {
+                session.write(snapshot)
+            }
+            state.last = Baseline(graph: graph, known: known, rootAddresses: rootAddresses, snapshot: snapshot)
+            state.comparison?.snapshots.append(snapshot)
         }
+    }
+
+    /// The last snapshot's graph, with what changed since read again: the objects `touched`
+    /// names, the objects the recorder declared since, the objects whose memory changed (each
+    /// object's fingerprint, ``HeapInspector/recheck(_:)``), the holders of the objects that
+    /// died, and what they reach that the last snapshot did not. Every object's counts are read
+    /// again; objects no start reaches any more leave the graph. Also returns how many
+    /// objects' fields were read.
+    private func updatedGraph(
+        _ last: Baseline, known: [UInt: ObjectRegistry.LiveEntry], touched: Set<TraceObjectID>, starts: [UInt],
+        excluding: (UInt, String) -> Bool
+    ) -> (graph: HeapGraph, read: Int) {
+        var graph = last.graph
+        var regions = graph.regions
+        for address in graph.nodes.keys where regions[address] == nil { regions[address] = [] }
+        var changed = Set<UInt>()
+        for (address, recheck) in inspector.recheck(regions) {
+            graph.nodes[address]?.counts = recheck.counts
+            if recheck.isDeiniting || recheck.fingerprint == nil || recheck.fingerprint != graph.fingerprints[address] {
+                changed.insert(address)
+            }
+        }
+        let gone = last.known.compactMap { address, entry in known[address]?.id == entry.id ? nil : address }
+        changed.formUnion(gone)
+        for (address, entry) in known where touched.contains(entry.id) || last.known[address]?.id != entry.id {
+            changed.insert(address)
+        }
+        var holders: [UInt: [UInt]] = [:]
+        for reference in graph.references where reference.from != reference.to {
+            holders[reference.to, default: []].append(reference.from)
+        }
+        // A weak reference to an object that died changes nothing in its holder's memory.
+        var toRead = changed
+        for address in gone { toRead.formUnion(holders[address] ?? []) }
+        for address in gone where known[address] == nil { toRead.remove(address) }
+        // A collection is part of its holder's value, read with it: its holders are read.
+        var collections = toRead.filter { graph.nodes[$0]?.isCollection == true }
+        while let collection = collections.popFirst() {
+            toRead.remove(collection)
+            for holder in holders[collection] ?? [] where toRead.insert(holder).inserted {
+                if graph.nodes[holder]?.isCollection == true { collections.insert(holder) }
+            }
+        }
+        var unchanged: [UInt: String] = [:]
+        for (address, node) in graph.nodes where !toRead.contains(address) && !changed.contains(address) {
+            unchanged[address] = node.typeName
+        }
+        let fresh = inspector.inspect(roots: toRead.sorted(), known: unchanged, excluding: excluding)
+
+        // The objects read again hold what this reading found; the rest what they held before.
+        let replaced = changed.union(toRead).union(fresh.read)
+        for address in replaced where fresh.nodes[address] == nil { graph.nodes[address] = nil }
+        for (address, node) in fresh.nodes { graph.nodes[address] = node }
+        for address in replaced {
+            graph.regions[address] = fresh.regions[address]
+            graph.fingerprints[address] = fresh.fingerprints[address]
+        }
+        var references = graph.references.filter { !replaced.contains($0.from) }
+        references += fresh.references
+
+        // What no start reaches any more is gone.
+        var referencesByHolder: [UInt: [HeapGraph.Reference]] = [:]
+        for reference in references { referencesByHolder[reference.from, default: []].append(reference) }
+        var reached = Set<UInt>()
+        var queue = starts.filter { graph.nodes[$0] != nil }
+        while let address = queue.popLast() {
+            guard reached.insert(address).inserted else { continue }
+            for reference in referencesByHolder[address] ?? [] where graph.nodes[reference.to] != nil {
+                queue.append(reference.to)
+            }
+        }
+        graph.nodes = graph.nodes.filter { reached.contains($0.key) }
+        graph.regions = graph.regions.filter { reached.contains($0.key) }
+        graph.fingerprints = graph.fingerprints.filter { reached.contains($0.key) }
+        graph.references = references.filter { reached.contains($0.from) && reached.contains($0.to) }
+        return (graph, fresh.read.count)
+    }
+
+    /// Where `graph` differs from `full`, the same moment read in full.
+    private static func differences(between graph: HeapGraph, and full: HeapGraph) -> [String] {
+        func name(_ address: UInt) -> String {
+            (full.nodes[address] ?? graph.nodes[address]).map { TypeName.removingAddresses(from: $0.typeName) } ?? "?"
+        }
+        func text(_ reference: HeapGraph.Reference) -> String {
+            "\(name(reference.from)).\(reference.path) → \(name(reference.to))"
+        }
+        var differences: [String] = []
+        for (address, node) in full.nodes where graph.nodes[address] != node {
+            differences.append(graph.nodes[address] == nil ? "missing \(name(address))" : "differs \(name(address))")
+        }
+        for address in graph.nodes.keys where full.nodes[address] == nil { differences.append("extra \(name(address))") }
+        let references = Set(graph.references), fullReferences = Set(full.references)
+        for reference in full.references where !references.contains(reference) { differences.append("missing \(text(reference))") }
+        for reference in graph.references where !fullReferences.contains(reference) { differences.append("extra \(text(reference))") }
+        return differences.sorted()
     }
 
     /// The graph's objects in an order that does not depend on where they happen to be in
@@ -196,7 +413,7 @@ final class SnapshotRecorder: Sendable {
         _ node: HeapGraph.Node, seenBefore: [DiscoveredKey: TraceObjectID], seenNow: inout [DiscoveredKey: TraceObjectID],
         session: RecordingSession
     ) -> TraceObjectID {
-        let full = TypeName.removingAddresses(from: node.typeName)
+        let full = withoutAddresses(node.typeName)
         let key = DiscoveredKey(address: node.address, typeName: full)
         if let id = seenBefore[key] {
             seenNow[key] = id
@@ -206,7 +423,7 @@ final class SnapshotRecorder: Sendable {
         seenNow[key] = id
         session.declare(TraceObject(
             id: id, role: .object, typeName: full,
-            shortTypeName: node.isCollection ? Self.withoutModules(full) : TypeName.shortened(full),
+            shortTypeName: node.isCollection ? Self.withoutModules(full) : shortened(full),
             lifetimeTracked: false
         ))
         return id
@@ -217,7 +434,7 @@ final class SnapshotRecorder: Sendable {
     ) -> TraceSnapshot.Node.Kind {
         if roots[id] != nil { return .root }
         if node.isCollection { return .collection }
-        let short = TypeName.shortened(node.typeName)
+        let short = shortened(node.typeName)
         if short == "AnyCancellable" { return .cancellable }
         if short == "PassthroughSubject" || short == "CurrentValueSubject" { return .subject }
         switch role {
@@ -225,7 +442,7 @@ final class SnapshotRecorder: Sendable {
         case .subscription?: return .subscription
         case .subscriber?: return .subscriber
         case .object?: return .object
-        case nil: return Self.combineKind(of: TypeName.removingAddresses(from: node.typeName), short: short) ?? .object
+        case nil: return Self.combineKind(of: withoutAddresses(node.typeName), short: short) ?? .object
         }
     }
 

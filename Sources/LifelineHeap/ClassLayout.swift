@@ -1,5 +1,6 @@
 /// The stored properties of a class, its superclasses' included, as the runtime lays them out.
-struct ClassLayout {
+/// A class, so that the walk hands it around for one reference count each time.
+final class ClassLayout {
     /// One stored property.
     struct Field {
         let name: String
@@ -17,7 +18,25 @@ struct ClassLayout {
     /// The instance size the metadata declares.
     let instanceSize: Int
     let fields: [Field]
+    /// The fields whose values can hold a reference: ``fields`` without the plain-data ones
+    /// (integers, floating point, enums without payloads), which the walk need not read.
+    let referenceFields: [Field]
+    /// Whether the class belongs to a system library (``SystemLibrary``).
+    let isSystemLibrary: Bool
     /// The collection type whose storage instances of the class are (the standard library's
     /// array, set and dictionary storage classes), or `nil`.
     let collectionType: Any.Type?
+
+    init(
+        type: Any.Type, typeName: String, instanceSize: Int, fields: [Field], referenceFields: [Field], isSystemLibrary: Bool,
+        collectionType: Any.Type?
+    ) {
+        self.type = type
+        self.typeName = typeName
+        self.instanceSize = instanceSize
+        self.fields = fields
+        self.referenceFields = referenceFields
+        self.isSystemLibrary = isSystemLibrary
+        self.collectionType = collectionType
+    }
 }

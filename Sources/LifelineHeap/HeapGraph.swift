@@ -18,7 +18,7 @@ package struct HeapGraph: Sendable {
         package let isOpaque: Bool
         /// The counts read from the object's reference count word (and side table), or `nil`
         /// when they could not be read.
-        package let counts: Counts?
+        package var counts: Counts?
     }
 
     /// Reference counts, the numbers `_getRetainCount`, `_getWeakRetainCount` and
@@ -37,9 +37,28 @@ package struct HeapGraph: Sendable {
         /// `receiveValue (closure)`.
         package let path: String
         package let ownership: ReferenceOwnership
+
+        /// Hashes the ends and the ownership, not the path: two references between the same
+        /// objects are rare, and hashing every path string was a tenth of a walk.
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(from)
+            hasher.combine(to)
+            hasher.combine(ownership)
+        }
     }
 
     package var nodes: [UInt: Node] = [:]
+    /// The objects whose fields (or, for a collection, elements) this inspection read: all of
+    /// them, except those it was told an earlier inspection read
+    /// (``HeapInspector/inspect(roots:known:excluding:)``), which it only validated and
+    /// counted. Their references are the ones in ``references``.
+    package var read = Set<UInt>()
+    /// For each object in ``read``, the memory its references were read from: the object,
+    /// a collection's storage, the closure contexts and boxes it holds.
+    package var regions: [UInt: [Range<UInt>]] = [:]
+    /// A hash of the bytes in each object's ``regions``, reference counts left out: while it is
+    /// the same, so are the object's references (``HeapInspector/recheck(_:)``).
+    package var fingerprints: [UInt: UInt64] = [:]
     /// The references, in the order found, without repeats.
     package var references: [Reference] = []
 

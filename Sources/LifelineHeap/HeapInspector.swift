@@ -1,4 +1,5 @@
 import CLifelineHeap
+import Synchronization
 
 /// Finds the references live objects store, from a set of roots, without ever touching an
 /// object it has not proven alive and well-formed.
@@ -13,12 +14,36 @@ import CLifelineHeap
 /// while it is read is missed or read as garbage that fails validation: a missing edge, never
 /// a fault.
 ///
+///
+/// What an inspection validated about metadata (class layouts, closure capture lists, field
+/// types) holds for the rest of the process, since metadata is never freed: an inspector keeps
+/// it for its later inspections, which then read only the objects themselves. Inspections by
+/// one inspector run one at a time.
+///
 /// ```swift
 /// let graph = HeapInspector().inspect(roots: [HeapInspector.address(of: viewModel)])
 /// ```
 package struct HeapInspector: Sendable {
+    /// The metadata an inspector's inspections validated, behind the lock that runs them one
+    /// at a time.
+    private final class SharedCatalog: @unchecked Sendable {
+        /// Held for a whole inspection: the catalog is only used under it.
+        let lock = Mutex(())
+        let catalog = MetadataCatalog(memory: ProcessMemory.empty)
+        /// The mappings the last inspection used.
+        var mappings: ProcessMemory.MappingTable?
+
+        /// Memory for the next inspection, with the mappings the last one used.
+        func memory() -> ProcessMemory {
+            let memory = mappings.map(ProcessMemory.init(reusing:)) ?? ProcessMemory()
+            mappings = memory.table
+            return memory
+        }
+    }
+
     /// The most objects one inspection records; the walk stops growing there.
     package var objectLimit: Int
+    private let shared = SharedCatalog()
 
     /// Creates an inspector that stops at `objectLimit` objects.
     package init(objectLimit: Int = 10_000) {
@@ -34,6 +59,37 @@ package struct HeapInspector: Sendable {
     /// far, for benchmarks.
     package static var memoryReadCount: UInt64 { lifeline_heap_read_count() }
 
+    /// What an object an earlier inspection read looks like now: the fingerprint of the memory
+    /// its references were read from, and its reference counts.
+    package struct Recheck: Sendable {
+        /// The hash of its ``HeapGraph/regions`` now, `nil` when they cannot be read: when it
+        /// equals the ``HeapGraph/fingerprints`` entry, the object holds the references it held.
+        package let fingerprint: UInt64?
+        /// Its counts now, `nil` when they cannot be read.
+        package let counts: HeapGraph.Counts?
+        /// Whether it is being deinitialized: no longer an object an inspection reads.
+        package let isDeiniting: Bool
+    }
+
+    /// Reads again, for each object of `regions` (an earlier graph's ``HeapGraph/regions``),
+    /// the memory its references came from and its reference counts, without following
+    /// anything: a fraction of what reading its fields costs. What a snapshot that reads only
+    /// what changed asks first.
+    package func recheck(_ regions: [UInt: [Range<UInt>]]) -> [UInt: Recheck] {
+        shared.lock.withLock { _ in
+            let walk = HeapWalk(catalog: shared.catalog, objectLimit: 0, memory: .empty, excluding: { _, _ in true })
+            var rechecks: [UInt: Recheck] = [:]
+            for (address, regions) in regions where RuntimeLayout.isPlausibleAddress(address) {
+                let bits = walk.countWords(of: address)?.bits ?? 0
+                rechecks[address] = Recheck(
+                    fingerprint: walk.memory.fingerprint(of: regions), counts: walk.counts(of: address),
+                    isDeiniting: bits & RuntimeLayout.deinitingBit != 0
+                )
+            }
+            return rechecks
+        }
+    }
+
     /// The graph reachable from `roots` (object addresses) through strong, weak and unowned
     /// references, closures, boxes and collections. A root that is not a valid object is left
     /// out.
@@ -42,11 +98,22 @@ package struct HeapInspector: Sendable {
     ///   - roots: The addresses of the objects to start from.
     ///   - excluding: Objects to leave out of the graph, and not to walk through, by address
     ///     and fully qualified type name: the tracer's own objects, for example.
-    package func inspect(roots: [UInt], excluding: (UInt, String) -> Bool = { _, _ in false }) -> HeapGraph {
-        withoutActuallyEscaping(excluding) { excluding in
-            var walk = HeapWalk(objectLimit: objectLimit, excluding: excluding)
-            walk.run(roots: roots)
-            return walk.graph
+    ///   - known: Objects an earlier inspection read, by address, with their fully qualified
+    ///     type names. One reached again with the same type is added with fresh counts, but its
+    ///     fields are not read (it is not in the graph's ``HeapGraph/read``), nor what only it
+    ///     leads to: the caller keeps its references from before.
+    package func inspect(
+        roots: [UInt], known: [UInt: String] = [:],
+        excluding: (UInt, String) -> Bool = { _, _ in false }
+    ) -> HeapGraph {
+        shared.lock.withLock { _ in
+            withoutActuallyEscaping(excluding) { excluding in
+                var walk = HeapWalk(
+                    catalog: shared.catalog, objectLimit: objectLimit, known: known, memory: shared.memory(), excluding: excluding
+                )
+                walk.run(roots: roots)
+                return walk.graph
+            }
         }
     }
 }

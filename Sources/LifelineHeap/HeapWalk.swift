@@ -1,11 +1,16 @@
 /// One inspection's state: the walk from the roots, the graph so far, and what was validated.
 struct HeapWalk {
-    let memory = ProcessMemory()
+    let memory: ProcessMemory
     let catalog: MetadataCatalog
     let objectLimit: Int
     let excluding: (UInt, String) -> Bool
+    /// Objects an earlier inspection read, by address, with their type names: reaching one of
+    /// the same type again adds it to the graph with fresh counts, without reading its fields.
+    let known: [UInt: String]
     var graph = HeapGraph()
     var pending: [(address: UInt, layout: ClassLayout)] = []
+    /// The objects put in `pending` so far.
+    var queued = Set<UInt>()
     var seenReferences = Set<HeapGraph.Reference>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = Set<UInt>()
@@ -15,10 +20,17 @@ struct HeapWalk {
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
 
-    init(objectLimit: Int, excluding: @escaping (UInt, String) -> Bool) {
+    /// A walk that reads memory afresh and keeps what `catalog` validated before.
+    init(
+        catalog: MetadataCatalog, objectLimit: Int, known: [UInt: String] = [:], memory: ProcessMemory = ProcessMemory(),
+        excluding: @escaping (UInt, String) -> Bool
+    ) {
+        self.memory = memory
         self.objectLimit = objectLimit
         self.excluding = excluding
-        catalog = MetadataCatalog(memory: memory)
+        self.known = known
+        self.catalog = catalog
+        catalog.begin(with: memory)
     }
 
     mutating func run(roots: [UInt]) {
@@ -27,15 +39,28 @@ struct HeapWalk {
             addInstance(root, layout)
         }
         while let (address, layout) = pending.popLast() {
+            graph.read.insert(address)
+            noteRegion(of: address, start: address, size: layout.instanceSize)
             if graph.nodes[address]?.isOpaque == true {
                 walkInterior(of: address, layout)
                 continue
             }
-            for field in layout.fields {
+            for field in layout.referenceFields {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: field.name,
                           ownership: field.ownership, holder: address, depth: 0)
             }
         }
+        for (address, regions) in graph.regions {
+            graph.fingerprints[address] = memory.fingerprint(of: regions)
+        }
+    }
+
+    /// Notes that `holder`'s references were read from the heap object of `size` bytes at
+    /// `start` (the holder itself, its collection's storage, a closure context or box it holds).
+    mutating func noteRegion(of holder: UInt, start: UInt, size: Int) {
+        let (end, overflow) = start.addingReportingOverflow(UInt(max(size, 0)))
+        guard !overflow else { return }
+        graph.regions[holder, default: []].append(start..<end)
     }
 
     // MARK: Objects
@@ -101,10 +126,15 @@ struct HeapWalk {
         guard graph.nodes.count < objectLimit, !excluding(address, layout.typeName) else { return false }
         graph.nodes[address] = HeapGraph.Node(
             address: address, typeName: layout.typeName, isCollection: false,
-            isOpaque: SystemLibrary.owns(layout.typeName), counts: counts(of: address)
+            isOpaque: layout.isSystemLibrary, counts: counts(of: address)
         )
-        pending.append((address, layout))
+        if known[address] != layout.typeName { queue(address, layout) }
         return true
+    }
+
+    /// Puts the object in `pending`, for its fields to be read, unless it was already.
+    mutating func queue(_ address: UInt, _ layout: ClassLayout) {
+        if queued.insert(address).inserted { pending.append((address, layout)) }
     }
 
     /// Scans a system-library object's internals (``SystemLibrary``) as if they were its own
@@ -113,7 +143,8 @@ struct HeapWalk {
         interior = LibraryInterior(owner: owner, layout: layout)
         defer { interior = nil }
         while let item = interior?.dequeue() {
-            for field in item.layout.fields {
+            if item.address != owner { noteRegion(of: owner, start: item.address, size: item.layout.instanceSize) }
+            for field in item.layout.referenceFields {
                 scanValue(at: item.address + UInt(field.offset), type: field.type,
                           path: LibraryInterior.path(item.path, field.name), ownership: item.ownership.through(field.ownership),
                           holder: owner, depth: 0)
@@ -125,10 +156,13 @@ struct HeapWalk {
     /// graph; inside a system-library object's internals, another object of the library is
     /// walked through instead.
     mutating func reach(_ object: UInt, _ layout: ClassLayout, path: String, ownership: ReferenceOwnership, holder: UInt) {
-        if interior != nil, SystemLibrary.owns(layout.typeName) {
+        if interior != nil, layout.isSystemLibrary {
             interior?.enqueue(LibraryInterior.Item(address: object, layout: layout, path: path, ownership: ownership))
         } else if addInstance(object, layout) {
             addReference(from: holder, to: object, path: path, ownership: ownership)
+            // A system library's object (an array's storage held as an `Any`) is part of the
+            // value of the object that holds it, read again with it.
+            if layout.isSystemLibrary { queue(object, layout) }
         }
     }
 
@@ -161,13 +195,13 @@ struct HeapWalk {
             else { return }
             followWord(context, path: closurePath(path), ownership: ownership, holder: holder, depth: depth)
         case RuntimeLayout.structMetadataKind:
-            if let shape = CollectionShape(type) {
+            if let shape = catalog.collectionShape(of: type) {
                 if let storage = memory.word(at: address + UInt(RuntimeLayout.collectionStorageWordOffset)) {
                     scanCollection(storage, type: type, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
                 }
                 return
             }
-            for field in catalog.fields(ofStruct: type) {
+            for field in catalog.referenceFields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
                           ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
@@ -273,7 +307,7 @@ struct HeapWalk {
     mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
         guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
-            if let collection = layout.collectionType, let shape = CollectionShape(collection) {
+            if let collection = layout.collectionType, let shape = catalog.collectionShape(of: collection) {
                 scanCollection(word, type: collection, shape: shape, path: path, ownership: ownership, holder: holder, depth: depth)
             } else {
                 reach(word, layout, path: path, ownership: ownership, holder: holder)
@@ -294,6 +328,7 @@ struct HeapWalk {
         // shortest path.
         if interior != nil, interior?.visit(container: word) != true { return }
         guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
+        noteRegion(of: holder, start: word, size: size)
         defer { openContainers.remove(word) }
         switch kind {
         case .closureContext(let bindings, let firstCapture, let captures):
@@ -384,7 +419,16 @@ struct HeapWalk {
                 )
             }
             addReference(from: holder, to: storage, path: path, ownership: ownership)
-            guard isNew else { return }
+            // A collection is part of the value of the object that holds it: its elements are
+            // read again with it, once.
+            guard graph.read.insert(storage).inserted else { return }
+            // Elements that hold no reference change nothing in the graph: a history of ten
+            // thousand integers is not read again at every snapshot.
+            let holdsReferences = switch shape {
+            case .array(let element), .set(let element): catalog.mayHoldReferences(element)
+            case .dictionary(let key, let value): catalog.mayHoldReferences(key) || catalog.mayHoldReferences(value)
+            }
+            if holdsReferences, let limit { noteRegion(of: storage, start: storage, size: Int(limit - storage)) }
             (elementHolder, elementOwnership) = (storage, .strong)
         }
         func elementPath(_ element: String) -> String { LibraryInterior.path(elementPathPrefix, element) }
@@ -400,6 +444,7 @@ struct HeapWalk {
         }
         switch shape {
         case .array(let element):
+            guard catalog.mayHoldReferences(element) else { return }
             let stride = self.stride(of: element)
             let first = storage + UInt(RuntimeLayout.arrayElementsOffset)
             guard stride > 0, fits(first, Int(count), stride) else { return }
@@ -408,7 +453,7 @@ struct HeapWalk {
                           ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
             }
         case .set(let element):
-            guard let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
+            guard catalog.mayHoldReferences(element), let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() where !isFull {
                 let stride = self.stride(of: element)
                 guard stride > 0, fits(elements, bucket + 1, stride) else { return }
@@ -419,7 +464,8 @@ struct HeapWalk {
             guard let keys = memory.word(at: storage + UInt(RuntimeLayout.dictionaryKeysPointerOffset)),
                   let values = memory.word(at: storage + UInt(RuntimeLayout.dictionaryValuesPointerOffset))
             else { return }
-            let keyStride = stride(of: key), valueStride = stride(of: value)
+            let keyStride = catalog.mayHoldReferences(key) ? stride(of: key) : 0
+            let valueStride = catalog.mayHoldReferences(value) ? stride(of: value) : 0
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() where !isFull {
                 if keyStride > 0, fits(keys, bucket + 1, keyStride) {
                     scanValue(at: keys + UInt(bucket * keyStride), type: key, path: elementPath("key [\(ordinal)]"),

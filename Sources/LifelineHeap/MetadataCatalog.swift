@@ -4,7 +4,10 @@
 ///
 /// A word is treated as class metadata only after its kind, descriptor, instance size and
 /// whole superclass chain check out; closure-context and box metadata only after their kind
-/// does. Metadata is never freed, so a validated pointer stays valid; results are cached.
+/// does. Metadata is never freed, so a validated pointer stays valid: what checked out is
+/// cached for the catalog's lifetime, across inspections (``begin(with:)``), and only a
+/// rejection is forgotten between them, since a word that was not metadata then may be
+/// metadata the runtime made since.
 /// It also reads what the walk needs to read a value by its type: a struct's fields, an
 /// enum's cases in tag order, a tuple's elements, how an existential stores its value.
 final class MetadataCatalog {
@@ -77,19 +80,32 @@ final class MetadataCatalog {
         RuntimeLayout.referenceBuiltinNames.compactMap { _typeByName($0) }.map { unsafeBitCast($0, to: UInt.self) }
     )
 
-    private let memory: ProcessMemory
-    private var cache: [UInt: HeapKind?] = [:]
+    private var memory: ProcessMemory
+    private var cache: [UInt: HeapKind] = [:]
+    /// Words that did not check out as heap metadata, in this inspection.
+    private var rejected = Set<UInt>()
     /// Generic arguments already proven to be type metadata. Type metadata is never freed, so
     /// a proof holds for the whole inspection, and a type nested in many others (a pipeline's
     /// upstream type, repeated in every later operator's type) is checked once.
     private var genuineArguments = Set<UInt>()
     private var structs: [UInt: [StructField]] = [:]
+    private var referenceStructFields: [UInt: [StructField]] = [:]
+    private var shapes: [UInt: CollectionShape?] = [:]
+    private var holdsReferences: [UInt: Bool] = [:]
+    private var optionalClassReferences: [UInt: Bool] = [:]
     private var enums: [UInt: [EnumCase]?] = [:]
     private var enumWitnesses: [UInt: EnumWitnesses?] = [:]
     private var tuples: [UInt: [TupleElement]?] = [:]
 
     init(memory: ProcessMemory) {
         self.memory = memory
+    }
+
+    /// Starts an inspection that reads `memory`: keeps what checked out in earlier ones and
+    /// forgets what did not.
+    func begin(with memory: ProcessMemory) {
+        self.memory = memory
+        rejected.removeAll(keepingCapacity: true)
     }
 
     /// The stored properties of a struct type (metadata the runtime handed out, never a word
@@ -112,6 +128,56 @@ final class MetadataCatalog {
         return fields
     }
 
+    /// The fields of a struct type that can hold a reference (``mayHoldReferences(_:)``).
+    func referenceFields(ofStruct type: Any.Type) -> [StructField] {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = referenceStructFields[metadata] { return known }
+        let fields = fields(ofStruct: type).filter { $0.ownership != .strong || mayHoldReferences($0.type) }
+        referenceStructFields[metadata] = fields
+        return fields
+    }
+
+    /// Whether a value of `type` (metadata the runtime handed out) can hold a reference the
+    /// walk follows: `false` for plain data (integers, floating point, raw pointers, enums
+    /// without payloads, and structs, enums and tuples of those), `true` for anything else,
+    /// `unowned(unsafe)` references included (plain data to the runtime, as in `Unmanaged`).
+    func mayHoldReferences(_ type: Any.Type) -> Bool {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = holdsReferences[metadata] { return known }
+        holdsReferences[metadata] = true  // while it is worked out: a type that contains itself
+        let holds = checkHoldsReferences(type, metadata: metadata)
+        holdsReferences[metadata] = holds
+        return holds
+    }
+
+    private func checkHoldsReferences(_ type: Any.Type, metadata: UInt) -> Bool {
+        guard let flags = valueWitnessFlags(of: type), flags & RuntimeLayout.isNonPODFlag == 0,
+              let kind = memory.word(at: metadata)
+        else { return true }
+        switch kind {
+        case RuntimeLayout.opaqueMetadataKind:
+            return isReference(builtin: type)
+        case RuntimeLayout.structMetadataKind:
+            return fields(ofStruct: type).contains { $0.ownership != .strong || mayHoldReferences($0.type) }
+        case RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
+            guard let cases = cases(ofEnum: type) else { return true }
+            return cases.contains { $0.isIndirect || $0.payload.map(mayHoldReferences) ?? false }
+        case RuntimeLayout.tupleMetadataKind:
+            return elements(ofTuple: type)?.contains { mayHoldReferences($0.type) } ?? true
+        default:
+            return true
+        }
+    }
+
+    /// The shape of a collection type, or `nil` for any other type (``CollectionShape``).
+    func collectionShape(of type: Any.Type) -> CollectionShape? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = shapes[metadata] { return known }
+        let shape = CollectionShape(type)
+        shapes[metadata] = shape
+        return shape
+    }
+
     /// The cases of an enum or optional type, in tag order (payload cases, then empty cases,
     /// each in declaration order), with their payload types resolved in the type's generic
     /// context; `nil` when its field descriptor cannot be read or does not list the cases in
@@ -126,8 +192,12 @@ final class MetadataCatalog {
 
     /// Whether `type` is `Optional` of a class: stored as the reference, `nil` as null.
     func isOptionalClassReference(_ type: Any.Type) -> Bool {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = optionalClassReferences[metadata] { return known }
         guard let payload = cases(ofEnum: type)?.first?.payload else { return false }
-        return memory.word(at: unsafeBitCast(payload, to: UInt.self)) == RuntimeLayout.classMetadataKind
+        let isReference = memory.word(at: unsafeBitCast(payload, to: UInt.self)) == RuntimeLayout.classMetadataKind
+        optionalClassReferences[metadata] = isReference
+        return isReference
     }
 
     /// The witnesses that read an enum or optional value's case.
@@ -194,7 +264,11 @@ final class MetadataCatalog {
     /// is not metadata the inspector can trust.
     func heapKind(metadata: UInt) -> HeapKind? {
         if let cached = cache[metadata] { return cached }
-        let kind = classify(metadata)
+        guard !rejected.contains(metadata) else { return nil }
+        guard let kind = classify(metadata) else {
+            rejected.insert(metadata)
+            return nil
+        }
         cache[metadata] = kind
         return kind
     }
@@ -270,6 +344,7 @@ final class MetadataCatalog {
         let typeName = _typeName(type, qualified: true)
         return ClassLayout(
             type: type, typeName: typeName, instanceSize: Int(size), fields: fields,
+            referenceFields: fields.filter { $0.ownership != .strong || mayHoldReferences($0.type) }, isSystemLibrary: SystemLibrary.owns(typeName),
             collectionType: collectionType(ofStorage: metadata, typeName: typeName)
         )
     }

@@ -14,21 +14,26 @@ final class PageCache {
     /// The most pages one inspection copies (16 MiB); past it, reads go to memory one at a time.
     static let pageLimit = 4096
     /// Pages per slab: copies live in slabs, so a copy never moves once made.
-    static let slabPages = 64
+    static let slabPages = 16
 
     private let process = lifeline_heap_process_id()
     /// The slot of each page read so far (its index among the copies), by page number; -1 for
     /// a page that could not be read.
-    private var slots: [UInt: Int] = [:]
-    private var slabs: [UnsafeMutableRawPointer] = []
-    private var copiedCount = 0
+    @exclusivity(unchecked) private var slots: [UInt: Int] = [:]
+    @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var copiedCount = 0
     /// The page the last read touched, which the next read usually touches again, and its
     /// copy (`nil` when it could not be read).
-    private var lastNumber = UInt.max
-    private var lastCopy: UnsafeRawPointer?
+    @exclusivity(unchecked) private var lastNumber = UInt.max
+    @exclusivity(unchecked) private var lastCopy: UnsafeRawPointer?
+    /// The pages read last, by page number modulo their count, with their copies: a walk goes
+    /// back and forth between an object's page and its type's metadata pages.
+    @exclusivity(unchecked) private var recentNumbers = [UInt](repeating: .max, count: PageCache.recentPages)
+    @exclusivity(unchecked) private var recentCopies = [UnsafeRawPointer?](repeating: nil, count: PageCache.recentPages)
+    static let recentPages = 16
     /// The walk's own buffers holding copies of values (``copy(_:from:into:)``): read where
     /// they are, never from a page copy, which could predate what was copied into them.
-    private var ownBuffers: [Range<UInt>] = []
+    @exclusivity(unchecked) private var ownBuffers: [Range<UInt>] = []
     /// Where a read that crosses a page boundary, or comes past the page limit, lands.
     private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
 
@@ -43,6 +48,7 @@ final class PageCache {
         copiedCount = 0
         lastNumber = .max
         lastCopy = nil
+        for way in recentNumbers.indices { recentNumbers[way] = .max }
     }
 
     func word(at address: UInt) -> UInt? {
@@ -103,10 +109,17 @@ final class PageCache {
         let offset = Int(address & UInt(Self.pageSize - 1))
         guard offset + length <= Self.pageSize else { return readAlone(address, length) }
         if number != lastNumber {
-            switch page(number) {
-            case .copied(let copy): lastCopy = copy
-            case .unreadable: lastCopy = nil
-            case .uncached: return readAlone(address, length)
+            let way = Int(number % UInt(Self.recentPages))
+            if recentNumbers[way] == number {
+                lastCopy = recentCopies[way]
+            } else {
+                switch page(number) {
+                case .copied(let copy): lastCopy = copy
+                case .unreadable: lastCopy = nil
+                case .uncached: return readAlone(address, length)
+                }
+                recentNumbers[way] = number
+                recentCopies[way] = lastCopy
             }
             lastNumber = number
         }

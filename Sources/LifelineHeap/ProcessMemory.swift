@@ -9,16 +9,14 @@ import CLifelineHeap
 /// bytes as they were when it was copied, as a racy read would, so what it yields is validated
 /// like any other word, and it is never dereferenced.
 ///
-/// The mappings come from `/proc/self/maps`, read once when the value is made. They decide
-/// where malloc chunk headers are looked for and which addresses lie in a loaded image. They
-/// are not shared between inspections: a reading left from an earlier one misses what was
-/// mapped, grown or made writable since (the main heap grows, thread arenas extend their
-/// writable part), and a chunk found across such a stale boundary would be rejected, so its
-/// object would be missing from the graph. Re-reading on such a miss would happen in nearly
-/// every inspection, since most candidate words are not chunks at all.
+/// The mappings come from `/proc/self/maps`. They decide where malloc chunk headers are looked
+/// for and which addresses lie in a loaded image. An inspector keeps them for its next
+/// inspection (``init(reusing:)``), since reading them costs more than a small inspection, and
+/// reads them again, once per inspection, the first time they fall short: an address in no
+/// mapping, a heap address that is not writable, or a chunk that ends past its mapping (the
+/// main heap grew, a thread arena made more of itself writable). A reading left from an earlier
+/// inspection can only fall short that way, so no object is missed because of it.
 ///
-/// Copies of a value share its page cache: one inspection makes one `ProcessMemory`, and the
-/// next inspection starts with no pages.
 struct ProcessMemory {
     /// One mapped address range.
     struct Mapping {
@@ -29,12 +27,50 @@ struct ProcessMemory {
         let isHeap: Bool
     }
 
+    /// The mappings one inspection uses, and whether it read them itself.
+    final class MappingTable {
+        /// The mappings, sorted by start address.
+        fileprivate(set) var mappings: [Mapping]
+        /// Whether they were read during the current inspection.
+        fileprivate var isFresh: Bool
+
+        fileprivate init(mappings: [Mapping], isFresh: Bool) {
+            self.mappings = mappings
+            self.isFresh = isFresh
+        }
+    }
+
     /// The mappings, sorted by start address.
-    let mappings: [Mapping]
+    var mappings: [Mapping] { table.mappings }
+    /// The mappings, for the next inspection to reuse.
+    let table: MappingTable
     private let pages = PageCache()
 
+    /// Memory with the mappings read now.
     init() {
-        mappings = Self.readMappings()
+        table = MappingTable(mappings: Self.readMappings(), isFresh: true)
+    }
+
+    /// Memory with the mappings an earlier inspection read, read again the first time they
+    /// fall short.
+    init(reusing table: MappingTable) {
+        table.isFresh = false
+        self.table = table
+    }
+
+    private init(mappings: [Mapping]) {
+        table = MappingTable(mappings: mappings, isFresh: true)
+    }
+
+    /// Memory with no mappings read, for a catalog made before its first inspection.
+    static var empty: ProcessMemory { ProcessMemory(mappings: []) }
+
+    /// Reads the mappings again, unless this inspection already did; whether it did now.
+    private func refreshMappings() -> Bool {
+        guard !table.isFresh else { return false }
+        table.mappings = Self.readMappings()
+        table.isFresh = true
+        return true
     }
 
     /// Drops the copies of the pages read so far. Call it after asking the runtime for types:
@@ -73,6 +109,33 @@ struct ProcessMemory {
         pages.release(buffer)
     }
 
+    /// A hash of the bytes of `regions`, each a heap object's, leaving out each one's reference
+    /// count word (which every retain changes); `nil` when some of them cannot be read.
+    func fingerprint(of regions: [Range<UInt>]) -> UInt64? {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for region in regions {
+            var address = region.lowerBound
+            while address < region.upperBound {
+                let offset = address - region.lowerBound
+                if offset != UInt(RuntimeLayout.objectRefCountOffset) {
+                    let value: UInt64
+                    if address % 8 == 0, region.upperBound - address >= 8 {
+                        guard let word = word(at: address) else { return nil }
+                        value = UInt64(word)
+                    } else {
+                        guard let byte = byte(at: address) else { return nil }
+                        value = UInt64(byte)
+                    }
+                    hash = (hash ^ value) &* 0x100_0000_01b3
+                }
+                let (next, overflow) = address.addingReportingOverflow(address % 8 == 0 && region.upperBound - address >= 8 ? 8 : 1)
+                guard !overflow else { break }
+                address = next
+            }
+        }
+        return hash
+    }
+
     /// The address a 32-bit relative pointer stored at `address` points to.
     func relativePointer(at address: UInt) -> UInt? {
         guard let offset = int32(at: address), offset != 0 else { return nil }
@@ -80,6 +143,12 @@ struct ProcessMemory {
     }
 
     func mapping(containing address: UInt) -> Mapping? {
+        if let mapping = cachedMapping(containing: address) { return mapping }
+        return refreshMappings() ? cachedMapping(containing: address) : nil
+    }
+
+    private func cachedMapping(containing address: UInt) -> Mapping? {
+        let mappings = table.mappings
         var low = 0, high = mappings.count
         while low < high {
             let middle = (low + high) / 2
@@ -104,9 +173,10 @@ struct ProcessMemory {
     /// next chunk does not mark it in use) has a usable size of 0, as with malloc.
     func allocationSize(at pointer: UInt) -> Int? {
         guard RuntimeLayout.isPlausibleAddress(pointer), pointer % RuntimeLayout.mallocAlignment == 0,
-              let mapping = mapping(containing: pointer), mapping.isHeap, mapping.writable,
-              pointer >= mapping.range.lowerBound + RuntimeLayout.chunkHeaderSize
+              let mapping = mapping(containing: pointer), mapping.isHeap
         else { return nil }
+        guard mapping.writable else { return refreshMappings() ? allocationSize(at: pointer) : nil }
+        guard pointer >= mapping.range.lowerBound + RuntimeLayout.chunkHeaderSize else { return nil }
         let chunk = pointer - RuntimeLayout.chunkHeaderSize
         guard let header = word(at: chunk + RuntimeLayout.chunkSizeOffset) else { return nil }
         let chunkSize = header & ~RuntimeLayout.chunkFlagBits
@@ -114,7 +184,8 @@ struct ProcessMemory {
               chunkSize < RuntimeLayout.addressLimit
         else { return nil }
         let (end, overflow) = chunk.addingReportingOverflow(chunkSize)
-        guard !overflow, end <= mapping.range.upperBound else { return nil }
+        guard !overflow else { return nil }
+        guard end <= mapping.range.upperBound else { return refreshMappings() ? allocationSize(at: pointer) : nil }
         if header & RuntimeLayout.chunkMmappedBit != 0 {
             return Int(chunkSize - RuntimeLayout.mmappedChunkOverhead)
         }

@@ -268,6 +268,8 @@ extension RuntimeLayout {
     /// `ValueWitnessFlags::IsNonInline`: the value does not fit an existential's three-word
     /// inline buffer, so an existential holds it in a box.
     static let isNonInlineFlag: UInt32 = 0x0002_0000
+    /// Value witness flag: the type is not plain data (copying it retains something).
+    static let isNonPODFlag: UInt32 = 0x0001_0000
     /// `ValueWitnessFlags::HasEnumWitnesses`: the table goes on with the enum value witnesses.
     static let hasEnumWitnessesFlag: UInt32 = 0x0020_0000
     /// `EnumValueWitnessTable`: `getEnumTag(value, metadata) -> UInt32` right after the

@@ -49,7 +49,9 @@ struct TraceBuilder {
             }
             queues[queueID] = TraceQueue(id: queueID, label: try fields.string("label"))
         case "snapshot":
-            snapshots.append((try Self.snapshot(fields), fields.number))
+            let snapshot = try Self.snapshot(fields)
+            let full = fields.has("base") ? try TraceSnapshotDelta.reconstruct(fields, changes: snapshot, after: snapshots.last?.snapshot) : snapshot
+            snapshots.append((full, fields.number))
         case "end":
             if let end { throw .repeatedEndRecord(line: fields.number, firstLine: end.line) }
             end = (try fields.unsigned("events"), try fields.unsigned("dropped"), fields.number)
@@ -183,7 +185,8 @@ struct TraceBuilder {
         var edges: [TraceSnapshot.Edge] = []
         for edge in try fields.objects("edges") {
             let from = try edge.id("from"), to = try edge.id("to")
-            for (key, id) in [("from", from), ("to", to)] where !nodeIDs.contains(id) {
+            // A delta's edges may name nodes it leaves as they were: checked once it is applied.
+            for (key, id) in [("from", from), ("to", to)] where !fields.has("base") && !nodeIDs.contains(id) {
                 throw .badField(line: fields.number, field: edge.name(key), reason: "names object \(id.rawValue), which is not a node of the snapshot")
             }
             edges.append(TraceSnapshot.Edge(

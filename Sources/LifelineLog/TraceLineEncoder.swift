@@ -58,13 +58,8 @@ public enum TraceLineEncoder {
     public static func withLine<Result>(
         for snapshot: TraceSnapshot, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        var capacity = 160 + TraceLineBuilder.capacity(forString: snapshot.label)
-        for node in snapshot.nodes {
-            capacity += 200 + TraceLineBuilder.capacity(forString: node.name ?? "")
-        }
-        for edge in snapshot.edges {
-            capacity += 128 + TraceLineBuilder.capacity(forString: edge.field)
-        }
+        let capacity = 160 + TraceLineBuilder.capacity(forString: snapshot.label)
+            + capacity(forNodes: snapshot.nodes, edges: snapshot.edges)
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"snapshot\",\"snapshot\":")
             line.number(snapshot.index)
@@ -75,42 +70,9 @@ public enum TraceLineEncoder {
             line.raw(",\"reason\":")
             line.string(snapshot.reason.rawValue)
             line.raw(",\"nodes\":[")
-            for (position, node) in snapshot.nodes.enumerated() {
-                line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
-                line.number(node.id.rawValue)
-                line.raw(",\"kind\":")
-                line.string(node.kind.rawValue)
-                if let name = node.name {
-                    line.raw(",\"name\":")
-                    line.string(name)
-                }
-                if let counts = node.retainCounts {
-                    line.raw(",\"strong\":")
-                    line.number(counts.strong)
-                    line.raw(",\"weak\":")
-                    line.number(counts.weak)
-                    line.raw(",\"unowned\":")
-                    line.number(counts.unowned)
-                    if counts.recorderWeak > 0 {
-                        line.raw(",\"recorder_weak\":")
-                        line.number(counts.recorderWeak)
-                    }
-                }
-                if node.opaque { line.raw(",\"opaque\":true") }
-                line.raw(node.alive ? ",\"alive\":true}" : ",\"alive\":false}")
-            }
+            encode(snapshot.nodes, into: &line)
             line.raw("],\"edges\":[")
-            for (position, edge) in snapshot.edges.enumerated() {
-                line.raw(position == 0 ? "{\"from\":" : ",{\"from\":")
-                line.number(edge.from.rawValue)
-                line.raw(",\"to\":")
-                line.number(edge.to.rawValue)
-                line.raw(",\"field\":")
-                line.string(edge.field)
-                line.raw(",\"ownership\":")
-                line.string(edge.ownership.rawValue)
-                line.raw("}")
-            }
+            encode(snapshot.edges, into: &line)
             line.raw("]}\n")
         }, body)
     }
@@ -216,7 +178,63 @@ public enum TraceLineEncoder {
         }, body)
     }
 
-    private static func withLine<Result>(
+    /// Writes snapshot nodes as the members of a JSON array.
+    static func encode(_ nodes: [TraceSnapshot.Node], into line: inout TraceLineBuilder) {
+        for (position, node) in nodes.enumerated() {
+            line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
+            line.number(node.id.rawValue)
+            line.raw(",\"kind\":")
+            line.string(node.kind.rawValue)
+            if let name = node.name {
+                line.raw(",\"name\":")
+                line.string(name)
+            }
+            if let counts = node.retainCounts {
+                line.raw(",\"strong\":")
+                line.number(counts.strong)
+                line.raw(",\"weak\":")
+                line.number(counts.weak)
+                line.raw(",\"unowned\":")
+                line.number(counts.unowned)
+                if counts.recorderWeak > 0 {
+                    line.raw(",\"recorder_weak\":")
+                    line.number(counts.recorderWeak)
+                }
+            }
+            if node.opaque { line.raw(",\"opaque\":true") }
+            line.raw(node.alive ? ",\"alive\":true}" : ",\"alive\":false}")
+        }
+    }
+
+    /// Writes snapshot edges as the members of a JSON array.
+    static func encode(_ edges: [TraceSnapshot.Edge], into line: inout TraceLineBuilder) {
+        for (position, edge) in edges.enumerated() {
+            line.raw(position == 0 ? "{\"from\":" : ",{\"from\":")
+            line.number(edge.from.rawValue)
+            line.raw(",\"to\":")
+            line.number(edge.to.rawValue)
+            line.raw(",\"field\":")
+            line.string(edge.field)
+            line.raw(",\"ownership\":")
+            line.string(edge.ownership.rawValue)
+            line.raw("}")
+        }
+    }
+
+    /// The most bytes `nodes` and `edges` take in a line.
+    static func capacity(forNodes nodes: [TraceSnapshot.Node], edges: [TraceSnapshot.Edge]) -> Int {
+        var capacity = 0
+        for node in nodes {
+            capacity += 200 + TraceLineBuilder.capacity(forString: node.name ?? "")
+        }
+        for edge in edges {
+            capacity += 128 + TraceLineBuilder.capacity(forString: edge.field)
+        }
+        return capacity
+    }
+
+    /// Hands `body` the line `build` writes, in temporary memory of `capacity` bytes.
+    static func withLine<Result>(
         capacity: Int, build: (inout TraceLineBuilder) -> Void,
         _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {

@@ -1,4 +1,4 @@
-import Lifeline
+@testable import Lifeline
 import LifelineAnalysis
 import LifelineLog
 import NewsReaderApp
@@ -73,5 +73,23 @@ struct NewsReaderAppTests {
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBugs() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
+    }
+
+    /// Per-call snapshots are written as what changed since the snapshot before; on the app,
+    /// whose four queues keep running while a snapshot is taken, the log's delta lines read
+    /// back as exactly the snapshots the recorder took. (That they find what a full read finds
+    /// is checked where nothing runs between the two reads: PerCallSnapshotTests.)
+    @Test func perCallSnapshotsReadBackAsTheSnapshotsTaken() throws {
+        var session: RecordingSession?
+        let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
+            session = Lifeline.current
+            session?.snapshots.compareReads()
+            let app = NewsReaderApp()
+            #expect(app.run(), "the app's queues went quiet")
+            app.tearDown()
+        }
+        let taken = try #require(session?.snapshots.readComparison?.snapshots)
+        #expect(taken.count > 20)
+        #expect(trace.snapshots == taken)
     }
 }

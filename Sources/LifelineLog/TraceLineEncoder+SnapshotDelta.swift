@@ -1,0 +1,36 @@
+extension TraceLineEncoder {
+    /// Hands `body` the encoded line for a per-call snapshot written as what changed since the
+    /// snapshot before it (docs/LogFormat.md, "Delta snapshots"). Its new nodes must be declared
+    /// by object lines of their own.
+    public static func withLine<Result>(
+        for delta: TraceSnapshotDelta, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let capacity = 200 + TraceLineBuilder.capacity(forString: delta.label)
+            + capacity(forNodes: delta.nodes, edges: delta.edges + delta.removedEdges) + 24 * delta.removedNodes.count
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"kind\":\"snapshot\",\"snapshot\":")
+            line.number(delta.index)
+            line.raw(",\"at\":")
+            line.number(delta.seq)
+            line.raw(",\"label\":")
+            line.string(delta.label)
+            line.raw(",\"reason\":")
+            line.string(delta.reason.rawValue)
+            line.raw(",\"base\":")
+            line.number(delta.base)
+            line.raw(",\"nodes\":[")
+            encode(delta.nodes, into: &line)
+            line.raw("],\"edges\":[")
+            encode(delta.edges, into: &line)
+            line.raw("],\"removed_nodes\":[")
+            for (position, id) in delta.removedNodes.enumerated() {
+                line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
+                line.number(id.rawValue)
+                line.raw("}")
+            }
+            line.raw("],\"removed_edges\":[")
+            encode(delta.removedEdges, into: &line)
+            line.raw("]}\n")
+        }, body)
+    }
+}

@@ -1,0 +1,30 @@
+extension TraceSnapshotDelta {
+    /// The full snapshot a delta snapshot line stands for: `changes` (the line's `nodes` and
+    /// `edges`, read as a snapshot's) with its removals, applied to `previous`, the snapshot
+    /// line before it.
+    static func reconstruct(
+        _ fields: LineFields, changes: TraceSnapshot, after previous: TraceSnapshot?
+    ) throws(TraceReadError) -> TraceSnapshot {
+        var removedNodes: [TraceObjectID] = []
+        for node in try fields.objects("removed_nodes") {
+            removedNodes.append(try node.id("id"))
+        }
+        var removedEdges: [TraceSnapshot.Edge] = []
+        for edge in try fields.objects("removed_edges") {
+            removedEdges.append(TraceSnapshot.Edge(
+                from: try edge.id("from"), to: try edge.id("to"), field: try edge.string("field"),
+                ownership: try edge.choice("ownership", of: TraceSnapshot.Ownership.self)
+            ))
+        }
+        let delta = TraceSnapshotDelta(
+            index: changes.index, seq: changes.seq, label: changes.label, reason: changes.reason,
+            base: try fields.integer("base"), nodes: changes.nodes, removedNodes: removedNodes, edges: changes.edges,
+            removedEdges: removedEdges
+        )
+        do {
+            return try delta.applied(to: previous)
+        } catch {
+            throw .badField(line: fields.number, field: "base", reason: error.description)
+        }
+    }
+}
