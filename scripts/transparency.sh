@@ -202,6 +202,9 @@ build() {
    done)
   note "building the harness in $PKG (log: $WORK/build.log)"
   local start=$SECONDS
+  # SwiftPM keeps its build plan of a path dependency across builds and misses source files
+  # added to Lifeline since; dropping the plan makes it plan again (compiled files are kept).
+  rm -f "$PKG"/.build/*/debug/description.json
   if ! (cd "$PKG" && swift build --build-tests) > "$WORK/build.log" 2>&1; then
     grep -E 'error:' "$WORK/build.log" | sort -u | head -20 >&2
     tail -n 5 "$WORK/build.log" >&2
