@@ -6,9 +6,10 @@
 #   SVGs are byte-identical only with the same fonts.
 # - libxml2-utils (xmllint), plantuml, librsvg2-bin (rsvg-convert): the tests validate every
 #   SVG and PlantUML file Lifeline writes, and render SVGs to PNG.
+# - time (GNU time): `make benchmark` measures each command's peak memory with it.
 set -euo pipefail
 
-packages=(libgraphviz-dev pkg-config fonts-liberation2 libxml2-utils plantuml librsvg2-bin)
+packages=(libgraphviz-dev pkg-config fonts-liberation2 libxml2-utils plantuml librsvg2-bin time)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

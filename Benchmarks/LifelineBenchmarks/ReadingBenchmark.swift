@@ -80,29 +80,38 @@ enum ReadingBenchmark {
 }
 
 /// One run of a command with its standard output thrown away: wall time and peak memory.
+///
+/// The command runs under GNU time (`/usr/bin/time`, which `make setup` installs), which
+/// reports its peak memory: a child spawned straight from this process would report this
+/// process's own peak instead when that is larger, because Linux carries a process's peak
+/// resident size across the exec of the child it spawns.
 struct ChildRun {
     let seconds: Double
     let peakMegabytes: Double
     let status: Int32
 
     init(_ executable: String, _ arguments: [String]) {
+        let report = NSTemporaryDirectory() + "lifeline-benchmark-peak-\(getpid())"
+        defer { unlink(report) }
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let timed = ["/usr/bin/time", "--format=%M", "--output=\(report)", executable] + arguments
+        let argv = timed.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let start = DispatchTime.now().uptimeNanoseconds
         var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+        guard posix_spawn(&pid, timed[0], &actions, nil, argv, environ) == 0 else {
             (seconds, peakMegabytes, status) = (0, 0, -1)
             return
         }
         posix_spawn_file_actions_destroy(&actions)
         var waitStatus: Int32 = 0
-        var usage = rusage()
-        wait4(pid, &waitStatus, 0, &usage)
+        waitpid(pid, &waitStatus, 0)
         seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        peakMegabytes = Double(usage.ru_maxrss) / 1024
+        let kilobytes = (try? String(contentsOfFile: report, encoding: .utf8))?
+            .split(separator: "\n").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        peakMegabytes = (kilobytes ?? 0) / 1024
         status = (waitStatus & 0x7f) == 0 ? (waitStatus >> 8) & 0xff : 128 + (waitStatus & 0x7f)
     }
 

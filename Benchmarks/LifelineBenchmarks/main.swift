@@ -10,7 +10,7 @@ import Lifeline
 /// one configuration, once, and prints nothing else: for `valgrind --tool=callgrind
 /// --toggle-collect='*sendValues*'`, which counts the instructions of the sends alone.
 /// `subscribe` and `view-model` record one run of ``SubscribeBenchmark``'s subscribes (for
-/// `--toggle-collect='*SubscribeBenchmark*'`).
+/// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures.
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
@@ -36,8 +36,10 @@ if let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"] {
         try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
         _ = SubscribeBenchmark.subscribeIntoViewModel()
         Lifeline.stop()
+    case "reading":
+        try ReadingBenchmark.run(events: values, logDirectory: logDirectory)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, subscribe or view-model")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, subscribe, view-model or reading")
         exit(2)
     }
     exit(0)
