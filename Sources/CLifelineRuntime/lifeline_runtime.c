@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "lifeline_runtime.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,26 +152,39 @@ uint64_t lifeline_identity_header_word(const void *address) {
     return __atomic_load_n((const uint64_t *)address + 1, __ATOMIC_RELAXED);
 }
 
+// Copies an entry's fields and the version they were read at; false while a writer holds the
+// entry. The caller checks the version again (identity_unchanged) after anything it reads
+// meanwhile.
+static inline bool identity_read(const lifeline_identity_entry *entry, lifeline_identity_entry *copy) {
+    copy->version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
+    if (copy->version & 1) {
+        return false;
+    }
+    copy->generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
+    copy->address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
+    copy->metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
+    copy->header_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
+    copy->trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
+    return true;
+}
+
+// Whether no writer changed the entry since `copy` was read from it.
+static inline bool identity_unchanged(const lifeline_identity_entry *entry, const lifeline_identity_entry *copy) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    return __atomic_load_n(&entry->version, __ATOMIC_RELAXED) == copy->version;
+}
+
 uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
     lifeline_identity_entry *entry = identity_slot((const void *)(uintptr_t)identifier);
-    uint64_t version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
-    if (version & 1) {
+    lifeline_identity_entry copy;
+    if (!identity_read(entry, &copy) || !identity_unchanged(entry, &copy)) {
         return 0;
     }
-    uint64_t cached_generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
-    uint64_t cached_address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
-    uint64_t cached_metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
-    uint64_t cached_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
-    uint64_t trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&entry->version, __ATOMIC_RELAXED) != version) {
+    if (copy.generation != generation || copy.address != identifier || copy.header_word != 0
+        || copy.metadata != (uint64_t)(uintptr_t)metadata) {
         return 0;
     }
-    if (cached_generation != generation || cached_address != identifier || cached_word != 0
-        || cached_metadata != (uint64_t)(uintptr_t)metadata) {
-        return 0;
-    }
-    return trace_id;
+    return copy.trace_id;
 }
 
 void lifeline_identity_store_value(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t trace_id) {
@@ -180,29 +194,23 @@ void lifeline_identity_store_value(uint64_t generation, uint64_t identifier, con
 
 uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
     lifeline_identity_entry *entry = identity_slot(address);
-    uint64_t version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
-    if (version & 1) {
+    lifeline_identity_entry copy;
+    if (!identity_read(entry, &copy)) {
         return 0;
     }
-    uint64_t cached_generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
-    uint64_t cached_address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
-    uint64_t cached_metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
-    uint64_t cached_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
-    uint64_t trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
     // A value entry (word 0) is never an object's: its address field is an identifier, and a
     // value of the same type and size would otherwise lead here to follow it.
-    if (cached_generation != generation || cached_address != (uint64_t)(uintptr_t)address
-        || cached_metadata != (uint64_t)(uintptr_t)metadata || cached_word == 0 || trace_id == 0) {
+    if (copy.generation != generation || copy.address != (uint64_t)(uintptr_t)address
+        || copy.metadata != (uint64_t)(uintptr_t)metadata || copy.header_word == 0 || copy.trace_id == 0) {
         return 0;
     }
     // Read the object's word inside the lock's window: if the entry is still unchanged after
     // it, the recorder's weak reference (and so the side table) was alive when it was read.
     uint64_t word = lifeline_identity_header_word(address);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(&entry->version, __ATOMIC_RELAXED) != version || word != cached_word) {
+    if (!identity_unchanged(entry, &copy) || word != copy.header_word) {
         return 0;
     }
-    return trace_id;
+    return copy.trace_id;
 }
 
 static inline void identity_write(

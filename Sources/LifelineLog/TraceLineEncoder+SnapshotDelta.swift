@@ -8,14 +8,7 @@ extension TraceLineEncoder {
         let capacity = 200 + TraceLineBuilder.capacity(forString: delta.label)
             + capacity(forNodes: delta.nodes, edges: delta.edges + delta.removedEdges) + 24 * delta.removedNodes.count
         return try withLine(capacity: capacity, build: { line in
-            line.raw("{\"kind\":\"snapshot\",\"snapshot\":")
-            line.number(delta.index)
-            line.raw(",\"at\":")
-            line.number(delta.seq)
-            line.raw(",\"label\":")
-            line.string(delta.label)
-            line.raw(",\"reason\":")
-            line.string(delta.reason.rawValue)
+            encodeSnapshotHeader(index: delta.index, seq: delta.seq, label: delta.label, reason: delta.reason, into: &line)
             line.raw(",\"base\":")
             line.number(delta.base)
             line.raw(",\"nodes\":[")

@@ -61,14 +61,7 @@ public enum TraceLineEncoder {
         let capacity = 160 + TraceLineBuilder.capacity(forString: snapshot.label)
             + capacity(forNodes: snapshot.nodes, edges: snapshot.edges)
         return try withLine(capacity: capacity, build: { line in
-            line.raw("{\"kind\":\"snapshot\",\"snapshot\":")
-            line.number(snapshot.index)
-            line.raw(",\"at\":")
-            line.number(snapshot.seq)
-            line.raw(",\"label\":")
-            line.string(snapshot.label)
-            line.raw(",\"reason\":")
-            line.string(snapshot.reason.rawValue)
+            encodeSnapshotHeader(index: snapshot.index, seq: snapshot.seq, label: snapshot.label, reason: snapshot.reason, into: &line)
             line.raw(",\"nodes\":[")
             encode(snapshot.nodes, into: &line)
             line.raw("],\"edges\":[")
@@ -176,6 +169,21 @@ public enum TraceLineEncoder {
             line.number(dropped)
             line.raw("}\n")
         }, body)
+    }
+
+    /// `{"kind":"snapshot","snapshot":…,"at":…,"label":…,"reason":…`: how a snapshot line and a
+    /// delta line begin.
+    static func encodeSnapshotHeader(
+        index: Int, seq: UInt64, label: String, reason: TraceSnapshot.Reason, into line: inout TraceLineBuilder
+    ) {
+        line.raw("{\"kind\":\"snapshot\",\"snapshot\":")
+        line.number(index)
+        line.raw(",\"at\":")
+        line.number(seq)
+        line.raw(",\"label\":")
+        line.string(label)
+        line.raw(",\"reason\":")
+        line.string(reason.rawValue)
     }
 
     /// Writes snapshot nodes as the members of a JSON array.

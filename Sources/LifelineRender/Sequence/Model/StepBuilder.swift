@@ -219,19 +219,7 @@ struct StepBuilder {
         var kept = Set<Int>()
         var index = 0
         while index < units.count {
-            var best: (block: Int, repeats: Int)?
-            for block in 1...SequenceModel.longestRepeatedBlock where index + block <= units.count {
-                var repeats = 1
-                while index + (repeats + 1) * block <= units.count,
-                      signatures[(index + repeats * block)..<(index + (repeats + 1) * block)]
-                        .elementsEqual(signatures[index..<(index + block)]) {
-                    repeats += 1
-                }
-                if repeats >= SequenceModel.shortestFoldedRun, repeats * block > (best.map { $0.block * $0.repeats } ?? 0) {
-                    best = (block, repeats)
-                }
-            }
-            guard let (block, repeats) = best else {
+            guard let (block, repeats) = Self.longestRepeat(in: signatures, at: index) else {
                 items.append(.unit(index))
                 index += 1
                 continue
@@ -297,6 +285,25 @@ struct StepBuilder {
         return result
     }
 
+    /// The block of at most ``SequenceModel/longestRepeatedBlock`` units that repeats the most
+    /// rows' worth from `index` on, at least ``SequenceModel/shortestFoldedRun`` times, if any.
+    /// A unique (negative) signature never repeats.
+    private static func longestRepeat(in signatures: [Int], at index: Int) -> (block: Int, repeats: Int)? {
+        var best: (block: Int, repeats: Int)?
+        for block in 1...SequenceModel.longestRepeatedBlock where index + block <= signatures.count {
+            var repeats = 1
+            while index + (repeats + 1) * block <= signatures.count,
+                  signatures[(index + repeats * block)..<(index + (repeats + 1) * block)]
+                    .elementsEqual(signatures[index..<(index + block)]) {
+                repeats += 1
+            }
+            if repeats >= SequenceModel.shortestFoldedRun, repeats * block > (best.map { $0.block * $0.repeats } ?? 0) {
+                best = (block, repeats)
+            }
+        }
+        return best
+    }
+
     /// The shortest run of rows worth looking into for repeats one level down.
     private static let shortestNestedSearch = 4 * SequenceModel.shortestFoldedRun
 
@@ -333,19 +340,7 @@ struct StepBuilder {
         }
         var index = 0
         while index < children.count {
-            var best: (block: Int, repeats: Int)?
-            for block in 1...SequenceModel.longestRepeatedBlock where index + block <= children.count && signatures[index] >= 0 {
-                var repeats = 1
-                while index + (repeats + 1) * block <= children.count,
-                      signatures[(index + repeats * block)..<(index + (repeats + 1) * block)]
-                        .elementsEqual(signatures[index..<(index + block)]) {
-                    repeats += 1
-                }
-                if repeats >= SequenceModel.shortestFoldedRun, repeats * block > (best.map { $0.block * $0.repeats } ?? 0) {
-                    best = (block, repeats)
-                }
-            }
-            guard let (block, repeats) = best else {
+            guard let (block, repeats) = Self.longestRepeat(in: signatures, at: index) else {
                 drawn(children[index])
                 index += 1
                 continue
