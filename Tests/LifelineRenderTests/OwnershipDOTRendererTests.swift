@@ -55,6 +55,22 @@ import Testing
         )
     }
 
+    /// Where the program made an object is the second line of its node, a line break in
+    /// the label, not the two characters `\n`.
+    @Test func theCallSiteIsALineOfItsOwn() {
+        let base = Self.trace()
+        let sink = TraceObjectID(1)
+        var objects = base.objects
+        objects[sink] = TraceObject(
+            id: sink, role: .subscriber, typeName: "App.Sink", shortTypeName: "Sink", sourceLocation: TraceSourceLocation(fileAndLine: "Feed.swift:12"),
+            lifetimeTracked: true
+        )
+        let trace = Trace(header: base.header, objects: objects, threads: [:], queues: [:], events: [], snapshots: base.snapshots, damage: [])
+        let dot = OwnershipDOTRenderer.render(trace.snapshots[0], in: trace)
+        #expect(dot.contains(#"label="Sink #1\nFeed.swift:12\nstrong"#), "\(dot)")
+        #expect(!dot.contains(#"Sink #1\\nFeed"#))
+    }
+
     @Test func theDOTMatchesItsGoldenFile() throws {
         let trace = Self.trace()
         let dot = OwnershipDOTRenderer.render(trace.snapshots[0], in: trace)

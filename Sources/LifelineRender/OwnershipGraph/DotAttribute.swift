@@ -23,6 +23,9 @@ public enum DotAttribute: Hashable, Sendable {
     case penWidth(Double)
     /// The direction a graph is laid out in (graph attribute).
     case rankDirection(DotRankDirection)
+    /// How the graph's unconnected parts are placed (graph attribute): `array_c1` stacks them
+    /// in one column, each as wide as it needs.
+    case packMode(String)
 
     /// The attribute's DOT name.
     var name: String {
@@ -37,13 +40,14 @@ public enum DotAttribute: Hashable, Sendable {
         case .fontSize: "fontsize"
         case .penWidth: "penwidth"
         case .rankDirection: "rankdir"
+        case .packMode: "packmode"
         }
     }
 
     /// The attribute's value, written as a quoted DOT string.
     var value: DotQuotedString {
         switch self {
-        case .label(let text), .fontName(let text): DotQuotedString(text)
+        case .label(let text), .fontName(let text), .packMode(let text): DotQuotedString(text)
         case .shape(let shape): DotQuotedString(shape.rawValue)
         case .style(let styles): DotQuotedString(styles.map(\.rawValue).joined(separator: ","))
         case .color(let color), .fillColor(let color), .fontColor(let color):

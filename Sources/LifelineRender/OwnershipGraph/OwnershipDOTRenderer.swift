@@ -75,8 +75,9 @@ public enum OwnershipDOTRenderer {
     /// says how many of them it draws rather than presenting the counts as the graph's. A
     /// system library's object says instead that its internals are not drawn.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
-        var title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
-        if let place = trace.object(node.id)?.placeName { title += "\n\(place)" }
+        let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
+        // Where the program made the object goes on a line of its own.
+        let place = trace.object(node.id)?.placeName.map { "\n\(TraceText.printable($0))" } ?? ""
         let detail: String
         if !node.alive {
             detail = "deallocated"
@@ -91,7 +92,7 @@ public enum OwnershipDOTRenderer {
         }
         // The title is the program's text: escaped and capped, so that a newline in a label
         // cannot add a line to the node and a long one cannot overflow Graphviz's scanner.
-        return "\(TraceText.printable(title))\n\(detail)"
+        return "\(TraceText.printable(title))\(place)\n\(detail)"
     }
 
     private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {

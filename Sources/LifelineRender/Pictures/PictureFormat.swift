@@ -109,15 +109,45 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         case .perfetto: return PerfettoTraceRenderer.renderUTF8(trace)
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
-            let dot = OwnershipDOTRenderer.render(snapshot, in: trace)
-            let picture: [UInt8]
-            switch self {
-            case .graphSVG: picture = Array(try layout.svg(fromDOT: dot, theme: theme).utf8)
-            case .graphPNG: picture = try layout.png(fromDOT: dot, theme: theme)
-            default: return Array(dot.utf8)
-            }
+            let graph = OwnershipDOTRenderer.graph(snapshot, in: trace)
+            guard self != .dot else { return Array(graph.text.utf8) }
+            let (dot, svg) = try Self.laidOutToFit(graph, layout: layout, theme: theme)
+            let picture = self == .graphSVG ? Array(svg.utf8) : try layout.png(fromDOT: dot, theme: theme)
             guard !picture.isEmpty else { throw EmptyPicture(format: self) }
             return picture
         }
+    }
+
+    /// The widest an ownership graph is laid out left to right before it is tried top to
+    /// bottom: a doc page's 1,200 px, in the points Graphviz measures SVG in.
+    static let widestLeftToRightGraph = PageFit.pageWidth * 3 / 4
+
+    /// `graph` laid out as SVG, and the DOT it was laid out from: left to right, which reads a
+    /// chain of owners best, unless that is wider than a page; then the narrowest of that, of
+    /// its unconnected parts stacked in one column, and of top to bottom.
+    private static func laidOutToFit(
+        _ graph: DotGraph, layout: any OwnershipGraphLayout, theme: PictureTheme
+    ) throws -> (dot: String, svg: String) {
+        let wide = graph.text
+        let wideSVG = try layout.svg(fromDOT: wide, theme: theme)
+        guard let width = pointWidth(of: wideSVG), width > widestLeftToRightGraph else { return (wide, wideSVG) }
+        var best = (dot: wide, svg: wideSVG, width: width)
+        for direction in [DotRankDirection.leftToRight, .topToBottom] {
+            var other = graph
+            other.graphAttributes = graph.graphAttributes.map { attribute in
+                if case .rankDirection = attribute { return .rankDirection(direction) }
+                return attribute
+            } + [.packMode("array_c1")]
+            let dot = other.text
+            let svg = try layout.svg(fromDOT: dot, theme: theme)
+            if let otherWidth = pointWidth(of: svg), otherWidth < best.width { best = (dot, svg, otherWidth) }
+        }
+        return (best.dot, best.svg)
+    }
+
+    /// The `width` Graphviz gives an SVG document, in points (`width="1668pt"`).
+    static func pointWidth(of svg: String) -> Int? {
+        guard let range = svg.prefix(2_000).range(of: "<svg width=\"") else { return nil }
+        return Int(svg[range.upperBound...].prefix { $0.isNumber })
     }
 }
