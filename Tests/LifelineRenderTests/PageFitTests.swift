@@ -1,4 +1,5 @@
 import LifelineAnalysis
+import LifelineGraphviz
 import LifelineLog
 import Testing
 @testable import LifelineRender
@@ -137,6 +138,19 @@ import Testing
         #expect(Lane.shortened("HomeScreenModel.swift:33", to: 16) == "HomeScreenMo…:33")
         #expect(Lane.shortened("SampleScenario+Schedulers.swift:132", to: 20) == "SampleScenario+…:132")
         #expect(Lane.shortened("closure #1 in run()", to: 12) == "closure #1 …")
+    }
+
+    /// The schedulers story's ownership graph, too wide laid out left to right, is drawn the
+    /// narrowest way it can be and then scaled to the page (1,200 px is 900 pt).
+    @Test func theSchedulersGraphFitsThePage() throws {
+        let sample = SelectionGoldenTests.schedulers
+        let snapshot = try #require(sample.trace.fullestSnapshot)
+        let wide = try GraphvizLayout().svg(fromDOT: OwnershipDOTRenderer.render(snapshot, in: sample.trace), theme: .light)
+        #expect(try #require(PictureFormat.pointWidth(of: wide)) > 900)
+        let picture = try PictureFormat.graphSVG.render(sample.trace, snapshot: snapshot, diagnoses: [], folding: true, axis: .sequence,
+                                                       theme: .light, layout: GraphvizLayout())
+        let width = try #require(PictureFormat.pointWidth(of: String(decoding: picture, as: UTF8.self)))
+        #expect(width <= 900)
     }
 
     /// A model that fits is not cut.

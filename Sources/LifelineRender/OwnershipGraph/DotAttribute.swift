@@ -26,6 +26,9 @@ public enum DotAttribute: Hashable, Sendable {
     /// How the graph's unconnected parts are placed (graph attribute): `array_c1` stacks them
     /// in one column, each as wide as it needs.
     case packMode(String)
+    /// The largest the drawing may be, in inches, `width,height` (graph attribute): a larger
+    /// layout is scaled down to fit.
+    case size(width: Double, height: Double)
 
     /// The attribute's DOT name.
     var name: String {
@@ -41,6 +44,7 @@ public enum DotAttribute: Hashable, Sendable {
         case .penWidth: "penwidth"
         case .rankDirection: "rankdir"
         case .packMode: "packmode"
+        case .size: "size"
         }
     }
 
@@ -54,6 +58,7 @@ public enum DotAttribute: Hashable, Sendable {
             DotQuotedString(color.lightHex)
         case .fontSize(let points), .penWidth(let points): DotQuotedString("\(points)")
         case .rankDirection(let direction): DotQuotedString(direction.rawValue)
+        case .size(let width, let height): DotQuotedString("\(width),\(height)")
         }
     }
 

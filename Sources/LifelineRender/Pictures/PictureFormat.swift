@@ -122,16 +122,21 @@ public enum PictureFormat: String, CaseIterable, Sendable {
     /// bottom: a doc page's 1,200 px, in the points Graphviz measures SVG in.
     static let widestLeftToRightGraph = PageFit.pageWidth * 3 / 4
 
+    /// The most an ownership graph is scaled down to fit a page: its 10 pt edge labels stay
+    /// at least 11 px.
+    static let smallestGraphScale = 0.825
+
     /// `graph` laid out as SVG, and the DOT it was laid out from: left to right, which reads a
     /// chain of owners best, unless that is wider than a page; then the narrowest of that, of
-    /// its unconnected parts stacked in one column, and of top to bottom.
+    /// its unconnected parts stacked in one column, and of top to bottom, scaled down to the
+    /// page when its text stays readable (``smallestGraphScale``).
     private static func laidOutToFit(
         _ graph: DotGraph, layout: any OwnershipGraphLayout, theme: PictureTheme
     ) throws -> (dot: String, svg: String) {
         let wide = graph.text
         let wideSVG = try layout.svg(fromDOT: wide, theme: theme)
         guard let width = pointWidth(of: wideSVG), width > widestLeftToRightGraph else { return (wide, wideSVG) }
-        var best = (dot: wide, svg: wideSVG, width: width)
+        var best = (graph: graph, dot: wide, svg: wideSVG, width: width)
         for direction in [DotRankDirection.leftToRight, .topToBottom] {
             var other = graph
             other.graphAttributes = graph.graphAttributes.map { attribute in
@@ -140,7 +145,13 @@ public enum PictureFormat: String, CaseIterable, Sendable {
             } + [.packMode("array_c1")]
             let dot = other.text
             let svg = try layout.svg(fromDOT: dot, theme: theme)
-            if let otherWidth = pointWidth(of: svg), otherWidth < best.width { best = (dot, svg, otherWidth) }
+            if let otherWidth = pointWidth(of: svg), otherWidth < best.width { best = (other, dot, svg, otherWidth) }
+        }
+        if best.width > widestLeftToRightGraph, Double(widestLeftToRightGraph) >= Double(best.width) * smallestGraphScale {
+            var scaled = best.graph
+            scaled.graphAttributes.append(.size(width: Double(widestLeftToRightGraph) / 72, height: 1_000))
+            let dot = scaled.text
+            return (dot, try layout.svg(fromDOT: dot, theme: theme))
         }
         return (best.dot, best.svg)
     }
