@@ -153,6 +153,20 @@ import Testing
         #expect(width <= 900)
     }
 
+    /// An ownership graph wider than a page says so, as the other pictures do: Graphviz's
+    /// points are converted to pixels, and a PNG's width is read from its header.
+    @Test func aGraphWiderThanAPageSaysSo() {
+        let trace = SampleTraces.mapChain
+        let wide = Array(#"<svg width="1101pt" height="261pt""#.utf8)
+        let warning = PageFit.tooWideWarning(format: .graphSVG, picture: wide, trace: trace, diagnoses: [], collapse: .auto)
+        #expect(warning?.hasPrefix("the ownership graph is 1468 px wide") == true, "\(warning ?? "no warning")")
+        let narrow = Array(#"<svg width="900pt" height="261pt""#.utf8)
+        #expect(PageFit.tooWideWarning(format: .graphSVG, picture: narrow, trace: trace, diagnoses: [], collapse: .auto) == nil)
+        let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0x05, 0xBB, 0, 0, 1, 0]
+        #expect(PageFit.pngWidth(header) == 1_467)
+        #expect(PageFit.tooWideWarning(format: .graphPNG, picture: header, trace: trace, diagnoses: [], collapse: .auto) != nil)
+    }
+
     /// A model that fits is not cut.
     @Test func aPictureThatFitsIsOneSection() {
         let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true)

@@ -24,12 +24,16 @@ public enum PageFit {
         case .svg, .marbles: width = svgSize(picture)?.0
         case .mermaid, .plantuml:
             width = SequenceSVGRenderer.estimatedWidth(trace, diagnoses: diagnoses, options: .init(collapse: collapse))
-        case .perfetto, .dot, .graphSVG, .graphPNG: width = nil
+        case .graphSVG:
+            // Graphviz measures in points: 3 px for every 4.
+            width = PictureFormat.pointWidth(of: String(decoding: picture.prefix(2_000), as: UTF8.self)).map { $0 * 4 / 3 }
+        case .graphPNG: width = pngWidth(picture)
+        case .perfetto, .dot: width = nil
         }
         guard let width, width > pageWidth else { return nil }
         var advice = ["--between MARK MARK"]
         if name == nil { advice.insert(contentsOf: ["--split (one picture per pipeline)", "--pipeline ID (see `lifeline pipelines`)"], at: 0) }
-        if format != .marbles && collapse == .none { advice.insert("--collapse operators", at: 0) }
+        if format.showsFindings && collapse == .none { advice.insert("--collapse operators", at: 0) }
         return "the \(format.pictureName)\(name.map { " of \($0)" } ?? "") is \(width) px wide, more than a \(pageWidth) px page; "
             + "draw less of it with " + advice.joined(separator: ", ")
     }
@@ -62,6 +66,12 @@ public enum PageFit {
             "the \(format.pictureName) would be \(width) × \(height) px, more than viewers open (\(viewableSide) px a side); "
                 + "draw less of it with --split, --pipeline ID or --between MARK MARK"
         )
+    }
+
+    /// The width of a PNG image, from its header.
+    static func pngWidth(_ png: [UInt8]) -> Int? {
+        guard png.count >= 24, png.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        return png[16..<20].reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// The `width` and `height` attributes of an SVG document's root element.
