@@ -146,11 +146,11 @@ import Testing
         let sample = SelectionGoldenTests.schedulers
         let snapshot = try #require(sample.trace.fullestSnapshot)
         let wide = try GraphvizLayout().svg(fromDOT: OwnershipDOTRenderer.render(snapshot, in: sample.trace), theme: .light)
-        #expect(try #require(PictureFormat.pointWidth(of: wide)) > 900)
+        #expect(try #require(PageFit.svgSize(Array(wide.utf8))).0 > 1_200)
         let picture = try PictureFormat.graphSVG.render(sample.trace, snapshot: snapshot, diagnoses: [], folding: true, axis: .sequence,
                                                        theme: .light, layout: GraphvizLayout())
-        let width = try #require(PictureFormat.pointWidth(of: String(decoding: picture, as: UTF8.self)))
-        #expect(width <= 900)
+        let width = try #require(PageFit.svgSize(picture)).0
+        #expect(width <= 1_200)
     }
 
     /// An ownership graph wider than a page says so, as the other pictures do: Graphviz's

@@ -21,12 +21,9 @@ public enum PageFit {
     ) -> String? {
         let width: Int?
         switch format {
-        case .svg, .marbles: width = svgSize(picture)?.0
+        case .svg, .marbles, .graphSVG: width = svgSize(picture)?.0
         case .mermaid, .plantuml:
             width = SequenceSVGRenderer.estimatedWidth(trace, diagnoses: diagnoses, options: .init(collapse: collapse))
-        case .graphSVG:
-            // Graphviz measures in points: 3 px for every 4.
-            width = PictureFormat.pointWidth(of: String(decoding: picture.prefix(2_000), as: UTF8.self)).map { $0 * 4 / 3 }
         case .graphPNG: width = pngWidth(picture)
         case .perfetto, .dot: width = nil
         }
@@ -74,12 +71,17 @@ public enum PageFit {
         return png[16..<20].reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// The `width` and `height` attributes of an SVG document's root element.
+    /// The `width` and `height` of an SVG document's root element, in pixels. Graphviz writes
+    /// them in points (`width="1101pt"`): 4 px for every 3 pt.
     static func svgSize(_ svg: [UInt8]) -> (Int, Int)? {
-        let head = String(decoding: svg.prefix(600), as: UTF8.self)
+        let head = String(decoding: svg.prefix(2_000), as: UTF8.self)
+        guard let root = head.range(of: "<svg ") else { return nil }
+        let element = " " + head[root.upperBound...].prefix { $0 != ">" }
         func attribute(_ name: String) -> Int? {
-            guard let range = head.range(of: " \(name)=\"") else { return nil }
-            return Int(head[range.upperBound...].prefix { $0.isNumber })
+            guard let range = element.range(of: " \(name)=\"") else { return nil }
+            let value = element[range.upperBound...]
+            guard let number = Int(value.prefix { $0.isNumber }) else { return nil }
+            return value.drop { $0.isNumber || $0 == "." }.hasPrefix("pt") ? number * 4 / 3 : number
         }
         guard let width = attribute("width"), let height = attribute("height") else { return nil }
         return (width, height)

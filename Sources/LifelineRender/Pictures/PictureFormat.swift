@@ -118,10 +118,6 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// The widest an ownership graph is laid out left to right before it is tried top to
-    /// bottom: a doc page's 1,200 px, in the points Graphviz measures SVG in.
-    static let widestLeftToRightGraph = PageFit.pageWidth * 3 / 4
-
     /// The most an ownership graph is scaled down to fit a page: its 10 pt edge labels stay
     /// at least 11 px.
     static let smallestGraphScale = 0.825
@@ -133,10 +129,12 @@ public enum PictureFormat: String, CaseIterable, Sendable {
     private static func laidOutToFit(
         _ graph: DotGraph, layout: any OwnershipGraphLayout, theme: PictureTheme
     ) throws -> (dot: String, svg: String) {
+        let page = PageFit.pageWidth
+        func width(_ svg: String) -> Int? { PageFit.svgSize(Array(svg.utf8))?.0 }
         let wide = graph.text
         let wideSVG = try layout.svg(fromDOT: wide, theme: theme)
-        guard let width = pointWidth(of: wideSVG), width > widestLeftToRightGraph else { return (wide, wideSVG) }
-        var best = (graph: graph, dot: wide, svg: wideSVG, width: width)
+        guard let wideWidth = width(wideSVG), wideWidth > page else { return (wide, wideSVG) }
+        var best = (graph: graph, dot: wide, svg: wideSVG, width: wideWidth)
         for direction in [DotRankDirection.leftToRight, .topToBottom] {
             var other = graph
             other.graphAttributes = graph.graphAttributes.map { attribute in
@@ -145,20 +143,15 @@ public enum PictureFormat: String, CaseIterable, Sendable {
             } + [.packMode("array_c1")]
             let dot = other.text
             let svg = try layout.svg(fromDOT: dot, theme: theme)
-            if let otherWidth = pointWidth(of: svg), otherWidth < best.width { best = (other, dot, svg, otherWidth) }
+            if let otherWidth = width(svg), otherWidth < best.width { best = (other, dot, svg, otherWidth) }
         }
-        if best.width > widestLeftToRightGraph, Double(widestLeftToRightGraph) >= Double(best.width) * smallestGraphScale {
+        if best.width > page, Double(page) >= Double(best.width) * smallestGraphScale {
             var scaled = best.graph
-            scaled.graphAttributes.append(.size(width: Double(widestLeftToRightGraph) / 72, height: 1_000))
+            // Graphviz takes the largest size in inches: 72 pt, 96 px each.
+            scaled.graphAttributes.append(.size(width: Double(page) / 96, height: 1_000))
             let dot = scaled.text
             return (dot, try layout.svg(fromDOT: dot, theme: theme))
         }
         return (best.dot, best.svg)
-    }
-
-    /// The `width` Graphviz gives an SVG document, in points (`width="1668pt"`).
-    static func pointWidth(of svg: String) -> Int? {
-        guard let range = svg.prefix(2_000).range(of: "<svg width=\"") else { return nil }
-        return Int(svg[range.upperBound...].prefix { $0.isNumber })
     }
 }
