@@ -26,6 +26,11 @@ struct TraceBuilder {
         return true
     }
 
+    /// Adds an event read from a binary record.
+    mutating func add(_ event: TraceEvent, number: Int) {
+        events.append((event, number))
+    }
+
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
         guard !fields.has("seq") else {
             events.append((try Self.event(fields), fields.number))

@@ -1,3 +1,4 @@
+import CLifelineRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,9 +25,17 @@ import Synchronization
 /// Because threads reserve their bytes independently, lines from different threads can
 /// appear in the file in a different order from their sequence numbers. Readers order events
 /// by sequence number.
+///
+/// A version 5 header makes a log of binary event records (``appendRecord(_:)``). Its lines
+/// and records are written so that a kill leaves each either whole, absent, or recognisably
+/// torn: a line front to back, a record's length first and its commit byte last. When such a
+/// log's events are timed by the time-stamp counter, each growth step also writes a `clock`
+/// line, so that even a log cut off by a kill converts its times to nanoseconds.
 public final class TraceFileWriter: Sendable {
     /// The path written to.
     public let path: String
+    /// How events are written: binary records for a version 5 header, JSON lines otherwise.
+    public let format: TraceLogFormat
 
     private let descriptor: Int32
     private let ownerProcess: pid_t
@@ -47,6 +56,8 @@ public final class TraceFileWriter: Sendable {
     /// Where the first reservation that could not be written began: the log ends there.
     private let cutoff = Atomic<Int>(Int.max)
     private let growth: Mutex<Growth>
+    /// Reads the time-stamp counter and the event time together, for `clock` lines.
+    private let clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
 
     private struct Growth {
         var mappedWindows = 0
@@ -69,14 +80,24 @@ public final class TraceFileWriter: Sendable {
     ///   - header: The header line.
     ///   - capacity: The largest the log may grow, in bytes. Events past it are dropped and
     ///     counted in the end record.
-    public convenience init(path: String, header: TraceHeader, capacity: Int = 64 << 30) throws(TraceWriteError) {
-        try self.init(path: path, header: header, capacity: capacity, windowShift: 26)
+    ///   - clock: For a version 5 log timed by the time-stamp counter: reads the counter and
+    ///     the event time together, for the `clock` line written at each growth step.
+    public convenience init(
+        path: String, header: TraceHeader, capacity: Int = 64 << 30,
+        clock: (@Sendable () -> (tsc: UInt64, time: UInt64))? = nil
+    ) throws(TraceWriteError) {
+        try self.init(path: path, header: header, capacity: capacity, windowShift: 26, clock: clock)
     }
 
     /// Creates a writer that maps the file in windows of `1 << windowShift` bytes (64 MiB
     /// outside tests). Capacities above 65,536 windows are cut to that.
-    init(path: String, header: TraceHeader, capacity: Int, windowShift: Int) throws(TraceWriteError) {
+    init(
+        path: String, header: TraceHeader, capacity: Int, windowShift: Int,
+        clock: (@Sendable () -> (tsc: UInt64, time: UInt64))? = nil
+    ) throws(TraceWriteError) {
         self.path = path
+        format = header.format
+        self.clock = header.format == .binary ? clock : nil
         self.windowShift = windowShift
         windowSize = 1 << windowShift
         let capacity = min(max(capacity, 0), Self.largestWindowCount << windowShift)
@@ -129,6 +150,30 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
+    /// Encodes `event` as a binary record and appends it: the recorder's hot path in a version 5
+    /// log. An event the binary form cannot hold (an id past 32 bits, a text past 64 KiB) is
+    /// written as a JSON line instead, which such a log also reads.
+    public func appendRecord(_ event: borrowing TraceEvent) {
+        guard let length = BinaryEventRecord.length(of: event) else { return append(event) }
+        if length <= MemoryLayout<RecordStorage>.size {
+            var storage = RecordStorage()
+            withUnsafeMutableBytes(of: &storage) { buffer in
+                BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
+                write(UnsafeRawBufferPointer(rebasing: buffer[..<length]), isEvent: true, isRecord: true)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
+            BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
+            write(UnsafeRawBufferPointer(buffer), isEvent: true, isRecord: true)
+        }
+    }
+
+    /// 64 bytes of stack for a record without text.
+    private struct RecordStorage {
+        var words = SIMD8<UInt64>()
+    }
+
     /// The most bytes an event line without strings takes (see `TraceLineEncoder.capacity(for:)`).
     private static let eventLineCapacity = 256
 
@@ -146,18 +191,65 @@ public final class TraceFileWriter: Sendable {
         write(line, isEvent: false)
     }
 
-    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool) {
+    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool, isRecord: Bool = false) {
         writersInFlight.add(1, ordering: .sequentiallyConsistent)
         defer { writersInFlight.subtract(1, ordering: .releasing) }
         guard !isClosed.load(ordering: .sequentiallyConsistent) else { return }
         let start = offset.add(line.count, ordering: .relaxed).oldValue
         let end = start + line.count
-        guard end <= committedSize.load(ordering: .acquiring) || grow(to: end) else {
+        var grew = false
+        guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
             if isEvent { dropped.add(1, ordering: .relaxed) }
             cutoff.min(start, ordering: .relaxed)
             return
         }
-        copy(line, to: start)
+        if isRecord {
+            copyRecord(line, to: start)
+        } else if format == .binary {
+            copyPieces(line, 0..<line.count, to: start, inOrder: true)
+        } else {
+            copy(line, to: start)
+        }
+        if grew { writeClockLine() }
+    }
+
+    /// Copies a binary record so that a kill leaves it absent, torn with its length, or whole
+    /// (see `lifeline_store_record`), also when it straddles two mapping windows.
+    private func copyRecord(_ record: UnsafeRawBufferPointer, to start: Int) {
+        let within = start & (windowSize - 1)
+        if within + record.count <= windowSize {
+            lifeline_store_record(windows[start >> windowShift]! + within, record.baseAddress!, record.count)
+            return
+        }
+        // Across a window boundary: the first 8 bytes still go first, the later window's share
+        // of them before the earlier one's (which holds the marker), and the commit byte last.
+        let boundary = windowSize - within
+        if boundary < 8 {
+            copyPieces(record, boundary..<8, to: start, inOrder: true)
+            copyPieces(record, 0..<boundary, to: start, inOrder: true)
+        } else {
+            copyPieces(record, 0..<8, to: start, inOrder: true)
+        }
+        copyPieces(record, 8..<(record.count - 1), to: start, inOrder: true)
+        copyPieces(record, (record.count - 1)..<record.count, to: start, inOrder: true)
+    }
+
+    /// Copies `range` of `bytes` to the same range after `start` in the file, window by window;
+    /// `inOrder` copies front to back, so that a kill leaves a prefix.
+    private func copyPieces(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to start: Int, inOrder: Bool) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let position = start + index
+            let within = position & (windowSize - 1)
+            let count = min(range.upperBound - index, windowSize - within)
+            let destination = windows[position >> windowShift]! + within
+            if inOrder {
+                lifeline_copy_forward(destination, bytes.baseAddress! + index, count)
+            } else {
+                destination.copyMemory(from: bytes.baseAddress! + index, byteCount: count)
+            }
+            index += count
+        }
     }
 
     /// Waits for writers in flight, trims the file to what was written, appends the end
@@ -170,6 +262,7 @@ public final class TraceFileWriter: Sendable {
     ///     did not fit.
     public func close(events: UInt64, neverAppended: UInt64 = 0) {
         Self.openWriters.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        writeClockLine()
         guard let length = stopWriting(waitingAtMost: nil) else { return }
         TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
             _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
@@ -177,11 +270,20 @@ public final class TraceFileWriter: Sendable {
         Glibc.close(descriptor)
     }
 
+    /// Writes a `clock` line, in a log timed by the time-stamp counter: the last calibration
+    /// point, when recording stops.
+    private func writeClockLine() {
+        guard let clock else { return }
+        let reading = clock()
+        TraceLineEncoder.withClockLine(tsc: reading.tsc, time: reading.time) { write($0, isEvent: false) }
+    }
+
     /// Closes the log without an end record, cut to what was written, when the process exits
     /// without closing it. Only the process that opened the log does this: a forked child
     /// shares the file and must not cut it under its parent.
     private func trimAtExit() {
         guard getpid() == ownerProcess else { return }
+        writeClockLine()
         // A thread that stays inside `append` this long is stuck; leave the file as it is
         // rather than hold up the exit.
         guard stopWriting(waitingAtMost: 2_000_000_000) != nil else { return }
@@ -223,6 +325,12 @@ public final class TraceFileWriter: Sendable {
     /// bytes. Returns false when the log may not or cannot grow that far; it then never grows
     /// again.
     private func grow(to end: Int) -> Bool {
+        var grew = false
+        return grow(to: end, grew: &grew)
+    }
+
+    /// ``grow(to:)``, saying in `grew` whether this call grew the file.
+    private func grow(to end: Int, grew: inout Bool) -> Bool {
         growth.withLock { growth in
             let committed = committedSize.load(ordering: .relaxed)
             guard end > committed else { return true }
@@ -243,6 +351,7 @@ public final class TraceFileWriter: Sendable {
             }
             populate(from: committed, to: size)
             committedSize.store(size, ordering: .releasing)
+            grew = true
             return true
         }
     }

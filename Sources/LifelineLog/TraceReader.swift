@@ -53,6 +53,7 @@ public enum TraceReader {
             start = end + 1
             guard header != nil else {
                 header = try readHeader(line)
+                if header!.format == .binary { return try BinaryLogReader.read(bytes, header: header!, from: start) }
                 continue
             }
             if let zero = line.lastIndex(of: 0) {
@@ -72,14 +73,14 @@ public enum TraceReader {
     }
 
     /// The index of the newline that ends the line starting at `start`, or the end of `bytes`.
-    private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
             return bytes.count
         }
         return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    private static func readHeader(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> TraceHeader {
+    static func readHeader(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> TraceHeader {
         let fields: LineFields
         do throws(TraceReadError) {
             fields = try LineFields(line, number: 1)
@@ -103,7 +104,19 @@ public enum TraceReader {
             startedAt: try fields.string("started"),
             clockSource: try clock.string("source"),
             clockOrigin: try clock.unsigned("origin"),
-            valueDescriptionLimit: try values?.integer("max_length")
+            valueDescriptionLimit: try values?.integer("max_length"),
+            ticks: version >= TraceHeader.binaryVersion ? try ticks(fields) : nil
         )
+    }
+
+    /// A version 5 header's `ticks`: how its records' times convert to nanoseconds.
+    private static func ticks(_ fields: LineFields) throws(TraceReadError) -> TraceHeader.TickReference? {
+        guard let ticks = try fields.optionalObject("ticks") else { return nil }
+        guard try ticks.string("source") == "tsc" else {
+            throw .badField(line: 1, field: "ticks.source", reason: "is not \"tsc\"")
+        }
+        let perSecond = try ticks.unsigned("per_second")
+        guard perSecond > 0 else { throw .badField(line: 1, field: "ticks.per_second", reason: "must be positive") }
+        return TraceHeader.TickReference(tsc: try ticks.unsigned("tsc"), time: try ticks.unsigned("t"), perSecond: perSecond)
     }
 }
