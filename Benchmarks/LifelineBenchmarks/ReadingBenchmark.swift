@@ -59,7 +59,8 @@ enum ReadingBenchmark {
         for shape in shapes {
             let path = "\(logDirectory)/lifeline-reading-benchmark.jsonl"
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try Lifeline.start(writingTo: path)
+            // JSON Lines: the interchange format, and the slower one to read.
+            try Lifeline.start(writingTo: path, options: RecordingOptions(logFormat: .jsonLines))
             shape.record(events)
             Lifeline.stop()
             let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -82,7 +82,16 @@ void lifeline_store_record(void *destination, const void *source, size_t length)
     const unsigned char *from = source;
     memcpy(to, from, 8);
     LIFELINE_STORE_BARRIER();
-    memcpy(to + 8, from + 8, length - 9);
+    if (length % 8 == 0) {
+        // A record: whole words, then the last one's first 7 bytes.
+        size_t last = length - 8;
+        for (size_t done = 8; done < last; done += 8) {
+            memcpy(to + done, from + done, 8);
+        }
+        memcpy(to + last, from + last, 7);
+    } else {
+        memcpy(to + 8, from + 8, length - 9);
+    }
     LIFELINE_STORE_BARRIER();
     __atomic_store_n(to + length - 1, from[length - 1], __ATOMIC_RELEASE);
 }
@@ -120,7 +129,7 @@ static inline uint32_t current_queue(uint64_t generation, const char **label) {
     return LIFELINE_QUEUE_MISS;
 }
 
-int lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label) {
+uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label) {
     if (declared_generation != generation) {
         return 0;
     }
@@ -139,7 +148,7 @@ int lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, c
     }
     __atomic_store_n(counter, depth + delta, __ATOMIC_RELAXED);
     *queue = id;
-    return 1;
+    return cached_tid;
 }
 
 void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint32_t queue, int64_t delta) {
@@ -155,6 +164,7 @@ void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint
 }
 
 void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls) {
+    (void)lifeline_thread_id();
     open_calls_counter = open_calls;
     declared_generation = generation;
 }

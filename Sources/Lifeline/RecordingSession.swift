@@ -90,11 +90,11 @@ final class RecordingSession: Sendable {
         }
         var queueID: UInt32 = 0
         var label: UnsafePointer<CChar>?
-        if lifeline_thread_event(generation, delta, &queueID, &label) == 0 {
+        var thread = lifeline_thread_event(generation, delta, &queueID, &label)
+        if thread == 0 {
             adoptThread()
-            _ = lifeline_thread_event(generation, delta, &queueID, &label)
+            thread = lifeline_thread_event(generation, delta, &queueID, &label)
         }
-        let thread = lifeline_thread_id()
         let queue: UInt32? = switch queueID {
         case 0, UInt32.max: nil
         case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread, delta: delta)
@@ -103,6 +103,10 @@ final class RecordingSession: Sendable {
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
         if snapshotsEveryCall { snapshots.touch(kind) }
         let time = readsTimeStampCounter ? lifeline_tsc() : lifeline_monotonic_ns() &- clockOrigin
+        if writesRecords,
+           writer.appendRecord(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite) {
+            return seq
+        }
         let event = TraceEvent(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite)
         if writesRecords {
             writer.appendRecord(event)
@@ -249,7 +253,12 @@ final class RecordingSession: Sendable {
         record(.instant, .deallocation(object: id, evidence: .exact))
     }
 
+    /// The descriptions of the values being delivered on each thread, so that automatic mode
+    /// describes each value once.
+    let valueDescriptions = ValueDescriptionStack()
+
     /// Makes the description of a value, when value descriptions are on.
+    @inline(__always)
     func describe<Value>(_ value: Value) -> String? {
         guard let limit = options.valueDescriptionLimit else { return nil }
         let text = String(describing: value)

@@ -46,12 +46,17 @@ public final class TraceFileWriter: Sendable {
     private let windowCount: Int
     private let windowShift: Int
     private let windowSize: Int
-    /// Bytes reserved so far.
-    private let offset = Atomic<Int>(0)
+    /// The writer's state in one word, so that a write reserves its bytes and says it is in
+    /// flight with one atomic add: the bytes reserved so far (above bit 20), the writers in
+    /// flight (the low 20 bits), and whether writing stopped (the top bit). A writer that finds
+    /// it stopped backs out; one that reserved before it stopped writes, and stopping waits
+    /// for it.
+    private let state = Atomic<UInt64>(0)
+    private static let inFlightBits: UInt64 = 20
+    private static let inFlightMask: UInt64 = (1 << inFlightBits) - 1
+    private static let stoppedBit: UInt64 = 1 << 63
     /// The file's length: every byte below it is mapped and writable.
     private let committedSize = Atomic<Int>(0)
-    private let writersInFlight = Atomic<Int>(0)
-    private let isClosed = Atomic<Bool>(false)
     private let dropped = Atomic<UInt64>(0)
     /// Where the first reservation that could not be written began: the log ends there.
     private let cutoff = Atomic<Int>(Int.max)
@@ -174,6 +179,100 @@ public final class TraceFileWriter: Sendable {
         var words = SIMD8<UInt64>()
     }
 
+    /// Appends the binary record of an event without text straight from its fields: the
+    /// recorder's hot path, which builds no ``TraceEvent``. Returns false, writing nothing,
+    /// for an event with a text (a value description, a failure, a mark) or one the binary form
+    /// cannot hold: the caller then appends the ``TraceEvent`` with ``appendRecord(_:)``.
+    @inline(__always)
+    public func appendRecord(
+        seq: UInt64, time: UInt64, thread: UInt64, queue: UInt32?, phase: TraceEvent.Phase,
+        kind: borrowing TraceEvent.Kind, callSite: UInt64?
+    ) -> Bool {
+        typealias Flag = BinaryEventRecord.Flag
+        var code: UInt8
+        var first: UInt64
+        var second: UInt64?
+        var flags: UInt8 = 0
+        var demand: UInt64 = 0
+        var aliveAt: UInt64 = 0
+        switch kind {
+        case .subscribe(let publisher, let subscriber):
+            (code, first, second) = (0, publisher.rawValue, subscriber.rawValue)
+        case .receiveSubscription(let subscriber, let subscription):
+            (code, first, second) = (1, subscriber.rawValue, subscription.rawValue)
+        case .request(let subscription, let requested):
+            guard requested.isEncodable else { return false }
+            (code, first, demand) = (2, subscription.rawValue, requested.encoded)
+            flags |= Flag.demand
+        case .value(_, _, .some):
+            return false
+        case .value(let subscriber, let returned, .none):
+            (code, first) = (3, subscriber.rawValue)
+            if let returned {
+                guard returned.isEncodable else { return false }
+                demand = returned.encoded
+                flags |= Flag.demand
+            }
+        case .completion(let subscriber, .finished):
+            (code, first) = (4, subscriber.rawValue)
+        case .completion, .mark:
+            return false
+        case .cancel(let subscription):
+            (code, first) = (5, subscription.rawValue)
+        case .deallocation(let object, let evidence):
+            (code, first) = (6, object.rawValue)
+            if case .observed(let seq) = evidence {
+                flags |= Flag.observed
+                aliveAt = seq
+            }
+        }
+        guard thread <= UInt32.max, first <= UInt32.max, (second ?? 0) <= UInt32.max else { return false }
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &words) { buffer -> Int in
+            let base = buffer.baseAddress!
+            var offset = BinaryEventRecord.fixedLength
+            if let second {
+                base.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: offset, as: UInt32.self)
+                offset += 4
+            }
+            if let queue {
+                flags |= Flag.queue
+                base.storeBytes(of: queue.littleEndian, toByteOffset: offset, as: UInt32.self)
+                offset += 4
+            }
+            if flags & Flag.demand != 0 {
+                base.storeBytes(of: demand.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            if flags & Flag.observed != 0 {
+                base.storeBytes(of: aliveAt.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            if let callSite {
+                flags |= Flag.site
+                base.storeBytes(of: callSite.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            let length = (offset + 8) & ~7
+            let phaseCode: UInt64 = switch phase {
+            case .begin: 0
+            case .end: 1
+            case .instant: 2
+            }
+            let marker = 0x80 | UInt64(code) << 2 | phaseCode
+            base.storeBytes(
+                of: (marker | UInt64(flags) << 8 | UInt64(length) << 16 | thread << 32).littleEndian, as: UInt64.self
+            )
+            base.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: UInt64.self)
+            base.storeBytes(of: time.littleEndian, toByteOffset: 16, as: UInt64.self)
+            base.storeBytes(of: UInt32(truncatingIfNeeded: first).littleEndian, toByteOffset: 24, as: UInt32.self)
+            base.storeBytes(of: BinaryEventRecord.commitByte, toByteOffset: length - 1, as: UInt8.self)
+            return length
+        }
+        withUnsafeBytes(of: &words) { write(UnsafeRawBufferPointer(rebasing: $0[..<length]), isEvent: true, isRecord: true) }
+        return true
+    }
+
     /// The most bytes an event line without strings takes (see `TraceLineEncoder.capacity(for:)`).
     private static let eventLineCapacity = 256
 
@@ -192,10 +291,10 @@ public final class TraceFileWriter: Sendable {
     }
 
     private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool, isRecord: Bool = false) {
-        writersInFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { writersInFlight.subtract(1, ordering: .releasing) }
-        guard !isClosed.load(ordering: .sequentiallyConsistent) else { return }
-        let start = offset.add(line.count, ordering: .relaxed).oldValue
+        let before = state.add(UInt64(line.count) << Self.inFlightBits | 1, ordering: .acquiringAndReleasing).oldValue
+        defer { state.subtract(1, ordering: .releasing) }
+        guard before & Self.stoppedBit == 0 else { return }
+        let start = Int((before & ~Self.stoppedBit) >> Self.inFlightBits)
         let end = start + line.count
         var grew = false
         guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
@@ -294,14 +393,16 @@ public final class TraceFileWriter: Sendable {
     /// length written. Returns that length, or nil when the writer was already stopped or the
     /// writers in flight did not finish in time (the file is then left as it is).
     private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
-        guard !isClosed.exchange(true, ordering: .sequentiallyConsistent) else { return nil }
+        let before = state.bitwiseOr(Self.stoppedBit, ordering: .sequentiallyConsistent).oldValue
+        guard before & Self.stoppedBit == 0 else { return nil }
+        let reserved = Int(before >> Self.inFlightBits)
         let started = monotonicNanoseconds()
-        while writersInFlight.load(ordering: .sequentiallyConsistent) > 0 {
+        while state.load(ordering: .sequentiallyConsistent) & Self.inFlightMask > 0 {
             if let timeout, monotonicNanoseconds() - started > timeout { return nil }
             sched_yield()
         }
         let limit = growth.withLock { $0.limit }
-        let length = min(offset.load(ordering: .acquiring), limit, cutoff.load(ordering: .relaxed))
+        let length = min(reserved, limit, cutoff.load(ordering: .relaxed))
         unmapWindows()
         ftruncate(descriptor, off_t(length))
         return length

@@ -41,13 +41,14 @@ void lifeline_copy_forward(void *destination, const void *source, size_t length)
 
 /// The thread-local part of recording one event on the calling thread in the recording
 /// `generation`: counts the call it begins (`delta` 1) or ends (-1), or an instant (0), in the
-/// thread's counter of unfinished calls, and says which dispatch queue it runs on. Returns 0,
-/// doing nothing, when the recording has not adopted the thread yet (``lifeline_thread_adopt``).
+/// thread's counter of unfinished calls, and says which dispatch queue it runs on. Returns the
+/// thread's kernel id, or 0, doing nothing, when the recording has not adopted the thread yet
+/// (``lifeline_thread_adopt``).
 ///
 /// `*queue` is 0 when the thread runs no queue, the id cached for the current queue's label
 /// (``lifeline_queue_cache_store``), or `LIFELINE_QUEUE_MISS` with `*label` set. The end of a
 /// call runs on the queue its begin ran on, so it takes that one without asking libdispatch.
-int lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label);
+uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label);
 
 /// After a `LIFELINE_QUEUE_MISS`: caches `queue` for `label` on the calling thread, and for the
 /// call the event (with the same `delta`) began.
