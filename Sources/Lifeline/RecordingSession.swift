@@ -81,7 +81,7 @@ final class RecordingSession: Sendable {
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: consuming TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
+    func record(_ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
         guard !isFinished.load(ordering: .relaxed) else { return 0 }
         let delta: Int64 = switch phase {
         case .begin: 1
@@ -101,13 +101,13 @@ final class RecordingSession: Sendable {
         default: queueID
         }
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
-        if snapshotsEveryCall { snapshots.touch(kind) }
+        if snapshotsEveryCall { snapshots.touch(copy kind) }
         let time = readsTimeStampCounter ? lifeline_tsc() : lifeline_monotonic_ns() &- clockOrigin
         if writesRecords,
            writer.appendRecord(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite) {
             return seq
         }
-        let event = TraceEvent(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite)
+        let event = TraceEvent(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: copy kind, callSite: callSite)
         if writesRecords {
             writer.appendRecord(event)
         } else {
