@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads a Lifeline log back into a ``Trace``.
+/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 4) or binary event
+/// records between JSON lines (version 5), told apart by the header's version.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
 /// no end record, unwritten zero bytes) and reports it in ``Trace/damage``, as it does a log
