@@ -116,14 +116,16 @@ final class RecordingSession: Sendable {
         return seq
     }
 
-    /// The time-stamp counter's reference for the header: a reading at event time 0 (the
-    /// clock's origin, read just before), and its rate over half a millisecond of CLOCK_MONOTONIC,
-    /// for a log killed before its first `clock` line.
+    /// The time-stamp counter's reference for the header: a reading with the event time it was
+    /// taken at, and the counter's rate over half a millisecond of CLOCK_MONOTONIC, for a log
+    /// killed before its first `clock` line.
     private static func measureTimeStampCounter(origin: UInt64) -> TraceHeader.TickReference {
         let start = readClocks(origin: origin)
         var end = start
         while end.time < start.time + 500_000 { end = readClocks(origin: origin) }
-        let perSecond = (end.tsc - start.tsc).multipliedFullWidth(by: 1_000_000_000)
+        // A thread moved to a core whose counter lags could read it backwards: then any rate
+        // will do, as the clock lines will set it.
+        let perSecond = (end.tsc > start.tsc ? end.tsc - start.tsc : 1).multipliedFullWidth(by: 1_000_000_000)
         let rate = perSecond.high < end.time - start.time
             ? (end.time - start.time).dividingFullWidth(perSecond).quotient : 1
         return TraceHeader.TickReference(tsc: start.tsc, time: start.time, perSecond: max(rate, 1))
@@ -135,7 +137,7 @@ final class RecordingSession: Sendable {
         let before = lifeline_tsc()
         let now = lifeline_monotonic_ns()
         let after = lifeline_tsc()
-        return (before &+ (after &- before) / 2, now &- origin)
+        return (after >= before ? before + (after - before) / 2 : before, now &- origin)
     }
 
     /// The running session, if any. (Inside `Publishers.Lifeline` the name `Lifeline` means
