@@ -51,9 +51,9 @@ public struct RecordingOptions: Sendable, Hashable {
     /// it. On by default: a capture costs a few microseconds per pipeline (not per value), and
     /// the stacks are symbolicated once, when recording stops.
     public var callSites: Bool
-    /// How the log writes events: as binary records (the default: about 36 bytes and a few
-    /// nanoseconds each), or as JSON lines (the documented interchange format, about 95 bytes
-    /// each, several times the cost). Every `lifeline` command reads both, and
+    /// How the log writes events: as binary records (the default: about 36 bytes each), or as
+    /// JSON lines (the documented interchange format: about 93 bytes each, and about 1.6 times
+    /// the recording cost per event). Every `lifeline` command reads both, and
     /// `lifeline export` turns a binary log into JSON Lines.
     public var logFormat: TraceLogFormat
 
