@@ -98,21 +98,23 @@ package struct HeapInspector: Sendable {
     ///   - roots: The addresses of the objects to start from.
     ///   - excluding: Objects to leave out of the graph, and not to walk through, by address
     ///     and fully qualified type name: the tracer's own objects, for example.
-    ///   - known: Objects an earlier inspection read, by address, with their fully qualified
-    ///     type names. One reached again with the same type is added with fresh counts, but its
+    ///   - known: The fully qualified type name of each object an earlier inspection read, by
+    ///     address (`nil` for any other address). One reached again with the same type is added with fresh counts, but its
     ///     fields are not read (it is not in the graph's ``HeapGraph/read``), nor what only it
     ///     leads to: the caller keeps its references from before.
     package func inspect(
-        roots: [UInt], known: [UInt: String] = [:],
+        roots: [UInt], known: (UInt) -> String? = { _ in nil },
         excluding: (UInt, String) -> Bool = { _, _ in false }
     ) -> HeapGraph {
         shared.lock.withLock { _ in
             withoutActuallyEscaping(excluding) { excluding in
-                var walk = HeapWalk(
-                    catalog: shared.catalog, objectLimit: objectLimit, known: known, memory: shared.memory(), excluding: excluding
-                )
-                walk.run(roots: roots)
-                return walk.graph
+                withoutActuallyEscaping(known) { known in
+                    var walk = HeapWalk(
+                        catalog: shared.catalog, objectLimit: objectLimit, known: known, memory: shared.memory(), excluding: excluding
+                    )
+                    walk.run(roots: roots)
+                    return walk.graph
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ struct HeapWalk {
     let excluding: (UInt, String) -> Bool
     /// Objects an earlier inspection read, by address, with their type names: reaching one of
     /// the same type again adds it to the graph with fresh counts, without reading its fields.
-    let known: [UInt: String]
+    let known: (UInt) -> String?
     var graph = HeapGraph()
     var pending: [(address: UInt, layout: ClassLayout)] = []
     /// The objects put in `pending` so far.
@@ -22,7 +22,8 @@ struct HeapWalk {
 
     /// A walk that reads memory afresh and keeps what `catalog` validated before.
     init(
-        catalog: MetadataCatalog, objectLimit: Int, known: [UInt: String] = [:], memory: ProcessMemory = ProcessMemory(),
+        catalog: MetadataCatalog, objectLimit: Int, known: @escaping (UInt) -> String? = { _ in nil },
+        memory: ProcessMemory = ProcessMemory(),
         excluding: @escaping (UInt, String) -> Bool
     ) {
         self.memory = memory
@@ -128,7 +129,7 @@ struct HeapWalk {
             address: address, typeName: layout.typeName, isCollection: false,
             isOpaque: layout.isSystemLibrary, counts: counts(of: address)
         )
-        if known[address] != layout.typeName { queue(address, layout) }
+        if known(address) != layout.typeName { queue(address, layout) }
         return true
     }
 
