@@ -42,6 +42,15 @@ struct SnapshotGraph {
     private var nodesBefore: [TraceObjectID: TraceSnapshot.Node?] = [:]
     private var edgesBefore: [TraceSnapshot.Edge: Bool] = [:]
     private(set) var checked = Set<TraceObjectID>()
+    /// An object taken out of the graph.
+    struct Departure {
+        let address: UInt
+        let typeName: String
+        let id: TraceObjectID
+    }
+
+    /// The objects taken out since ``beginSnapshot()``.
+    private(set) var departed: [Departure] = []
 
     /// The objects in the order they are rechecked in turns; an address no longer in the
     /// graph is skipped (and dropped when the list is compacted).
@@ -107,6 +116,7 @@ struct SnapshotGraph {
         nodesBefore = [:]
         edgesBefore = [:]
         checked = []
+        departed = []
     }
 
     /// The next `count` objects in turn, for their memory to be checked.
@@ -200,6 +210,7 @@ struct SnapshotGraph {
         }
         if addressByID[entry.id] == address { addressByID[entry.id] = nil }
         setNode(nil, for: entry.id)
+        departed.append(Departure(address: address, typeName: entry.node.typeName, id: entry.id))
     }
 
     /// Takes out, one after the other, the objects no start reaches any more because nothing

@@ -54,11 +54,13 @@ final class SnapshotRecorder: Sendable {
         var collections: [CollectionKey: TraceObjectID] = [:]
     }
 
-    /// What one snapshot did: how many objects it read the fields of, and how many it only
-    /// checked (the memory its references came from, and its counts), for tests.
+    /// What one snapshot did: how many objects it read the fields of, how many it only checked
+    /// (the memory its references came from, and its counts), and how many memory reads (one
+    /// system call each) that took, for tests.
     struct Work: Equatable {
         var read = 0
         var rechecked = 0
+        var memoryReads: UInt64 = 0
     }
 
     /// How many objects a per-call snapshot checks in turn, besides those the call's events
@@ -191,8 +193,9 @@ final class SnapshotRecorder: Sendable {
         let knownInIDOrder = known.sorted { $0.value.id < $1.value.id }.map(\.key)
         let starts = rootAddresses + knownInIDOrder
         let excluding = { (address: UInt, typeName: String) in known[address] == nil && Self.isTracerType(typeName) }
+        let readsBefore = HeapInspector.memoryReadCount
         let graph = inspector.inspect(roots: starts, excluding: excluding)
-        state.lastWork = Work(read: graph.read.count, rechecked: 0)
+        state.lastWork = Work(read: graph.read.count, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
 
         // The recorder's own weak references: the registry's to each object it knows, and
         // one to each tracked root.
@@ -281,6 +284,7 @@ final class SnapshotRecorder: Sendable {
         state.graph = nil
         graph.beginSnapshot()
         var work = Work()
+        let readsBefore = HeapInspector.memoryReadCount
         let rootNames = state.rootNames
 
         // The recorder's objects the events named, and those of the objects checked in turn.
@@ -358,16 +362,13 @@ final class SnapshotRecorder: Sendable {
             toRead = []
             let idOf = { (address: UInt) in graph.entries[address]?.id ?? graph.known[address]?.id ?? TraceObjectID(UInt64.max) }
             let starts = reading.sorted { (idOf($0), $0) < (idOf($1), $1) }
-            let entries = graph.entries, known = graph.known
-            let fresh = inspector.inspect(
-                roots: starts,
-                known: { address in reading.contains(address) ? nil : entries[address]?.node.typeName },
-                excluding: { address, typeName in known[address] == nil && Self.isTracerType(typeName) }
-            )
+            let fresh = read(starts, in: graph)
             work.read += fresh.read.count
             removed = apply(fresh, reading: reading, starts: starts, to: &graph, state: &state, session: session, roots: rootNames)
         }
+        work.memoryReads = HeapInspector.memoryReadCount - readsBefore
         state.lastWork = work
+        forgetDiscovered(graph.departed.filter { graph.entries[$0.address]?.id != $0.id })
 
         let delta = graph.delta(index: state.taken, seq: seq, label: label, reason: reason, base: state.taken - 1)
         session.write(delta)
@@ -429,7 +430,6 @@ final class SnapshotRecorder: Sendable {
                       fingerprint: fresh.fingerprints[address])
         }
         removed += graph.removeUnreferenced(from: oldTargets)
-        for address in removed { forgetDiscovered(at: address) }
         return removed
     }
 
@@ -466,11 +466,24 @@ final class SnapshotRecorder: Sendable {
         return id
     }
 
-    /// Forgets the id the graph gave an object only inspection reached at `address`, which
-    /// left the graph: an object found there later gets a new one.
-    private func forgetDiscovered(at address: UInt) {
+    /// Reads the objects at `starts` and what they reach that `graph` does not hold (of what it
+    /// holds, only the counts). The graph is only borrowed: nothing keeps a copy of it.
+    private func read(_ starts: [UInt], in graph: borrowing SnapshotGraph) -> HeapGraph {
+        let reading = Set(starts)
+        return inspector.inspect(
+            roots: starts,
+            known: { address in reading.contains(address) ? nil : graph.entries[address]?.node.typeName },
+            excluding: { address, typeName in graph.known[address] == nil && Self.isTracerType(typeName) }
+        )
+    }
+
+    /// Forgets the ids the graph gave objects only inspection reached that left it: an object
+    /// found at the same address later gets a new one.
+    private func forgetDiscovered(_ departed: [SnapshotGraph.Departure]) {
+        guard !departed.isEmpty else { return }
+        let keys = departed.map { (key: DiscoveredKey(address: $0.address, typeName: withoutAddresses($0.typeName)), id: $0.id) }
         discovered.withLock { discovered in
-            for key in discovered.keys where key.address == address { discovered[key] = nil }
+            for (key, id) in keys where discovered[key] == id { discovered[key] = nil }
         }
     }
 
