@@ -54,13 +54,27 @@ enum InspectionBenchmark {
         measure("view model, 20 sink pipelines", root: viewModel)
         let tree = TreeNode(depth: 9)
         measure("binary tree of plain classes", root: tree)
-        measurePerCallSnapshots()
+        measurePerCallSnapshots(pipelines: 200)
+        measurePerCallSnapshots(pipelines: 1_000)
     }
 
-    /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps 200
-    /// pipelines alive: the same calls recorded with snapshots after every call and with
-    /// snapshots at stop only, CPU time per call.
-    static func measurePerCallSnapshots(pipelines: Int = 200, calls: Int = 500) {
+    /// Inspects a view model of 20 pipelines `times` times with one inspector (warm), for
+    /// callgrind.
+    static func inspectRepeatedly(times: Int = 200) {
+        let viewModel = ViewModel(pipelines: 20)
+        let address = HeapInspector.address(of: viewModel)
+        let inspector = HeapInspector()
+        _ = inspector.inspect(roots: [address])
+        var objects = 0
+        for _ in 0..<times { objects += inspector.inspect(roots: [address]).nodes.count }
+        withExtendedLifetime(viewModel) {}
+        if objects == 0 { print("nothing inspected") }
+    }
+
+    /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps
+    /// `pipelines` pipelines alive: the same calls recorded with snapshots after every call and
+    /// with snapshots at stop only, time per call.
+    static func measurePerCallSnapshots(pipelines: Int, calls: Int = 500) {
         func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, objects: Int) {
             let path = "/dev/shm/lifeline-inspection-\(getpid()).jsonl"
             defer { unlink(path) }

@@ -10,7 +10,10 @@ import Lifeline
 /// one configuration, once, and prints nothing else: for `valgrind --tool=callgrind
 /// --toggle-collect='*sendValues*'`, which counts the instructions of the sends alone.
 /// `subscribe` and `view-model` record one run of ``SubscribeBenchmark``'s subscribes (for
-/// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures.
+/// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures,
+/// `inspection` only the heap inspection and snapshot figures, and `inspection-warm` inspects
+/// the view model 200 times with one inspector and prints nothing (for
+/// `--toggle-collect='*InspectionBenchmark*inspectRepeatedly*'`).
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
@@ -38,8 +41,12 @@ if let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"] {
         Lifeline.stop()
     case "reading":
         try ReadingBenchmark.run(events: values, logDirectory: logDirectory)
+    case "inspection":
+        InspectionBenchmark.run()
+    case "inspection-warm":
+        InspectionBenchmark.inspectRepeatedly()
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, subscribe, view-model or reading")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, subscribe, view-model, reading, inspection or inspection-warm")
         exit(2)
     }
     exit(0)

@@ -467,8 +467,9 @@ final class SnapshotRecorder: Sendable {
     }
 
     /// Reads the objects at `starts` and what they reach that `graph` does not hold (of what it
-    /// holds, only the counts). The graph is only borrowed: nothing keeps a copy of it.
-    private func read(_ starts: [UInt], in graph: borrowing SnapshotGraph) -> HeapGraph {
+    /// holds, only the counts). What the walk's closures hold of the graph is let go when this
+    /// returns, before the caller changes the graph (which would otherwise copy its tables).
+    private func read(_ starts: [UInt], in graph: SnapshotGraph) -> HeapGraph {
         let reading = Set(starts)
         return inspector.inspect(
             roots: starts,
