@@ -20,15 +20,17 @@ import Synchronization
 /// Every live object the recorder knows is a node, with its references when inspection could
 /// read it, or alone, without counts, when it could not.
 ///
-/// A per-call snapshot (after a subscribe, completion or cancel) reads the fields of only what
-/// changed since the last snapshot: the objects of the events since then (``touch(_:)``), the
-/// objects declared since, the holders of the objects that died, every object whose memory
-/// fingerprint changed (which catches what the program changes outside Combine's calls: a
-/// field it sets, a cancellable it stores in a set after `sink` returned), and whatever new
-/// they reach. Everything else keeps the references the last snapshot found; every object's
-/// counts are read again. It is written as what changed since the last snapshot
-/// (``TraceSnapshotDelta``). Every ``fullReadInterval``-th per-call snapshot reads everything
-/// again, as the stop snapshot and the snapshots the program asks for do.
+/// A per-call snapshot (after a subscribe, completion or cancel) costs what the call changed,
+/// not what lives: it patches the last snapshot's graph (``SnapshotGraph``). It reads again the
+/// fields of the objects of the events since the last snapshot (``touch(_:)``: objects declared,
+/// called or found dead) and of the holders of objects that left the graph; it checks the memory
+/// fingerprint of the next ``recheckStep`` objects in turn (which catches what the program
+/// changes outside Combine's calls: a field it sets, a cancellable it stores in a set after
+/// `sink` returned) and reads again those whose memory changed; and it follows whatever new
+/// they reach. Every other object keeps the references and counts an earlier snapshot found. It
+/// is written as what changed since the last snapshot, with the nodes it checked
+/// (``TraceSnapshotDelta``). The stop snapshot and the snapshots the program asks for read
+/// everything again, and are complete.
 ///
 /// Two refinements keep one id per object:
 /// - When the recorder later meets such an object in a call, or `Lifeline.track` names it,

@@ -3,11 +3,13 @@ public struct TraceHeader: Hashable, Sendable {
     /// The value of the header's `format` field.
     public static let formatName = "lifeline-trace"
     /// The log format version this build writes. Version 2 added snapshot lines, version 3
-    /// call-site lines, version 4 delta snapshot lines (a snapshot line with a `base`).
-    public static let currentVersion = 4
+    /// call-site lines, version 4 delta snapshot lines (a snapshot line with a `base`), version
+    /// 5 per-call snapshots that take the nodes they did not check from earlier snapshots.
+    public static let currentVersion = 5
     /// The log format versions this build reads. A version 1 log is a version 2 log without
-    /// snapshots, a version 2 log a version 3 log without call sites, and a version 3 log a
-    /// version 4 log without delta snapshots.
+    /// snapshots, a version 2 log a version 3 log without call sites, a version 3 log a
+    /// version 4 log without delta snapshots, and a version 4 log a version 5 log whose
+    /// snapshots all checked every node.
     public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.

@@ -1,5 +1,5 @@
 /// What changed in the reference graph since the snapshot before: how a per-call snapshot is
-/// written (a snapshot line with a `base`, log format version 4).
+/// written (a snapshot line with a `base`, log format version 4; with `checked`, version 5).
 ///
 /// Applying the delta to the snapshot it names as its base gives the full snapshot, the one a
 /// reader hands on (``TraceSnapshot``); nothing after reading sees deltas.
