@@ -362,8 +362,9 @@ final class SnapshotRecorder: Sendable {
             if toRead.isEmpty { break }
             let reading = toRead
             toRead = []
-            let idOf = { (address: UInt) in graph.entries[address]?.id ?? graph.known[address]?.id ?? TraceObjectID(UInt64.max) }
-            let starts = reading.sorted { (idOf($0), $0) < (idOf($1), $1) }
+            let starts = reading.map { address in
+                (id: graph.entries[address]?.id ?? graph.known[address]?.id ?? TraceObjectID(UInt64.max), address: address)
+            }.sorted { ($0.id, $0.address) < ($1.id, $1.address) }.map(\.address)
             let fresh = read(starts, in: graph)
             work.read += fresh.read.count
             removed = apply(fresh, reading: reading, starts: starts, to: &graph, state: &state, session: session, roots: rootNames)
@@ -402,7 +403,8 @@ final class SnapshotRecorder: Sendable {
         }
         // The objects read again, before the new ones get their ids: a collection that moved
         // takes over the id of the one its holder held before.
-        let order = Self.discoveryOrder(of: fresh, from: starts).filter { fresh.read.contains($0) }
+        let discovery = Self.discoveryOrder(of: fresh, from: starts)
+        let order = discovery.filter { fresh.read.contains($0) }
         var oldTargets: [UInt] = []
         var newObjects: [UInt] = []
         for address in order {
@@ -418,7 +420,7 @@ final class SnapshotRecorder: Sendable {
             graph.put(node, id: entry.id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
                       fingerprint: fresh.fingerprints[address])
         }
-        let holders = Self.firstHolders(in: fresh, order: Self.discoveryOrder(of: fresh, from: starts))
+        let holders = Self.firstHolders(in: fresh, order: discovery)
         for address in newObjects {
             guard let node = fresh.nodes[address] else { continue }
             let id = newID(for: node, known: graph.known[address], holder: holders[address], graph: &graph, state: &state, session: session)
