@@ -16,7 +16,7 @@ demo: setup
 	scripts/docs-pictures.sh
 
 # Recording is process-wide, so the tests run one at a time. The transparency oracle runs
-# OpenCombine's suite twice: recording, then recording with per-call snapshots (about 5 minutes on
+# OpenCombine's suite twice: recording, then recording with per-call snapshots (4 to 6 minutes on
 # a loaded 2-core machine). The bounded fuzz run follows; the docs build last: it reuses the
 # build, and fails on any DocC warning.
 test: setup
