@@ -54,38 +54,59 @@ enum InspectionBenchmark {
         measure("view model, 20 sink pipelines", root: viewModel)
         let tree = TreeNode(depth: 9)
         measure("binary tree of plain classes", root: tree)
-        measurePerCallSnapshots()
+        measurePerCallSnapshots(pipelines: 200)
+        measurePerCallSnapshots(pipelines: 1_000)
     }
 
-    /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps 200
-    /// pipelines alive: the same calls recorded with snapshots after every call and with
-    /// snapshots at stop only, CPU time per call.
-    static func measurePerCallSnapshots(pipelines: Int = 200, calls: Int = 500) {
-        func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, objects: Int) {
+    /// Inspects a view model of 20 pipelines `times` times with one inspector (warm), for
+    /// callgrind.
+    static func inspectRepeatedly(times: Int = 200) {
+        let viewModel = ViewModel(pipelines: 20)
+        let address = HeapInspector.address(of: viewModel)
+        let inspector = HeapInspector()
+        _ = inspector.inspect(roots: [address])
+        var objects = 0
+        for _ in 0..<times { objects += inspector.inspect(roots: [address]).nodes.count }
+        withExtendedLifetime(viewModel) {}
+        if objects == 0 { print("nothing inspected") }
+    }
+
+    /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps
+    /// `pipelines` pipelines alive: the same calls recorded with snapshots after every call and
+    /// with snapshots at stop only, time per call.
+    static func measurePerCallSnapshots(pipelines: Int, calls: Int = 500) {
+        func threadCPUTime() -> UInt64 {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        }
+        func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, reads: Double, objects: Int) {
             let path = "/dev/shm/lifeline-inspection-\(getpid()).jsonl"
             defer { unlink(path) }
-            var objects = 0, elapsed: UInt64 = 0
+            var objects = 0, elapsed: UInt64 = 0, reads: UInt64 = 0
             do {
-                try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: snapshots))
+                try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: snapshots, callSites: false))
                 let model = ViewModel(pipelines: pipelines)
                 Lifeline.snapshot("bound")
                 let subject = PassthroughSubject<Int, Never>()
-                let start = DispatchTime.now().uptimeNanoseconds
+                let readsBefore = HeapInspector.memoryReadCount
+                let start = threadCPUTime()
                 for _ in 0..<calls {
                     subject.sink { _ in }.cancel()
                 }
-                elapsed = DispatchTime.now().uptimeNanoseconds - start
+                elapsed = threadCPUTime() - start
+                reads = HeapInspector.memoryReadCount - readsBefore
                 withExtendedLifetime(model) {}
                 Lifeline.stop()
                 objects = (try? TraceReader.read(contentsOf: path))?.snapshot(at: "bound")?.nodes.count ?? 0
             } catch {
                 print("per-call snapshots: \(error)")
             }
-            return (Double(elapsed) / Double(calls * 2), objects)
+            return (Double(elapsed) / Double(calls * 2), Double(reads) / Double(calls * 2), objects)
         }
         let atStop = cost(.atStop), everyCall = cost(.everyCall)
-        print(String(format: "per-call snapshot among %d live objects (a subscribe or a cancel, %d each)   %9.1f µs/snapshot",
-                     everyCall.objects, calls, (everyCall.nanoseconds - atStop.nanoseconds) / 1_000))
+        print(String(format: "per-call snapshot among %5d live objects (a subscribe or a cancel, %d each)  %7.1f µs/snapshot CPU  %5.1f reads/snapshot",
+                     everyCall.objects, calls, (everyCall.nanoseconds - atStop.nanoseconds) / 1_000, everyCall.reads))
     }
 
     static func measure(_ name: String, root: AnyObject) {

@@ -13,7 +13,11 @@ import LifelineLog
 /// `operator-jsonl` and `automatic-jsonl` record JSON lines instead of binary records.
 /// `recording` prints the recording-cost table alone.
 /// `subscribe` and `view-model` record one run of ``SubscribeBenchmark``'s subscribes (for
-/// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures.
+/// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures,
+/// `inspection` only the heap inspection and snapshot figures, and `inspection-warm` inspects
+/// the view model 200 times with one inspector and prints nothing (for
+/// `--toggle-collect='*InspectionBenchmark*inspectRepeatedly*'`), `per-call` prints the per-call
+/// snapshot figure among 803 objects alone (for `--toggle-collect='*SnapshotRecorder*take*'`).
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
@@ -45,8 +49,14 @@ if let only, only != "recording" {
         Lifeline.stop()
     case "reading":
         try ReadingBenchmark.run(events: values, logDirectory: logDirectory)
+    case "inspection":
+        InspectionBenchmark.run()
+    case "inspection-warm":
+        InspectionBenchmark.inspectRepeatedly()
+    case "per-call":
+        InspectionBenchmark.measurePerCallSnapshots(pipelines: 200, calls: 100)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model or reading")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm or per-call")
         exit(2)
     }
     exit(0)

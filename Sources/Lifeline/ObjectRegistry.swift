@@ -291,6 +291,19 @@ final class ObjectRegistry: Sendable {
         return addresses
     }
 
+    /// The address and entry of each of `ids` that is a tracked object still alive, as
+    /// ``liveAddresses()`` gives them, for a snapshot that checks only these objects.
+    func liveAddresses(of ids: some Sequence<TraceObjectID>) -> [TraceObjectID: (address: UInt, entry: LiveEntry)] {
+        let found = state.withLock { state in
+            ids.compactMap { id in state.liveKeys[id].flatMap { key in state.live[key].map { (key, $0) } } }
+        }
+        var addresses: [TraceObjectID: (address: UInt, entry: LiveEntry)] = [:]
+        for (key, entry) in found where entry.object != nil {
+            addresses[entry.id] = (UInt(bitPattern: key), LiveEntry(id: entry.id, role: entry.role))
+        }
+        return addresses
+    }
+
     /// How many tracked objects a sweep after a call checks at most: a program with more live
     /// objects has them checked in turns, so that a call costs the same however many objects
     /// live. ``sweepAll(aliveAt:)`` checks them all.

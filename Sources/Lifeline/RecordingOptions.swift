@@ -25,9 +25,10 @@ public struct RecordingOptions: Sendable, Hashable {
         /// recorder knows, which costs milliseconds, once.
         case atStop
         /// After every subscribe, after every completion and cancel, and when recording
-        /// stops. Each one after a call reads again only what changed since the snapshot
-        /// before (the call's objects, and those whose memory changed), on the thread that
-        /// made the call, and is written as that change; every 64th reads everything again.
+        /// stops. Each one after a call, on the thread that made it, reads again the call's
+        /// objects and checks the memory of 32 others in turn, so its cost does not grow with
+        /// the live objects; it is written as what changed, with the nodes it checked, and the
+        /// others are as an earlier snapshot found them. The stop snapshot reads everything.
         case everyCall
     }
 

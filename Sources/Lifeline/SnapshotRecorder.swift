@@ -20,15 +20,17 @@ import Synchronization
 /// Every live object the recorder knows is a node, with its references when inspection could
 /// read it, or alone, without counts, when it could not.
 ///
-/// A per-call snapshot (after a subscribe, completion or cancel) reads the fields of only what
-/// changed since the last snapshot: the objects of the events since then (``touch(_:)``), the
-/// objects declared since, the holders of the objects that died, every object whose memory
-/// fingerprint changed (which catches what the program changes outside Combine's calls: a
-/// field it sets, a cancellable it stores in a set after `sink` returned), and whatever new
-/// they reach. Everything else keeps the references the last snapshot found; every object's
-/// counts are read again. It is written as what changed since the last snapshot
-/// (``TraceSnapshotDelta``). Every ``fullReadInterval``-th per-call snapshot reads everything
-/// again, as the stop snapshot and the snapshots the program asks for do.
+/// A per-call snapshot (after a subscribe, completion or cancel) costs what the call changed,
+/// not what lives: it patches the last snapshot's graph (``SnapshotGraph``). It reads again the
+/// fields of the objects of the events since the last snapshot (``touch(_:)``: objects declared,
+/// called or found dead) and of the holders of objects that left the graph; it checks the memory
+/// fingerprint of the next ``recheckStep`` objects in turn (which catches what the program
+/// changes outside Combine's calls: a field it sets, a cancellable it stores in a set after
+/// `sink` returned) and reads again those whose memory changed; and it follows whatever new
+/// they reach. Every other object keeps the references and counts an earlier snapshot found. It
+/// is written as what changed since the last snapshot, with the nodes it checked
+/// (``TraceSnapshotDelta``). The stop snapshot and the snapshots the program asks for read
+/// everything again, and are complete.
 ///
 /// Two refinements keep one id per object:
 /// - When the recorder later meets such an object in a call, or `Lifeline.track` names it,
@@ -38,31 +40,35 @@ import Synchronization
 final class SnapshotRecorder: Sendable {
     private struct State {
         var taken = 0
-        /// What the last snapshot saw, for the next per-call snapshot to start from.
-        var last: Baseline?
-        /// Per-call snapshots since one last read everything.
-        var perCallSinceFullRead = 0
-        /// How many objects the last snapshot read the fields of.
-        var lastObjectsRead = 0
+        /// The last snapshot's graph, for the next per-call snapshot to patch.
+        var graph: SnapshotGraph?
+        /// The tracked roots' addresses when ``graph`` was read in full.
+        var rootAddresses: [UInt] = []
+        /// What the last snapshot did, for tests.
+        var lastWork = Work()
         /// Set by ``compareReads()``.
         var comparison: ReadComparison?
+        /// The last snapshot in full, while ``comparison`` is set.
+        var lastSnapshot: TraceSnapshot?
         /// Roots by id, with their names, including roots that have died since.
         var rootNames: [TraceObjectID: String] = [:]
-        /// Ids of the collections the last snapshot discovered, by holder and field.
+        /// Ids of the collections snapshots discovered, by holder and field.
         var collections: [CollectionKey: TraceObjectID] = [:]
     }
 
-    /// What one snapshot saw: the graph by address, the recorder's objects at that moment, and
-    /// the snapshot it wrote (in full).
-    private struct Baseline {
-        let graph: HeapGraph
-        let known: [UInt: ObjectRegistry.LiveEntry]
-        let rootAddresses: [UInt]
-        let snapshot: TraceSnapshot
+    /// What one snapshot did: how many objects it read the fields of, how many it only checked
+    /// (the memory its references came from, and its counts), and how many memory reads (one
+    /// system call each) that took, for tests.
+    struct Work: Equatable {
+        var read = 0
+        var rechecked = 0
+        var memoryReads: UInt64 = 0
     }
 
-    /// Every how many per-call snapshots one reads every object again.
-    static let fullReadInterval = 64
+    /// How many objects a per-call snapshot checks in turn, besides those the call's events
+    /// name: every object is checked at least once in so many per-call snapshots, however many
+    /// objects live, and the cost of one does not grow with them.
+    static let recheckStep = 32
 
     private struct DiscoveredKey: Hashable {
         let address: UInt
@@ -112,20 +118,27 @@ final class SnapshotRecorder: Sendable {
     /// How many objects the last snapshot read the fields of (the rest it only took from the
     /// snapshot before), for tests.
     var objectsReadByLastSnapshot: Int {
-        state.withLock { $0.lastObjectsRead }
+        state.withLock { $0.lastWork.read }
+    }
+
+    /// What the last snapshot did, for tests.
+    var lastWork: Work {
+        state.withLock { $0.lastWork }
     }
 
     /// What ``compareReads()`` found.
     struct ReadComparison {
-        /// Where a per-call snapshot's graph differed from a full read of the same moment: one
-        /// line each, `after subscribe #12: missing Holder.field → Target`.
+        /// Where a per-call snapshot's graph differed from a full read of the same moment, for
+        /// the objects it checked: one line each, `after subscribe #12: missing Holder.field → Target`.
+        /// Also where the delta it wrote, applied to the snapshot before, differs from the graph
+        /// it kept.
         var differences: [String] = []
         /// Every snapshot written since, in full.
         var snapshots: [TraceSnapshot] = []
     }
 
-    /// From now on, each per-call snapshot that reads only what changed also reads everything
-    /// and notes where the two graphs differ, and every snapshot is kept in full, for tests.
+    /// From now on, each per-call snapshot also reads everything and notes where the two graphs
+    /// differ for the objects it checked, and every snapshot is kept in full, for tests.
     func compareReads() {
         state.withLock { $0.comparison = ReadComparison() }
     }
@@ -158,198 +171,361 @@ final class SnapshotRecorder: Sendable {
         state.withLock { state in
             for root in rootNames { state.rootNames[root.id] = root.name }
             let seq = session.lastSeq
-            let known = session.registry.liveAddresses()
-            // Lifeline's own objects (the hook bridge a subscription tap holds, the session
-            // behind it) are not the program's, unless the registry knows them (proxies).
-            let knownInIDOrder = known.sorted { $0.value.id < $1.value.id }.map(\.key)
-            let starts = rootAddresses + knownInIDOrder
-            let excluding = { (address: UInt, typeName: String) in known[address] == nil && Self.isTracerType(typeName) }
             let touchedIDs = touched.withLock { touched in
                 defer { touched.removeAll() }
                 return touched
             }
-            let graph: HeapGraph
-            var base: TraceSnapshot?
-            if [.subscribe, .completion, .cancel].contains(reason), let last = state.last, last.rootAddresses == rootAddresses {
-                base = last.snapshot
-                if state.perCallSinceFullRead + 1 < Self.fullReadInterval {
-                    state.perCallSinceFullRead += 1
-                    let update = updatedGraph(last, known: known, touched: touchedIDs, starts: starts, excluding: excluding)
-                    graph = update.graph
-                    state.lastObjectsRead = update.read
-                    if state.comparison != nil {
-                        let full = inspector.inspect(roots: starts, excluding: excluding)
-                        state.comparison?.differences += Self.differences(between: graph, and: full).map { "\(label): \($0)" }
-                    }
-                } else {
-                    state.perCallSinceFullRead = 0
-                    graph = inspector.inspect(roots: starts, excluding: excluding)
-                    state.lastObjectsRead = graph.read.count
-                }
-            } else {
-                state.perCallSinceFullRead = 0
-                graph = inspector.inspect(roots: starts, excluding: excluding)
-                state.lastObjectsRead = graph.read.count
-            }
-
-            // The recorder's own weak references: the registry's to each object it knows, and
-            // one to each tracked root.
-            var recorderWeak: [UInt: Int] = [:]
-            for address in known.keys { recorderWeak[address, default: 0] += 1 }
-            for address in rootAddresses { recorderWeak[address, default: 0] += 1 }
-
-            var ids: [UInt: TraceObjectID] = [:]
-            var nodes: [TraceSnapshot.Node] = []
-            let seenBefore = discovered.withLock { $0 }
-            var seenNow: [DiscoveredKey: TraceObjectID] = [:]
-            var collections: [CollectionKey: TraceObjectID] = [:]
-            let order = Self.discoveryOrder(of: graph, from: starts)
-            let holders = Self.firstHolders(in: graph, order: order)
-            for address in order {
-                let node = graph.nodes[address]!
-                let entry = known[node.address]
-                var found = entry?.id
-                if found == nil, node.isCollection, let holder = holders[address], let holderID = ids[holder.address] {
-                    let key = CollectionKey(holder: holderID, field: holder.path, typeName: withoutAddresses(node.typeName))
-                    if let earlier = state.collections[key], !ids.values.contains(earlier) {
-                        found = earlier
-                        seenNow[DiscoveredKey(address: address, typeName: key.typeName)] = earlier
-                    }
-                    found = found ?? discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
-                    collections[key] = found
-                }
-                let id = found ?? discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
-                ids[node.address] = id
-                nodes.append(TraceSnapshot.Node(
-                    id: id, kind: kind(of: node, id: id, role: entry?.role, roots: state.rootNames), name: state.rootNames[id],
-                    retainCounts: node.counts.map {
-                        TraceSnapshot.RetainCounts(
-                            strong: $0.strong, weak: $0.weak, unowned: $0.unowned, recorderWeak: recorderWeak[node.address] ?? 0
-                        )
-                    },
-                    alive: true, opaque: node.isOpaque
-                ))
-            }
-            discovered.withLock { $0 = seenNow }
-            state.collections = collections
-            // An object the recorder knows is alive is in the snapshot even when inspection could
-            // not read it (a type it cannot validate): shown alive, without counts or edges.
-            for (address, entry) in known where ids[address] == nil {
-                ids[address] = entry.id
-                let kind: TraceSnapshot.Node.Kind = switch (state.rootNames[entry.id], entry.role) {
-                case (_?, _): .root
-                case (nil, .publisher): .publisher
-                case (nil, .subscription): .subscription
-                case (nil, .subscriber): .subscriber
-                case (nil, .object): .object
-                }
-                nodes.append(TraceSnapshot.Node(id: entry.id, kind: kind, name: state.rootNames[entry.id], retainCounts: nil, alive: true))
-            }
-            let liveIDs = Set(known.values.map(\.id))
-            for (id, name) in state.rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
-                nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
-            }
-            let edges = graph.references.compactMap { reference -> TraceSnapshot.Edge? in
-                guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
-                return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership(reference.ownership))
-            }
-            // Two addresses can come to one id (an object the registry took over from an
-            // earlier snapshot, while another object sits where the snapshot saw it): one node
-            // each, the first; their edges once.
-            var nodeIDs = Set<TraceObjectID>(), uniqueEdges = Set<TraceSnapshot.Edge>()
             state.taken += 1
-            let snapshot = TraceSnapshot(
-                index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes.filter { nodeIDs.insert($0.id).inserted },
-                edges: edges.filter { uniqueEdges.insert($0).inserted }
-            )
-            if let base {
-                session.write(TraceSnapshotDelta(from: base, to: snapshot))
+            if [.subscribe, .completion, .cancel].contains(reason), state.graph != nil, state.rootAddresses == rootAddresses {
+                takePerCall(&state, label: label, reason: reason, seq: seq, touched: touchedIDs, session: session)
             } else {
-                session.write(snapshot)
+                takeComplete(&state, label: label, reason: reason, seq: seq, rootAddresses: rootAddresses, session: session)
             }
-            state.last = Baseline(graph: graph, known: known, rootAddresses: rootAddresses, snapshot: snapshot)
+        }
+    }
+
+    /// Reads every object the recorder knows and every root, and writes the snapshot in full.
+    private func takeComplete(
+        _ state: inout State, label: String, reason: TraceSnapshot.Reason, seq: UInt64, rootAddresses: [UInt],
+        session: RecordingSession
+    ) {
+        let known = session.registry.liveAddresses()
+        // Lifeline's own objects (the hook bridge a subscription tap holds, the session
+        // behind it) are not the program's, unless the registry knows them (proxies).
+        let knownInIDOrder = known.sorted { $0.value.id < $1.value.id }.map(\.key)
+        let starts = rootAddresses + knownInIDOrder
+        let excluding = { (address: UInt, typeName: String) in known[address] == nil && Self.isTracerType(typeName) }
+        let readsBefore = HeapInspector.memoryReadCount
+        let graph = inspector.inspect(roots: starts, excluding: excluding)
+        state.lastWork = Work(read: graph.read.count, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
+
+        // The recorder's own weak references: the registry's to each object it knows, and
+        // one to each tracked root.
+        var recorderWeak: [UInt: Int] = [:]
+        for address in known.keys { recorderWeak[address, default: 0] += 1 }
+        for address in rootAddresses { recorderWeak[address, default: 0] += 1 }
+
+        var ids: [UInt: TraceObjectID] = [:]
+        var nodes: [TraceSnapshot.Node] = []
+        let seenBefore = discovered.withLock { $0 }
+        var seenNow: [DiscoveredKey: TraceObjectID] = [:]
+        var collections: [CollectionKey: TraceObjectID] = [:]
+        let order = Self.discoveryOrder(of: graph, from: starts)
+        let holders = Self.firstHolders(in: graph, order: order)
+        let rootNames = state.rootNames
+        for address in order {
+            let node = graph.nodes[address]!
+            let entry = known[node.address]
+            var found = entry?.id
+            if found == nil, node.isCollection, let holder = holders[address], let holderID = ids[holder.address] {
+                let key = CollectionKey(holder: holderID, field: holder.path, typeName: withoutAddresses(node.typeName))
+                if let earlier = state.collections[key], !ids.values.contains(earlier) {
+                    found = earlier
+                    seenNow[DiscoveredKey(address: address, typeName: key.typeName)] = earlier
+                }
+                found = found ?? discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
+                collections[key] = found
+            }
+            let id = found ?? discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
+            ids[node.address] = id
+            nodes.append(describe(node, id: id, entry: entry, recorderWeak: recorderWeak[node.address] ?? 0, roots: rootNames))
+        }
+        discovered.withLock { $0 = seenNow }
+        state.collections = collections
+        // An object the recorder knows is alive is in the snapshot even when inspection could
+        // not read it (a type it cannot validate): shown alive, without counts or edges.
+        for (address, entry) in known where ids[address] == nil {
+            ids[address] = entry.id
+            nodes.append(TraceSnapshot.Node(
+                id: entry.id, kind: Self.unreadableKind(entry, roots: rootNames), name: rootNames[entry.id], retainCounts: nil,
+                alive: true
+            ))
+        }
+        let liveIDs = Set(known.values.map(\.id))
+        for (id, name) in rootNames.sorted(by: { $0.key < $1.key }) where !liveIDs.contains(id) && !ids.values.contains(id) {
+            nodes.append(TraceSnapshot.Node(id: id, kind: .root, name: name, retainCounts: nil, alive: false))
+        }
+        let edges = graph.references.compactMap { reference -> TraceSnapshot.Edge? in
+            guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
+            return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership(reference.ownership))
+        }
+        // Two addresses can come to one id (an object the registry took over from an
+        // earlier snapshot, while another object sits where the snapshot saw it): one node
+        // each, the first; their edges once.
+        var nodeIDs = Set<TraceObjectID>(), uniqueEdges = Set<TraceSnapshot.Edge>()
+        let snapshot = TraceSnapshot(
+            index: state.taken, seq: seq, label: label, reason: reason, nodes: nodes.filter { nodeIDs.insert($0.id).inserted },
+            edges: edges.filter { uniqueEdges.insert($0).inserted }
+        )
+        session.write(snapshot)
+        state.rootAddresses = rootAddresses
+        state.graph = SnapshotGraph(
+            graph: graph, ids: ids, snapshot: snapshot, known: known, rootAddresses: rootAddresses, order: order,
+            describe: { [unowned self] node, id, entry, recorderWeak in
+                describe(node, id: id, entry: entry, recorderWeak: recorderWeak, roots: rootNames)
+            }
+        )
+        if state.comparison != nil {
+            state.lastSnapshot = snapshot
             state.comparison?.snapshots.append(snapshot)
         }
     }
 
-    /// The last snapshot's graph, with what changed since read again: the objects `touched`
-    /// names, the objects the recorder declared since, the objects whose memory changed (each
-    /// object's fingerprint, ``HeapInspector/recheck(_:)``), the holders of the objects that
-    /// died, and what they reach that the last snapshot did not. Every object's counts are read
-    /// again; objects no start reaches any more leave the graph. Also returns how many
-    /// objects' fields were read.
-    private func updatedGraph(
-        _ last: Baseline, known: [UInt: ObjectRegistry.LiveEntry], touched: Set<TraceObjectID>, starts: [UInt],
-        excluding: (UInt, String) -> Bool
-    ) -> (graph: HeapGraph, read: Int) {
-        var graph = last.graph
-        var regions = graph.regions
-        for address in graph.nodes.keys where regions[address] == nil { regions[address] = [] }
-        var changed = Set<UInt>()
-        for (address, recheck) in inspector.recheck(regions) {
-            graph.nodes[address]?.counts = recheck.counts
-            if recheck.isDeiniting || recheck.fingerprint == nil || recheck.fingerprint != graph.fingerprints[address] {
-                changed.insert(address)
-            }
-        }
-        let gone = last.known.compactMap { address, entry in known[address]?.id == entry.id ? nil : address }
-        changed.formUnion(gone)
-        for (address, entry) in known where touched.contains(entry.id) || last.known[address]?.id != entry.id {
-            changed.insert(address)
-        }
-        var holders: [UInt: [UInt]] = [:]
-        for reference in graph.references where reference.from != reference.to {
-            holders[reference.to, default: []].append(reference.from)
-        }
-        // A weak reference to an object that died changes nothing in its holder's memory.
-        var toRead = changed
-        for address in gone { toRead.formUnion(holders[address] ?? []) }
-        for address in gone where known[address] == nil { toRead.remove(address) }
-        // A collection is part of its holder's value, read with it: its holders are read.
-        var collections = toRead.filter { graph.nodes[$0]?.isCollection == true }
-        while let collection = collections.popFirst() {
-            toRead.remove(collection)
-            for holder in holders[collection] ?? [] where toRead.insert(holder).inserted {
-                if graph.nodes[holder]?.isCollection == true { collections.insert(holder) }
-            }
-        }
-        var unchanged: [UInt: String] = [:]
-        for (address, node) in graph.nodes where !toRead.contains(address) && !changed.contains(address) {
-            unchanged[address] = node.typeName
-        }
-        let fresh = inspector.inspect(roots: toRead.sorted(), known: unchanged, excluding: excluding)
+    /// Patches the last snapshot's graph with what changed since, and writes what changed.
+    ///
+    /// It reads again the fields of the objects the events since the last snapshot name (the
+    /// recorder's objects that were declared, called or died), and of the holders of objects
+    /// that left the graph; it checks the memory of the next ``recheckStep`` objects in turn
+    /// and reads again those whose memory changed; and it follows what the objects read reach
+    /// that the graph does not hold yet. What no longer has a holder in the graph leaves it.
+    private func takePerCall(
+        _ state: inout State, label: String, reason: TraceSnapshot.Reason, seq: UInt64, touched: Set<TraceObjectID>,
+        session: RecordingSession
+    ) {
+        guard var graph = state.graph else { return }
+        state.graph = nil
+        graph.beginSnapshot()
+        var work = Work()
+        let readsBefore = HeapInspector.memoryReadCount
+        let rootNames = state.rootNames
 
-        // The objects read again hold what this reading found; the rest what they held before.
-        let replaced = changed.union(toRead).union(fresh.read)
-        for address in replaced where fresh.nodes[address] == nil { graph.nodes[address] = nil }
-        for (address, node) in fresh.nodes { graph.nodes[address] = node }
-        for address in replaced {
-            graph.regions[address] = fresh.regions[address]
-            graph.fingerprints[address] = fresh.fingerprints[address]
-        }
-        var references = graph.references.filter { !replaced.contains($0.from) }
-        references += fresh.references
-
-        // What no start reaches any more is gone.
-        var referencesByHolder: [UInt: [HeapGraph.Reference]] = [:]
-        for reference in references { referencesByHolder[reference.from, default: []].append(reference) }
-        var reached = Set<UInt>()
-        var queue = starts.filter { graph.nodes[$0] != nil }
-        while let address = queue.popLast() {
-            guard reached.insert(address).inserted else { continue }
-            for reference in referencesByHolder[address] ?? [] where graph.nodes[reference.to] != nil {
-                queue.append(reference.to)
+        // The recorder's objects the events named, and those of the objects checked in turn.
+        let turn = graph.nextToRecheck(Self.recheckStep)
+        var askRegistry = touched
+        for address in turn { if let id = graph.known[address]?.id { askRegistry.insert(id) } }
+        let live = session.registry.liveAddresses(of: askRegistry)
+        var toRead = Set<UInt>()
+        var removed: [UInt] = []
+        for id in askRegistry.sorted() {
+            if let (address, entry) = live[id] {
+                if graph.known[address]?.id != id {
+                    graph.setKnown(entry, at: address)
+                    toRead.insert(address)
+                }
+                if touched.contains(id) { toRead.insert(address) }
+            } else if let address = graph.address(of: id), graph.known[address]?.id == id {
+                // One of the recorder's objects that died.
+                graph.setKnown(nil, at: address)
+                if graph.entries[address] != nil {
+                    graph.remove(address)
+                    removed.append(address)
+                }
             }
         }
-        graph.nodes = graph.nodes.filter { reached.contains($0.key) }
-        graph.regions = graph.regions.filter { reached.contains($0.key) }
-        graph.fingerprints = graph.fingerprints.filter { reached.contains($0.key) }
-        graph.references = references.filter { reached.contains($0.from) && reached.contains($0.to) }
-        return (graph, fresh.read.count)
+
+        // The objects checked in turn: read again when their memory changed, or the memory of
+        // a collection they hold (part of their value).
+        let rechecked = turn.filter { graph.entries[$0] != nil && !toRead.contains($0) }
+        var ownedCollections: [UInt: [UInt]] = [:]
+        var regions: [UInt: [Range<UInt>]] = [:]
+        for address in rechecked {
+            var pending = [address]
+            while let next = pending.popLast() {
+                guard let entry = graph.entries[next], regions[next] == nil else { continue }
+                regions[next] = entry.regions
+                let collections = entry.references.map(\.to).filter { graph.entries[$0]?.node.isCollection == true }
+                ownedCollections[address, default: []] += collections
+                pending += collections
+            }
+        }
+        work.rechecked = regions.count
+        let rechecks = inspector.recheck(regions)
+        func isUnchanged(_ address: UInt) -> Bool {
+            guard let recheck = rechecks[address], !recheck.isDeiniting, let fingerprint = recheck.fingerprint else { return false }
+            return fingerprint == graph.entries[address]?.fingerprint
+        }
+        for address in rechecked {
+            let owned = ownedCollections[address] ?? []
+            guard isUnchanged(address), owned.allSatisfy(isUnchanged) else {
+                toRead.insert(address)
+                continue
+            }
+            for checked in [address] + owned { graph.confirm(checked, counts: rechecks[checked]?.counts) }
+        }
+
+        // Reading, until no holder of an object that left the graph is left unread.
+        var round = 0
+        while !toRead.isEmpty || !removed.isEmpty, round < 8 {
+            round += 1
+            for address in removed {
+                for holder in graph.holders(of: address) where graph.entries[holder] != nil { toRead.insert(holder) }
+            }
+            removed = []
+            // A collection is part of its holder's value, read with it: its holders are read.
+            var collections = toRead.filter { graph.entries[$0]?.node.isCollection == true }
+            while let collection = collections.popFirst() {
+                toRead.remove(collection)
+                for holder in graph.holders(of: collection) where graph.entries[holder] != nil && toRead.insert(holder).inserted {
+                    if graph.entries[holder]?.node.isCollection == true { collections.insert(holder) }
+                }
+            }
+            if toRead.isEmpty { break }
+            let reading = toRead
+            toRead = []
+            let starts = reading.map { address in
+                (id: graph.entries[address]?.id ?? graph.known[address]?.id ?? TraceObjectID(UInt64.max), address: address)
+            }.sorted { ($0.id, $0.address) < ($1.id, $1.address) }.map(\.address)
+            let fresh = read(starts, in: graph)
+            work.read += fresh.read.count
+            removed = apply(fresh, reading: reading, starts: starts, to: &graph, state: &state, session: session, roots: rootNames)
+        }
+        work.memoryReads = HeapInspector.memoryReadCount - readsBefore
+        state.lastWork = work
+        forgetDiscovered(graph.departed.filter { graph.entries[$0.address]?.id != $0.id })
+
+        let delta = graph.delta(index: state.taken, seq: seq, label: label, reason: reason, base: state.taken - 1)
+        session.write(delta)
+        if state.comparison != nil { compare(graph, delta: delta, label: label, state: &state, session: session) }
+        state.graph = graph
     }
 
-    /// Where `graph` differs from `full`, the same moment read in full.
-    private static func differences(between graph: HeapGraph, and full: HeapGraph) -> [String] {
+    /// Puts what one reading found into the graph: the objects it read with their references
+    /// now, the new objects they reach (named as a complete snapshot names them), and takes out
+    /// what no longer is an object or no longer has a holder. Returns the addresses taken out.
+    private func apply(
+        _ fresh: HeapGraph, reading: Set<UInt>, starts: [UInt], to graph: inout SnapshotGraph, state: inout State,
+        session: RecordingSession, roots: [TraceObjectID: String]
+    ) -> [UInt] {
+        var removed: [UInt] = []
+        var referencesByHolder: [UInt: [HeapGraph.Reference]] = [:]
+        for reference in fresh.references { referencesByHolder[reference.from, default: []].append(reference) }
+        // What was read and is no longer an object (or no longer one the walk reads).
+        for address in reading.sorted() where !fresh.read.contains(address) {
+            if graph.entries[address] != nil {
+                let before = graph.entries[address]!.references.map(\.to)
+                graph.remove(address)
+                removed.append(address)
+                removed += graph.removeUnreferenced(from: before)
+            }
+            if let entry = graph.known[address] {
+                graph.markUnreadable(entry, at: address, kind: Self.unreadableKind(entry, roots: roots))
+            }
+        }
+        // The objects read again, before the new ones get their ids: a collection that moved
+        // takes over the id of the one its holder held before.
+        let discovery = Self.discoveryOrder(of: fresh, from: starts)
+        let order = discovery.filter { fresh.read.contains($0) }
+        var oldTargets: [UInt] = []
+        var newObjects: [UInt] = []
+        for address in order {
+            guard let node = fresh.nodes[address] else { continue }
+            let sameObject = graph.entries[address].map { entry in
+                graph.known[address].map { $0.id == entry.id } ?? (entry.node.typeName == node.typeName)
+            } ?? false
+            guard sameObject, let entry = graph.entries[address] else {
+                newObjects.append(address)
+                continue
+            }
+            oldTargets += entry.references.map(\.to)
+            graph.put(node, id: entry.id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
+                      fingerprint: fresh.fingerprints[address])
+        }
+        let holders = Self.firstHolders(in: fresh, order: discovery)
+        for address in newObjects {
+            guard let node = fresh.nodes[address] else { continue }
+            let id = newID(for: node, known: graph.known[address], holder: holders[address], graph: &graph, state: &state, session: session)
+            if let earlier = graph.address(of: id), earlier != address, graph.entries[earlier] != nil {
+                // The collection this one replaces.
+                oldTargets += graph.entries[earlier]!.references.map(\.to)
+                graph.remove(earlier)
+                removed.append(earlier)
+            }
+            graph.put(node, id: id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
+                      fingerprint: fresh.fingerprints[address])
+        }
+        removed += graph.removeUnreferenced(from: oldTargets)
+        return removed
+    }
+
+    /// The id of an object a per-call snapshot finds that the graph did not hold: the
+    /// recorder's, or a collection's earlier id when its holder stores it in the same field, or
+    /// a new one.
+    private func newID(
+        for node: HeapGraph.Node, known: ObjectRegistry.LiveEntry?, holder: (address: UInt, path: String)?,
+        graph: inout SnapshotGraph, state: inout State, session: RecordingSession
+    ) -> TraceObjectID {
+        if let known { return known.id }
+        let full = withoutAddresses(node.typeName)
+        var key: CollectionKey?
+        if node.isCollection, let holder, let holderID = graph.entries[holder.address]?.id {
+            key = CollectionKey(holder: holderID, field: holder.path, typeName: full)
+            // The collection its holder held in that field before, when nothing else in the
+            // graph holds that one now: the same collection, whose storage moved.
+            if let key, let earlier = state.collections[key] {
+                let earlierAddress = graph.address(of: earlier)
+                let isReplaced = earlierAddress.map { address in
+                    graph.entries[address] != nil && graph.known[address] == nil
+                        && graph.holders(of: address).allSatisfy { graph.entries[$0] == nil || $0 == address }
+                } ?? true
+                if isReplaced {
+                    discovered.withLock { $0[DiscoveredKey(address: node.address, typeName: full)] = earlier }
+                    return earlier
+                }
+            }
+        }
+        var seenNow: [DiscoveredKey: TraceObjectID] = [:]
+        let id = discoveredID(node, seenBefore: [:], seenNow: &seenNow, session: session)
+        discovered.withLock { $0.merge(seenNow) { _, new in new } }
+        if let key { state.collections[key] = id }
+        return id
+    }
+
+    /// Reads the objects at `starts` and what they reach that `graph` does not hold (of what it
+    /// holds, only the counts). What the walk's closures hold of the graph is let go when this
+    /// returns, before the caller changes the graph (which would otherwise copy its tables).
+    private func read(_ starts: [UInt], in graph: SnapshotGraph) -> HeapGraph {
+        let reading = Set(starts)
+        return inspector.inspect(
+            roots: starts,
+            known: { address in reading.contains(address) ? nil : graph.entries[address]?.node.typeName },
+            excluding: { address, typeName in graph.known[address] == nil && Self.isTracerType(typeName) }
+        )
+    }
+
+    /// Forgets the ids the graph gave objects only inspection reached that left it: an object
+    /// found at the same address later gets a new one.
+    private func forgetDiscovered(_ departed: [SnapshotGraph.Departure]) {
+        guard !departed.isEmpty else { return }
+        let keys = departed.map { (key: DiscoveredKey(address: $0.address, typeName: withoutAddresses($0.typeName)), id: $0.id) }
+        discovered.withLock { discovered in
+            for (key, id) in keys where discovered[key] == id { discovered[key] = nil }
+        }
+    }
+
+    /// For tests: the per-call snapshot's graph against a full read of the same moment, for
+    /// the objects it checked, and the delta it wrote against the graph it kept.
+    private func compare(_ graph: SnapshotGraph, delta: TraceSnapshotDelta, label: String, state: inout State, session: RecordingSession) {
+        let starts = state.rootAddresses + graph.known.keys.sorted()
+        let known = graph.known
+        let full = inspector.inspect(roots: starts, excluding: { address, typeName in known[address] == nil && Self.isTracerType(typeName) })
+        let checkedAddresses = Set(graph.entries.filter { graph.checked.contains($0.value.id) }.keys)
+        state.comparison?.differences += Self.differences(between: graph.addressGraph, and: full, at: checkedAddresses, starts: Set(starts))
+            .map { "\(label): \($0)" }
+        guard let last = state.lastSnapshot else { return }
+        do {
+            let applied = try delta.applied(to: last)
+            let kept = graph.nodesAndEdges
+            let appliedNodes = Set(applied.nodes), keptNodes = Set(kept.nodes), appliedEdges = Set(applied.edges)
+            if appliedNodes != keptNodes || appliedEdges != kept.edges {
+                state.comparison?.differences.append(
+                    "\(label): the delta does not give the graph kept: nodes \(appliedNodes.subtracting(keptNodes).map(\.id.rawValue)) "
+                        + "against \(keptNodes.subtracting(appliedNodes).map(\.id.rawValue)), edges "
+                        + "\(appliedEdges.subtracting(kept.edges).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.field)" }) against "
+                        + "\(kept.edges.subtracting(appliedEdges).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.field) added \(delta.edges.contains($0)) removed \(delta.removedEdges.contains($0)) gone \(delta.removedNodes.contains($0.from) || delta.removedNodes.contains($0.to)) inlast \(last.edges.contains($0))" })"
+                )
+            }
+            state.lastSnapshot = applied
+            state.comparison?.snapshots.append(applied)
+        } catch {
+            state.comparison?.differences.append("\(label): the delta does not apply: \(error)")
+        }
+    }
+
+    /// Where `graph` differs from `full`, the same moment read in full, for the objects at
+    /// `addresses`: their nodes, and the references they hold.
+    private static func differences(
+        between graph: HeapGraph, and full: HeapGraph, at addresses: Set<UInt>, starts: Set<UInt>
+    ) -> [String] {
         func name(_ address: UInt) -> String {
             (full.nodes[address] ?? graph.nodes[address]).map { TypeName.removingAddresses(from: $0.typeName) } ?? "?"
         }
@@ -357,13 +533,22 @@ final class SnapshotRecorder: Sendable {
             "\(name(reference.from)).\(reference.path) → \(name(reference.to))"
         }
         var differences: [String] = []
-        for (address, node) in full.nodes where graph.nodes[address] != node {
-            differences.append(graph.nodes[address] == nil ? "missing \(name(address))" : "differs \(name(address))")
+        for address in addresses {
+            guard let node = graph.nodes[address] else { continue }
+            guard let fullNode = full.nodes[address] else {
+                // An object only inspection reached that nothing reaches now is gone from a full
+                // read; one whose holders the snapshot checked shows as their extra reference.
+                if starts.contains(address) { differences.append("extra \(name(address))") }
+                continue
+            }
+            if node != fullNode { differences.append("differs \(name(address))") }
         }
-        for address in graph.nodes.keys where full.nodes[address] == nil { differences.append("extra \(name(address))") }
-        let references = Set(graph.references), fullReferences = Set(full.references)
-        for reference in full.references where !references.contains(reference) { differences.append("missing \(text(reference))") }
-        for reference in graph.references where !fullReferences.contains(reference) { differences.append("extra \(text(reference))") }
+        let references = Set(graph.references.filter { addresses.contains($0.from) })
+        let fullReferences = Set(full.references.filter { addresses.contains($0.from) && graph.nodes[$0.from] != nil })
+        for reference in fullReferences where !references.contains(reference) { differences.append("missing \(text(reference))") }
+        for reference in references where !fullReferences.contains(reference) && full.nodes[reference.from] != nil {
+            differences.append("extra \(text(reference))")
+        }
         return differences.sorted()
     }
 
@@ -405,6 +590,31 @@ final class SnapshotRecorder: Sendable {
             holders[reference.to] = (reference.from, reference.path)
         }
         return holders
+    }
+
+    /// The node for the object `node`, named `id`.
+    private func describe(
+        _ node: HeapGraph.Node, id: TraceObjectID, entry: ObjectRegistry.LiveEntry?, recorderWeak: Int,
+        roots: [TraceObjectID: String]
+    ) -> TraceSnapshot.Node {
+        TraceSnapshot.Node(
+            id: id, kind: kind(of: node, id: id, role: entry?.role, roots: roots), name: roots[id],
+            retainCounts: node.counts.map {
+                TraceSnapshot.RetainCounts(strong: $0.strong, weak: $0.weak, unowned: $0.unowned, recorderWeak: recorderWeak)
+            },
+            alive: true, opaque: node.isOpaque
+        )
+    }
+
+    /// The kind of a known object inspection could not read.
+    private static func unreadableKind(_ entry: ObjectRegistry.LiveEntry, roots: [TraceObjectID: String]) -> TraceSnapshot.Node.Kind {
+        switch (roots[entry.id], entry.role) {
+        case (_?, _): .root
+        case (nil, .publisher): .publisher
+        case (nil, .subscription): .subscription
+        case (nil, .subscriber): .subscriber
+        case (nil, .object): .object
+        }
     }
 
     /// The id of an object only inspection reached: the one it had in the last snapshot, or

@@ -32,6 +32,9 @@ package struct HeapInspector: Sendable {
         let catalog = MetadataCatalog(memory: ProcessMemory.empty)
         /// The mappings the last inspection used.
         var mappings: ProcessMemory.MappingTable?
+        /// How many objects and references the last inspection found: the next one reserves
+        /// room for as many, rather than growing its tables step by step.
+        var lastSize = (objects: 0, references: 0)
 
         /// Memory for the next inspection, with the mappings the last one used.
         func memory() -> ProcessMemory {
@@ -98,21 +101,27 @@ package struct HeapInspector: Sendable {
     ///   - roots: The addresses of the objects to start from.
     ///   - excluding: Objects to leave out of the graph, and not to walk through, by address
     ///     and fully qualified type name: the tracer's own objects, for example.
-    ///   - known: Objects an earlier inspection read, by address, with their fully qualified
-    ///     type names. One reached again with the same type is added with fresh counts, but its
+    ///   - known: The fully qualified type name of each object an earlier inspection read, by
+    ///     address (`nil` for any other address); `nil` when the inspection reads everything. One reached again with the same type is added with fresh counts, but its
     ///     fields are not read (it is not in the graph's ``HeapGraph/read``), nor what only it
     ///     leads to: the caller keeps its references from before.
     package func inspect(
-        roots: [UInt], known: [UInt: String] = [:],
+        roots: [UInt], known: ((UInt) -> String?)? = nil,
         excluding: (UInt, String) -> Bool = { _, _ in false }
     ) -> HeapGraph {
         shared.lock.withLock { _ in
             withoutActuallyEscaping(excluding) { excluding in
-                var walk = HeapWalk(
-                    catalog: shared.catalog, objectLimit: objectLimit, known: known, memory: shared.memory(), excluding: excluding
-                )
-                walk.run(roots: roots)
-                return walk.graph
+                withoutActuallyEscaping(known ?? { _ in nil }) { knownType in
+                    var walk = HeapWalk(
+                        catalog: shared.catalog, objectLimit: objectLimit, known: knownType, memory: shared.memory(), excluding: excluding
+                    )
+                    // A walk that reads everything finds about what the last one did; one that
+                    // reads what changed finds a few objects, and reserves nothing.
+                    if known == nil { walk.reserve(objects: shared.lastSize.objects, references: shared.lastSize.references) }
+                    walk.run(roots: roots)
+                    if known == nil { shared.lastSize = (walk.graph.nodes.count, walk.graph.references.count) }
+                    return walk.graph
+                }
             }
         }
     }

@@ -6,11 +6,15 @@ struct HeapWalk {
     let excluding: (UInt, String) -> Bool
     /// Objects an earlier inspection read, by address, with their type names: reaching one of
     /// the same type again adds it to the graph with fresh counts, without reading its fields.
-    let known: [UInt: String]
+    let known: (UInt) -> String?
     var graph = HeapGraph()
     var pending: [(address: UInt, layout: ClassLayout)] = []
     /// The objects put in `pending` so far.
     var queued = Set<UInt>()
+    /// Where the references of the object being read start in the graph's list: each object's
+    /// references are found while it is read, so only those can repeat one another.
+    var segmentStart = 0
+    /// The references of the object being read, once they are too many to compare one by one.
     var seenReferences = Set<HeapGraph.Reference>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = Set<UInt>()
@@ -22,7 +26,8 @@ struct HeapWalk {
 
     /// A walk that reads memory afresh and keeps what `catalog` validated before.
     init(
-        catalog: MetadataCatalog, objectLimit: Int, known: [UInt: String] = [:], memory: ProcessMemory = ProcessMemory(),
+        catalog: MetadataCatalog, objectLimit: Int, known: @escaping (UInt) -> String? = { _ in nil },
+        memory: ProcessMemory = ProcessMemory(),
         excluding: @escaping (UInt, String) -> Bool
     ) {
         self.memory = memory
@@ -33,12 +38,26 @@ struct HeapWalk {
         catalog.begin(with: memory)
     }
 
+    /// Makes room for `objects` objects and `references` references.
+    mutating func reserve(objects: Int, references: Int) {
+        guard objects > 0 else { return }
+        graph.nodes.reserveCapacity(objects)
+        graph.read.reserveCapacity(objects)
+        graph.regions.reserveCapacity(objects)
+        graph.fingerprints.reserveCapacity(objects)
+        graph.references.reserveCapacity(references)
+        validated.reserveCapacity(objects)
+        queued.reserveCapacity(objects)
+    }
+
     mutating func run(roots: [UInt]) {
         for root in roots {
             guard let layout = instanceLayout(at: root) else { continue }
             addInstance(root, layout)
         }
         while let (address, layout) = pending.popLast() {
+            segmentStart = graph.references.count
+            if !seenReferences.isEmpty { seenReferences.removeAll(keepingCapacity: true) }
             graph.read.insert(address)
             noteRegion(of: address, start: address, size: layout.instanceSize)
             if graph.nodes[address]?.isOpaque == true {
@@ -128,7 +147,7 @@ struct HeapWalk {
             address: address, typeName: layout.typeName, isCollection: false,
             isOpaque: layout.isSystemLibrary, counts: counts(of: address)
         )
-        if known[address] != layout.typeName { queue(address, layout) }
+        if known(address) != layout.typeName { queue(address, layout) }
         return true
     }
 
@@ -166,11 +185,22 @@ struct HeapWalk {
         }
     }
 
+    /// Records a reference to `target`, which must be in the graph already, unless the object
+    /// being read has recorded it before.
     mutating func addReference(from holder: UInt, to target: UInt, path: String, ownership: ReferenceOwnership) {
-        guard graph.nodes[target] != nil else { return }
         let reference = HeapGraph.Reference(from: holder, to: target, path: path, ownership: ownership)
-        if seenReferences.insert(reference).inserted { graph.references.append(reference) }
+        let found = graph.references.count - segmentStart
+        if found < Self.referencesComparedOneByOne {
+            for index in segmentStart..<graph.references.count where graph.references[index] == reference { return }
+        } else {
+            if found == Self.referencesComparedOneByOne { seenReferences.formUnion(graph.references[segmentStart...]) }
+            guard seenReferences.insert(reference).inserted else { return }
+        }
+        graph.references.append(reference)
     }
+
+    /// Up to how many references of one object a new one is compared with one by one.
+    static let referencesComparedOneByOne = 16
 
     // MARK: Values
 
@@ -202,7 +232,7 @@ struct HeapWalk {
                 return
             }
             for field in catalog.referenceFields(ofStruct: type) {
-                scanValue(at: address + UInt(field.offset), type: field.type, path: "\(path).\(field.name)",
+                scanValue(at: address + UInt(field.offset), type: field.type, path: path + "." + field.name,
                           ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
         case RuntimeLayout.optionalMetadataKind where catalog.isOptionalClassReference(type):
@@ -388,6 +418,14 @@ struct HeapWalk {
     /// not read then.
     var isFull: Bool { graph.nodes.count >= objectLimit }
 
+    /// `[0]`, `[1]`, …: the paths of the first elements of a collection, made once.
+    static let elementPaths = (0..<1_024).map { "[\($0)]" }
+
+    /// The path of element `index`.
+    func elementPath(_ index: Int) -> String {
+        index < Self.elementPaths.count ? Self.elementPaths[index] : "[\(index)]"
+    }
+
     func closurePath(_ path: String) -> String {
         path.hasSuffix(" (closure)") ? path : "\(path) (closure)"
     }
@@ -431,7 +469,9 @@ struct HeapWalk {
             if holdsReferences, let limit { noteRegion(of: storage, start: storage, size: Int(limit - storage)) }
             (elementHolder, elementOwnership) = (storage, .strong)
         }
-        func elementPath(_ element: String) -> String { LibraryInterior.path(elementPathPrefix, element) }
+        func elementPath(_ element: String) -> String {
+            elementPathPrefix.isEmpty ? element : LibraryInterior.path(elementPathPrefix, element)
+        }
 
         /// Whether `count` elements of `stride` bytes from `start` lie inside the allocation.
         func fits(_ start: UInt, _ count: Int, _ stride: Int) -> Bool {
@@ -449,7 +489,7 @@ struct HeapWalk {
             let first = storage + UInt(RuntimeLayout.arrayElementsOffset)
             guard stride > 0, fits(first, Int(count), stride) else { return }
             for index in 0..<Int(count) where !isFull {
-                scanValue(at: first + UInt(index * stride), type: element, path: elementPath("[\(index)]"),
+                scanValue(at: first + UInt(index * stride), type: element, path: elementPath(self.elementPath(index)),
                           ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
             }
         case .set(let element):
@@ -457,7 +497,7 @@ struct HeapWalk {
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.setBitmapOffset).enumerated() where !isFull {
                 let stride = self.stride(of: element)
                 guard stride > 0, fits(elements, bucket + 1, stride) else { return }
-                scanValue(at: elements + UInt(bucket * stride), type: element, path: elementPath("[\(ordinal)]"),
+                scanValue(at: elements + UInt(bucket * stride), type: element, path: elementPath(self.elementPath(ordinal)),
                           ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
             }
         case .dictionary(let key, let value):
@@ -472,7 +512,7 @@ struct HeapWalk {
                               ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
                 }
                 if valueStride > 0, fits(values, bucket + 1, valueStride) {
-                    scanValue(at: values + UInt(bucket * valueStride), type: value, path: elementPath("[\(ordinal)]"),
+                    scanValue(at: values + UInt(bucket * valueStride), type: value, path: elementPath(self.elementPath(ordinal)),
                               ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
                 }
             }

@@ -82,6 +82,10 @@ final class MetadataCatalog {
 
     private var memory: ProcessMemory
     private var cache: [UInt: HeapKind] = [:]
+    /// The last kinds ``heapKind(metadata:)`` found, by a few bits of their metadata's address:
+    /// most words an inspection follows have one of a few metadata, and a look-up here costs
+    /// no hashing.
+    @exclusivity(unchecked) private var recentKinds = [(metadata: UInt, kind: HeapKind)?](repeating: nil, count: 64)
     /// Words that did not check out as heap metadata, in this inspection.
     private var rejected = Set<UInt>()
     /// Generic arguments already proven to be type metadata. Type metadata is never freed, so
@@ -263,7 +267,12 @@ final class MetadataCatalog {
     /// What the heap object whose metadata pointer is `metadata` is, or `nil` when `metadata`
     /// is not metadata the inspector can trust.
     func heapKind(metadata: UInt) -> HeapKind? {
-        if let cached = cache[metadata] { return cached }
+        let way = Int((metadata >> 4) & 63)
+        if let recent = recentKinds[way], recent.metadata == metadata { return recent.kind }
+        if let cached = cache[metadata] {
+            recentKinds[way] = (metadata, cached)
+            return cached
+        }
         guard !rejected.contains(metadata) else { return nil }
         guard let kind = classify(metadata) else {
             rejected.insert(metadata)

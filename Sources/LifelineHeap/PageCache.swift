@@ -30,7 +30,7 @@ final class PageCache {
     /// back and forth between an object's page and its type's metadata pages.
     @exclusivity(unchecked) private var recentNumbers = [UInt](repeating: .max, count: PageCache.recentPages)
     @exclusivity(unchecked) private var recentCopies = [UnsafeRawPointer?](repeating: nil, count: PageCache.recentPages)
-    static let recentPages = 16
+    static let recentPages = 64
     /// The walk's own buffers holding copies of values (``copy(_:from:into:)``): read where
     /// they are, never from a page copy, which could predate what was copied into them.
     @exclusivity(unchecked) private var ownBuffers: [Range<UInt>] = []

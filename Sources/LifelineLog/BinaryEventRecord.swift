@@ -1,4 +1,4 @@
-/// The binary form of one event in a version 5 log (docs/LogFormat.md, "Binary event records").
+/// The binary form of one event in a version 6 log (docs/LogFormat.md, "Binary event records").
 ///
 /// All numbers are little-endian. Every record is a multiple of 8 bytes long:
 ///

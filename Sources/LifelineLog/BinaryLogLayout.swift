@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The parts of a version 5 log after its header, in file order: JSON lines, binary records,
+/// The parts of a version 6 log after its header, in file order: JSON lines, binary records,
 /// and what a crash left (docs/LogFormat.md, "Binary event records").
 ///
 /// Each part begins with a byte that says what it is: `{` a JSON line, up to its newline; a
@@ -92,7 +92,7 @@ enum BinaryLogLayout {
             && memcmp(line.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
     }
 
-    /// The event a JSON event line of a version 5 log holds (one the binary form could not
+    /// The event a JSON event line of a version 6 log holds (one the binary form could not
     /// hold), its time converted like a record's; nil for a line that is no event.
     static func eventLine(
         _ line: UnsafeBufferPointer<UInt8>, number: Int, conversion: inout TickConversion

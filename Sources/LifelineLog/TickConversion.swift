@@ -1,4 +1,4 @@
-/// Turns the time-stamp counter readings of a version 5 log's binary records into event times
+/// Turns the time-stamp counter readings of a version 6 log's binary records into event times
 /// (nanoseconds since the header's clock origin).
 ///
 /// The calibration points are the header's `ticks` reference and every `clock` line. Between

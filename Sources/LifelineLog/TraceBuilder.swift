@@ -203,9 +203,21 @@ struct TraceBuilder {
         guard index > 0 else {
             throw .badField(line: fields.number, field: "snapshot", reason: "must be a positive integer")
         }
+        // A snapshot written in full that took some nodes from earlier snapshots says which.
+        var lastChecked: [TraceObjectID: UInt64] = [:]
+        if fields.has("last_checked") {
+            for entry in try fields.objects("last_checked") {
+                let id = try entry.id("id")
+                guard nodeIDs.contains(id) else {
+                    throw .badField(line: fields.number, field: entry.name("id"), reason: "names object \(id.rawValue), which is not a node of the snapshot")
+                }
+                lastChecked[id] = try entry.unsigned("seq")
+            }
+        }
         return TraceSnapshot(
             index: index, seq: try fields.unsigned("at"), label: try fields.string("label"),
-            reason: try fields.choice("reason", of: TraceSnapshot.Reason.self), nodes: nodes, edges: edges
+            reason: try fields.choice("reason", of: TraceSnapshot.Reason.self), nodes: nodes, edges: edges,
+            lastChecked: lastChecked
         )
     }
 

@@ -26,7 +26,7 @@ import Synchronization
 /// appear in the file in a different order from their sequence numbers. Readers order events
 /// by sequence number.
 ///
-/// A version 5 header makes a log of binary event records (``appendRecord(_:)``). Its lines
+/// A version 6 header makes a log of binary event records (``appendRecord(_:)``). Its lines
 /// and records are written so that a kill leaves each either whole, absent, or recognisably
 /// torn: a line front to back, a record's length first and its commit byte last. When such a
 /// log's events are timed by the time-stamp counter, each growth step also writes a `clock`
@@ -34,7 +34,7 @@ import Synchronization
 public final class TraceFileWriter: Sendable {
     /// The path written to.
     public let path: String
-    /// How events are written: binary records for a version 5 header, JSON lines otherwise.
+    /// How events are written: binary records for a version 6 header, JSON lines otherwise.
     public let format: TraceLogFormat
 
     private let descriptor: Int32
@@ -85,7 +85,7 @@ public final class TraceFileWriter: Sendable {
     ///   - header: The header line.
     ///   - capacity: The largest the log may grow, in bytes. Events past it are dropped and
     ///     counted in the end record.
-    ///   - clock: For a version 5 log timed by the time-stamp counter: reads the counter and
+    ///   - clock: For a version 6 log timed by the time-stamp counter: reads the counter and
     ///     the event time together, for the `clock` line written at each growth step.
     public convenience init(
         path: String, header: TraceHeader, capacity: Int = 64 << 30,
@@ -155,7 +155,7 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
-    /// Encodes `event` as a binary record and appends it: the recorder's hot path in a version 5
+    /// Encodes `event` as a binary record and appends it: the recorder's hot path in a version 6
     /// log. An event the binary form cannot hold (an id past 32 bits, a text past 64 KiB) is
     /// written as a JSON line instead, which such a log also reads.
     public func appendRecord(_ event: borrowing TraceEvent) {

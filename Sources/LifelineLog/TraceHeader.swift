@@ -4,17 +4,19 @@ public struct TraceHeader: Hashable, Sendable {
     public static let formatName = "lifeline-trace"
     /// The log format version this build writes for a log of JSON lines. Version 2 added
     /// snapshot lines, version 3 call-site lines, version 4 delta snapshot lines (a snapshot
-    /// line with a `base`).
-    public static let jsonLinesVersion = 4
+    /// line with a `base`), version 5 per-call snapshots that take the nodes they did not
+    /// check from earlier snapshots.
+    public static let jsonLinesVersion = 5
     /// The log format version of a log with binary event records (``TraceLogFormat/binary``):
-    /// version 4 with events as binary records and `clock` lines.
-    public static let binaryVersion = 5
+    /// version 5 with events as binary records and `clock` lines.
+    public static let binaryVersion = 6
     /// The newest log format version this build reads and writes.
     public static let currentVersion = binaryVersion
     /// The log format versions this build reads. A version 1 log is a version 2 log without
     /// snapshots, a version 2 log a version 3 log without call sites, a version 3 log a
-    /// version 4 log without delta snapshots, and a version 4 log a version 5 log without
-    /// binary records.
+    /// version 4 log without delta snapshots, a version 4 log a version 5 log whose
+    /// snapshots all checked every node, and a version 5 log a version 6 log without binary
+    /// records.
     public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.
@@ -32,12 +34,12 @@ public struct TraceHeader: Hashable, Sendable {
     public let clockOrigin: UInt64
     /// The longest value description recorded, or `nil` when values were not described.
     public let valueDescriptionLimit: Int?
-    /// In a version 5 log whose binary records are timed by the processor's time-stamp
+    /// In a version 6 log whose binary records are timed by the processor's time-stamp
     /// counter: one reading of it with the event time it stands for, and its rate as measured
     /// when recording started. `nil` when records carry nanoseconds, and in JSON logs.
     public let ticks: TickReference?
 
-    /// How a version 5 log's time-stamp counter relates to event times: `tsc` ticked at event
+    /// How a version 6 log's time-stamp counter relates to event times: `tsc` ticked at event
     /// time `time` (nanoseconds since the clock's origin), about `perSecond` times a second.
     public struct TickReference: Hashable, Sendable {
         /// A reading of the time-stamp counter.
@@ -56,7 +58,7 @@ public struct TraceHeader: Hashable, Sendable {
         }
     }
 
-    /// How this log writes its events: binary records from version 5 on.
+    /// How this log writes its events: binary records from version 6 on.
     public var format: TraceLogFormat {
         version >= Self.binaryVersion ? .binary : .jsonLines
     }

@@ -6,7 +6,7 @@ extension TraceLineEncoder {
         for delta: TraceSnapshotDelta, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         let capacity = 200 + TraceLineBuilder.capacity(forString: delta.label)
-            + capacity(forNodes: delta.nodes, edges: delta.edges + delta.removedEdges) + 24 * delta.removedNodes.count
+            + capacity(forNodes: delta.nodes, edges: delta.edges + delta.removedEdges) + 24 * (delta.removedNodes.count + delta.checked.count)
         return try withLine(capacity: capacity, build: { line in
             encodeSnapshotHeader(index: delta.index, seq: delta.seq, label: delta.label, reason: delta.reason, into: &line)
             line.raw(",\"base\":")
@@ -23,7 +23,17 @@ extension TraceLineEncoder {
             }
             line.raw("],\"removed_edges\":[")
             encode(delta.removedEdges, into: &line)
-            line.raw("]}\n")
+            line.raw("]")
+            if !delta.checked.isEmpty {
+                line.raw(",\"checked\":[")
+                for (position, id) in delta.checked.enumerated() {
+                    line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
+                    line.number(id.rawValue)
+                    line.raw("}")
+                }
+                line.raw("]")
+            }
+            line.raw("}\n")
         }, body)
     }
 }

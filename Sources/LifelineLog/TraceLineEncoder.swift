@@ -59,14 +59,26 @@ public enum TraceLineEncoder {
         for snapshot: TraceSnapshot, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         let capacity = 160 + TraceLineBuilder.capacity(forString: snapshot.label)
-            + capacity(forNodes: snapshot.nodes, edges: snapshot.edges)
+            + capacity(forNodes: snapshot.nodes, edges: snapshot.edges) + 48 * snapshot.lastChecked.count
         return try withLine(capacity: capacity, build: { line in
             encodeSnapshotHeader(index: snapshot.index, seq: snapshot.seq, label: snapshot.label, reason: snapshot.reason, into: &line)
             line.raw(",\"nodes\":[")
             encode(snapshot.nodes, into: &line)
             line.raw("],\"edges\":[")
             encode(snapshot.edges, into: &line)
-            line.raw("]}\n")
+            line.raw("]")
+            if !snapshot.isComplete {
+                line.raw(",\"last_checked\":[")
+                for (position, entry) in snapshot.lastChecked.sorted(by: { $0.key < $1.key }).enumerated() {
+                    line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
+                    line.number(entry.key.rawValue)
+                    line.raw(",\"seq\":")
+                    line.number(entry.value)
+                    line.raw("}")
+                }
+                line.raw("]")
+            }
+            line.raw("}\n")
         }, body)
     }
 
@@ -171,7 +183,7 @@ public enum TraceLineEncoder {
         }, body)
     }
 
-    /// Hands `body` a version 5 log's `clock` line: the time-stamp counter read `tsc` at event
+    /// Hands `body` a version 6 log's `clock` line: the time-stamp counter read `tsc` at event
     /// time `time`.
     public static func withClockLine<Result>(
         tsc: UInt64, time: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 4) or binary event
-/// records between JSON lines (version 5), told apart by the header's version.
+/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 5) or binary event
+/// records between JSON lines (version 6), told apart by the header's version.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
 /// no end record, unwritten zero bytes) and reports it in ``Trace/damage``, as it does a log
@@ -110,7 +110,7 @@ public enum TraceReader {
         )
     }
 
-    /// A version 5 header's `ticks`: how its records' times convert to nanoseconds.
+    /// A version 6 header's `ticks`: how its records' times convert to nanoseconds.
     private static func ticks(_ fields: LineFields) throws(TraceReadError) -> TraceHeader.TickReference? {
         guard let ticks = try fields.optionalObject("ticks") else { return nil }
         guard try ticks.string("source") == "tsc" else {

@@ -24,14 +24,34 @@ public struct TraceSnapshot: Hashable, Sendable {
     public let nodes: [Node]
     /// The references between them, ordered by source, then field, then target.
     public let edges: [Edge]
+    /// The nodes this snapshot did not check, each with the ``seq`` of the snapshot that last
+    /// did: such a node's references, counts and liveness are what that earlier snapshot
+    /// found. Empty for a complete snapshot, one that checked every node (requested and stop
+    /// snapshots, and the first of a log). A per-call snapshot checks what the call's events
+    /// name and what changed with them, and the other objects in turns (docs/LogFormat.md,
+    /// "Delta snapshots").
+    public let lastChecked: [TraceObjectID: UInt64]
+
+    /// Whether the snapshot checked every node: nothing in it is older than ``seq``.
+    public var isComplete: Bool { lastChecked.isEmpty }
+
+    /// Whether the snapshot checked `id`'s references, counts and liveness itself, rather
+    /// than taking them from an earlier snapshot.
+    public func checked(_ id: TraceObjectID) -> Bool {
+        lastChecked[id] == nil
+    }
 
     /// Creates a snapshot. `nodes` are sorted by id and `edges` by source, field and target,
     /// so equal graphs compare and encode equal.
-    public init(index: Int, seq: UInt64, label: String, reason: Reason, nodes: [Node], edges: [Edge]) {
+    public init(
+        index: Int, seq: UInt64, label: String, reason: Reason, nodes: [Node], edges: [Edge],
+        lastChecked: [TraceObjectID: UInt64] = [:]
+    ) {
         self.index = index
         self.seq = seq
         self.label = label
         self.reason = reason
+        self.lastChecked = lastChecked
         self.nodes = nodes.sorted { $0.id < $1.id }
         self.edges = edges.sorted {
             ($0.from.rawValue, $0.field, $0.to.rawValue, $0.ownership.rawValue)

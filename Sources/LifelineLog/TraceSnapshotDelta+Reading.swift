@@ -16,10 +16,16 @@ extension TraceSnapshotDelta {
                 ownership: try edge.choice("ownership", of: TraceSnapshot.Ownership.self)
             ))
         }
+        var checked: [TraceObjectID] = []
+        if fields.has("checked") {
+            for node in try fields.objects("checked") {
+                checked.append(try node.id("id"))
+            }
+        }
         let delta = TraceSnapshotDelta(
             index: changes.index, seq: changes.seq, label: changes.label, reason: changes.reason,
             base: try fields.integer("base"), nodes: changes.nodes, removedNodes: removedNodes, edges: changes.edges,
-            removedEdges: removedEdges
+            removedEdges: removedEdges, checked: checked
         )
         do {
             return try delta.applied(to: previous)

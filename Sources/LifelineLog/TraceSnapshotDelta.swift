@@ -1,5 +1,5 @@
 /// What changed in the reference graph since the snapshot before: how a per-call snapshot is
-/// written (a snapshot line with a `base`, log format version 4).
+/// written (a snapshot line with a `base`, log format version 4; with `checked`, version 5).
 ///
 /// Applying the delta to the snapshot it names as its base gives the full snapshot, the one a
 /// reader hands on (``TraceSnapshot``); nothing after reading sees deltas.
@@ -17,6 +17,8 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
         case missing(String)
         /// An edge of the result names an object that is not one of its nodes.
         case danglingEdge(TraceObjectID)
+        /// The delta says it checked an object that is not one of the result's nodes.
+        case checkedNonNode(TraceObjectID)
 
         public var description: String {
             switch self {
@@ -28,6 +30,8 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
                 return "removes \(what), which its base snapshot does not have"
             case .danglingEdge(let id):
                 return "leaves an edge to object \(id.rawValue), which is not a node of the snapshot"
+            case .checkedNonNode(let id):
+                return "says it checked object \(id.rawValue), which is not a node of the snapshot"
             }
         }
     }
@@ -51,11 +55,16 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
     public let edges: [TraceSnapshot.Edge]
     /// The base's edges that are gone while both their ends stay, in the same order.
     public let removedEdges: [TraceSnapshot.Edge]
+    /// The nodes, besides those of ``nodes``, that this snapshot checked and found as they
+    /// were, ordered. Every other node of the result keeps the moment it was last checked
+    /// (``TraceSnapshot/lastChecked``): the base's, or the base itself when the base checked it.
+    public let checked: [TraceObjectID]
 
     /// Creates a delta from its parts, as a reader finds them in a line.
     public init(
         index: Int, seq: UInt64, label: String, reason: TraceSnapshot.Reason, base: Int, nodes: [TraceSnapshot.Node],
-        removedNodes: [TraceObjectID], edges: [TraceSnapshot.Edge], removedEdges: [TraceSnapshot.Edge]
+        removedNodes: [TraceObjectID], edges: [TraceSnapshot.Edge], removedEdges: [TraceSnapshot.Edge],
+        checked: [TraceObjectID] = []
     ) {
         self.index = index
         self.seq = seq
@@ -66,6 +75,7 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
         self.removedNodes = removedNodes
         self.edges = edges
         self.removedEdges = removedEdges
+        self.checked = checked
     }
 
     /// The delta that turns `base` into `snapshot`.
@@ -78,11 +88,13 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
         let removedNodes = before.keys.sorted()
         let gone = Set(removedNodes)
         let oldEdges = Set(base.edges), newEdges = Set(snapshot.edges)
+        let changedIDs = Set(changed.map(\.id))
         self.init(
             index: snapshot.index, seq: snapshot.seq, label: snapshot.label, reason: snapshot.reason, base: base.index,
             nodes: changed, removedNodes: removedNodes,
             edges: snapshot.edges.filter { !oldEdges.contains($0) },
-            removedEdges: base.edges.filter { !newEdges.contains($0) && !gone.contains($0.from) && !gone.contains($0.to) }
+            removedEdges: base.edges.filter { !newEdges.contains($0) && !gone.contains($0.from) && !gone.contains($0.to) },
+            checked: snapshot.nodes.map(\.id).filter { snapshot.checked($0) && !changedIDs.contains($0) }
         )
     }
 
@@ -108,8 +120,18 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
         for edge in edges {
             for id in [edge.from, edge.to] where nodes[id] == nil { throw .danglingEdge(id) }
         }
+        var checkedNow = Set(self.nodes.map(\.id))
+        for id in checked {
+            guard nodes[id] != nil else { throw .checkedNonNode(id) }
+            checkedNow.insert(id)
+        }
+        var lastChecked: [TraceObjectID: UInt64] = [:]
+        for id in nodes.keys where !checkedNow.contains(id) {
+            lastChecked[id] = base.lastChecked[id] ?? base.seq
+        }
         return TraceSnapshot(
-            index: index, seq: seq, label: label, reason: reason, nodes: Array(nodes.values), edges: Array(edges)
+            index: index, seq: seq, label: label, reason: reason, nodes: Array(nodes.values), edges: Array(edges),
+            lastChecked: lastChecked
         )
     }
 }

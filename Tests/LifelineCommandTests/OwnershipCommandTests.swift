@@ -5,6 +5,7 @@ import FoundationXML
 import Lifeline
 import LifelineLog
 import LifelineSamples
+import OpenCombineShim
 import Testing
 
 /// `lifeline graph`, `lifeline why` and the ownership-graph formats of `lifeline render`, on a
@@ -102,6 +103,28 @@ struct OwnershipCommandTests {
         let unknown = try LifelineExecutable.run(["why", path, "9999"])
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("has no object #9999"))
+    }
+
+    @Test func whySaysWhatAPerCallSnapshotDidNotCheck() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("trace.jsonl").path
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall))
+        var cancellables: [AnyCancellable] = []
+        let subjects = (0..<20).map { _ in PassthroughSubject<Int, Never>() }
+        for subject in subjects { cancellables.append(subject.map { $0 + 1 }.sink { _ in }) }
+        Lifeline.stop()
+        withExtendedLifetime((cancellables, subjects)) {}
+        let trace = try TraceReader.read(contentsOf: path)
+        let partial = try #require(trace.snapshots.last { !$0.isComplete && $0.reason == .subscribe })
+        let unchecked = try #require(partial.lastChecked.keys.min())
+        let why = try LifelineExecutable.run(["why", path, "\(unchecked.rawValue)", "--at", partial.label])
+        #expect(why.status == 0, "\(why.standardError)")
+        let note = try #require(why.standardOutputText.split(separator: "\n").last.map(String.init))
+        #expect(note.hasPrefix("Snapshot \(partial.index) checked \(partial.nodes.count - partial.lastChecked.count) of its \(partial.nodes.count) objects"), "\(note)")
+        #expect(note.hasSuffix("among them."), "\(note)")
+        let complete = try LifelineExecutable.run(["why", path, "\(unchecked.rawValue)"])
+        #expect(!complete.standardOutputText.contains("checked"), "the stop snapshot checked everything")
     }
 
     @Test func whySaysWhenAnObjectDeallocatedBeforeTheSnapshotDied() throws {

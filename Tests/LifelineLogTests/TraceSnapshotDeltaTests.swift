@@ -56,6 +56,37 @@ import Testing
         #expect(trace.damage.isEmpty)
     }
 
+    @Test func whatAPerCallSnapshotDidNotCheckKeepsTheMomentItWasLastChecked() throws {
+        let (log, first, second) = Self.twoSnapshots()
+        // The second checked only the sink (whose counts changed) and the view model.
+        let unchecked = second.nodes.map(\.id).filter { $0 != Sample.sink && $0 != Sample.viewModel }
+        let partial = TraceSnapshot(
+            index: 2, seq: second.seq, label: second.label, reason: second.reason, nodes: second.nodes, edges: second.edges,
+            lastChecked: Dictionary(uniqueKeysWithValues: unchecked.map { ($0, first.seq) })
+        )
+        let delta = TraceSnapshotDelta(from: first, to: partial)
+        #expect(delta.checked == [Sample.viewModel], "the sink is in `nodes`: checked too")
+        #expect(try delta.applied(to: first) == partial)
+        #expect(!partial.isComplete && partial.checked(Sample.sink) && !partial.checked(unchecked[0]))
+        let lines = Self.lines(first: first, delta: delta, log: log)
+        #expect(try Sample.read(lines).snapshots == [first, partial])
+
+        // A third that checks nothing new keeps each node's earlier moment, not its base's.
+        let third = TraceSnapshotDelta(
+            index: 3, seq: partial.seq + 1, label: "after cancel #10", reason: .cancel, base: 2, nodes: [], removedNodes: [],
+            edges: [], removedEdges: []
+        )
+        let applied = try third.applied(to: partial)
+        #expect(applied.lastChecked[unchecked[0]] == first.seq)
+        #expect(applied.lastChecked[Sample.sink] == partial.seq)
+
+        // Written in full, a snapshot that did not check everything says so too.
+        var bytes = log.data(closed: false)
+        TraceLineEncoder.withLine(for: partial) { bytes.append(contentsOf: $0) }
+        TraceLineEncoder.withEndLine(events: UInt64(log.events.count), dropped: 0) { bytes.append(contentsOf: $0) }
+        #expect(try Sample.read(Sample.lines(bytes)).snapshots == [partial])
+    }
+
     @Test func theDeltaLineMatchesTheDocumentedLayout() throws {
         let delta = TraceSnapshotDelta(
             index: 5, seq: 21, label: "after cancel #21", reason: .cancel, base: 4,
@@ -90,6 +121,8 @@ import Testing
                field: "base", reason: "removes the edge 2 → 10 (gone), which its base snapshot does not have"),
         Damage(name: "an edge to an object that is no node", edit: { $0.replacingOccurrences(of: "\"to\":2,\"field\":\"current\"", with: "\"to\":12,\"field\":\"current\"") },
                field: "base", reason: "leaves an edge to object 12, which is not a node of the snapshot"),
+        Damage(name: "a checked object that is no node", edit: { $0.replacingOccurrences(of: "\"checked\":[{\"id\":", with: "\"checked\":[{\"id\":99},{\"id\":") },
+               field: "base", reason: "says it checked object 99, which is not a node of the snapshot"),
         Damage(name: "no list of removed edges", edit: { $0.replacingOccurrences(of: ",\"removed_edges\":", with: ",\"removed\":") },
                field: "removed_edges", reason: "is missing"),
     ]

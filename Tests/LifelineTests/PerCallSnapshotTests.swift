@@ -50,6 +50,47 @@ extension RecordingTests {
             #expect(last.nodes.count > nodes, "the per-call snapshot still holds every object")
         }
 
+        /// What the per-call snapshots of a subscribe and a cancel do among the objects of
+        /// `pipelines` live pipelines: the most objects one read or checked, the most memory
+        /// reads one made, and how many objects a complete snapshot read.
+        private func perCallWork(pipelines: Int) throws -> (objects: Int, memoryReads: UInt64, nodes: Int) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("per-call-\(UUID().uuidString).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall))
+            defer { Lifeline.stop() }
+            let session = try #require(Lifeline.current)
+            let model = ScreenModel()
+            model.bind(pipelines: pipelines)
+            Lifeline.snapshot("bound")
+            let nodes = session.snapshots.objectsReadByLastSnapshot
+            let subject = PassthroughSubject<Int, Never>()
+            var objects = 0
+            var memoryReads: UInt64 = 0
+            // More calls than it takes to check every object in turn among 800.
+            for _ in 0..<60 {
+                let token = subject.sink { _ in }
+                let afterSubscribe = session.snapshots.lastWork
+                token.cancel()
+                for work in [afterSubscribe, session.snapshots.lastWork] {
+                    objects = max(objects, work.read + work.rechecked)
+                    memoryReads = max(memoryReads, work.memoryReads)
+                }
+            }
+            withExtendedLifetime(model) {}
+            return (objects, memoryReads, nodes)
+        }
+
+        @Test func aPerCallSnapshotDoesNotGrowWithTheLiveObjects() throws {
+            let few = try perCallWork(pipelines: 20)
+            let many = try perCallWork(pipelines: 200)
+            #expect(many.nodes > 8 * few.nodes, "\(few.nodes) and \(many.nodes) objects")
+            // The objects a call names, and the next ones in turn with the collections they hold.
+            #expect(many.objects <= SnapshotRecorder.recheckStep + 16, "\(many.objects) objects read or checked among \(many.nodes)")
+            #expect(many.objects <= few.objects + 8, "\(few.objects) among \(few.nodes), \(many.objects) among \(many.nodes)")
+            #expect(many.memoryReads <= few.memoryReads + few.memoryReads / 2 + 16,
+                    "\(few.memoryReads) memory reads among \(few.nodes) objects, \(many.memoryReads) among \(many.nodes)")
+        }
+
         @Test func perCallSnapshotsFindWhatAFullReadFinds() throws {
             var session: RecordingSession?
             let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {

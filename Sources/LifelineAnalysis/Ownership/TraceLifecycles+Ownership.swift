@@ -7,13 +7,33 @@ extension TraceLifecycles {
     ///
     /// For example ` In snapshot 4 "stop" (after event #23), Sink #1 is held by a retain cycle
     /// that nothing else in the graph holds: …`.
+    ///
+    /// A snapshot that did not check every node (a per-call snapshot, see
+    /// ``TraceSnapshot/lastChecked``) is used only when it checked the object and every holder
+    /// on the path that explains it, and the explanation is a root's: "nothing else holds it"
+    /// needs every node checked. Otherwise the latest complete snapshot before `seq` is.
     func retainSentence(for object: TraceObjectID, before seq: UInt64? = nil) -> String? {
-        guard let snapshot = trace.snapshots.last(where: { snapshot in
-            snapshot.seq < (seq ?? .max) && snapshot.node(object)?.alive == true
-        }) else { return nil }
-        let graph = OwnershipGraph(snapshot: snapshot, trace: trace)
-        let sentence = graph.sentence(explaining: graph.whyAlive(object), subject: name(object))
+        let candidates = trace.snapshots.filter { snapshot in snapshot.seq < (seq ?? .max) && snapshot.node(object)?.alive == true }
+        var chosen: (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)?
+        if let latest = candidates.last {
+            let graph = OwnershipGraph(snapshot: latest, trace: trace)
+            let explanation = graph.whyAlive(object)
+            if latest.isComplete || Self.isChecked(explanation, of: object, in: latest) { chosen = (latest, graph, explanation) }
+        }
+        if chosen == nil, let complete = candidates.last(where: \.isComplete) {
+            let graph = OwnershipGraph(snapshot: complete, trace: trace)
+            chosen = (complete, graph, graph.whyAlive(object))
+        }
+        guard let (snapshot, graph, explanation) = chosen else { return nil }
+        let sentence = graph.sentence(explaining: explanation, subject: name(object))
         return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event #\(snapshot.seq)), \(sentence)."
+    }
+
+    /// Whether `snapshot` checked `object` and every holder on `explanation`'s path, which
+    /// leads from a root.
+    private static func isChecked(_ explanation: AliveExplanation, of object: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
+        guard case .heldByRoot(_, let path) = explanation, !path.isEmpty else { return false }
+        return snapshot.checked(object) && path.allSatisfy { snapshot.checked($0.from) }
     }
 
     /// What kept `object` alive in `graph`'s snapshot, as ``OwnershipGraph/whyAlive(_:)`` says,

@@ -12,8 +12,10 @@ import LifelineLog
 ///   OpenCombine works while a subscription runs (a subject holds its conduit, which holds
 ///   the subject and the subscriber); it ends with the completion or the cancel, and is not
 ///   reported. A pipeline left running that way is `leaked-subscription`'s business;
+/// - the snapshot checked every holder on the loop itself (a per-call snapshot takes the objects
+///   it did not check from earlier snapshots; see ``TraceSnapshot/lastChecked``);
 /// - no later snapshot shows the loop broken: one of its objects deallocated, or one of its
-///   holders alive without its reference. A loop that the program cancels on teardown is not
+///   holders alive, checked by that snapshot, without its reference. A loop that the program cancels on teardown is not
 ///   reported as long as a snapshot after the teardown shows it gone. An object a later
 ///   snapshot does not show proves nothing: objects found only by heap inspection are absent
 ///   once nothing reaches them, not dead.
@@ -38,7 +40,7 @@ public struct RetainCycleRule: DiagnosisRule {
         let graphs = trace.snapshots.map { OwnershipGraph(snapshot: $0, trace: trace) }
         var latest: [[TraceSnapshot.Edge]: Int] = [:]
         for (position, graph) in graphs.enumerated() {
-            for cycle in graph.strongCycles where Self.isReported(cycle, in: graph) {
+            for cycle in graph.strongCycles where Self.isReported(cycle, in: graph) && Self.isChecked(cycle.chain, in: graph) {
                 latest[cycle.chain] = position
             }
         }
@@ -87,6 +89,13 @@ public struct RetainCycleRule: DiagnosisRule {
             && !kinds.isDisjoint(with: [.root, .object, .closureContext, .cancellable, .collection])
     }
 
+    /// Whether the snapshot checked every holder on `chain` itself: a per-call snapshot takes
+    /// the objects it did not check from earlier snapshots, and a loop pieced together from
+    /// references seen at different moments proves nothing.
+    private static func isChecked(_ chain: [TraceSnapshot.Edge], in graph: OwnershipGraph) -> Bool {
+        graph.snapshot.isComplete || chain.allSatisfy { graph.snapshot.checked($0.from) }
+    }
+
     /// Whether the collection `id` belongs to Combine's machinery: only subjects, publishers,
     /// subscriptions and subscribers hold it strongly, like a subject's set of conduits.
     private static func isCombineStorage(_ id: TraceObjectID, in graph: OwnershipGraph) -> Bool {
@@ -111,7 +120,7 @@ public struct RetainCycleRule: DiagnosisRule {
         if died { return true }
         let edges = Set(graph.snapshot.edges)
         return chain.contains { edge in
-            guard let holder = graph.node(edge.from), holder.alive, !holder.opaque else { return false }
+            guard let holder = graph.node(edge.from), holder.alive, !holder.opaque, graph.snapshot.checked(edge.from) else { return false }
             return !edges.contains(edge)
         }
     }

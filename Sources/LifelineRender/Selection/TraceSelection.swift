@@ -200,7 +200,8 @@ public struct TraceSelection: Hashable, Sendable {
         return TraceSnapshot(
             index: snapshot.index, seq: snapshot.seq, label: snapshot.label, reason: snapshot.reason,
             nodes: snapshot.nodes.filter { kept.contains($0.id) },
-            edges: snapshot.edges.filter { kept.contains($0.from) && kept.contains($0.to) }
+            edges: snapshot.edges.filter { kept.contains($0.from) && kept.contains($0.to) },
+            lastChecked: snapshot.lastChecked.filter { kept.contains($0.key) }
         )
     }
 }

@@ -53,5 +53,11 @@ struct WhyCommand: ParsableCommand {
             print(TraceText.escaped("\(moment), \(graph.sentence(explaining: explanation, subject: subject))."))
             if let counts = graph.countSentence(of: id, subject: subject) { print(TraceText.escaped(counts)) }
         }
+        // A per-call snapshot shows the objects it did not check as an earlier one found them.
+        if let oldest = snapshot.lastChecked.values.min() {
+            print("Snapshot \(snapshot.index) checked \(snapshot.nodes.count - snapshot.lastChecked.count) of its "
+                + "\(snapshot.nodes.count) objects; it shows the others as earlier snapshots found them, the oldest after "
+                + "event #\(oldest)\(snapshot.checked(id) ? "" : ", \(subject) among them").")
+        }
     }
 }
