@@ -10,6 +10,9 @@ import OpenCombineShim
 /// Prints what reading a million-event log costs: the reader in-process (events per second),
 /// then `lifeline diagnose`, `render --format svg` and `render --format perfetto` as child
 /// processes, each with its wall time and peak memory, on four shapes of log.
+///
+/// With `LIFELINE_BENCHMARK_KEEP_LOGS` set, the logs stay in the log directory, numbered
+/// `lifeline-reading-benchmark-1.jsonl` to `-4` in the order of ``shapes``, for profiling.
 enum ReadingBenchmark {
     /// A shape of log and how to record it.
     struct Shape: Sendable {
@@ -56,9 +59,10 @@ enum ReadingBenchmark {
         let lifeline = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifeline").path
         print("Reading a log of about \(events) events (automatic mode); commands run as child processes of \(lifeline)")
         print("shape                               events     read/s   diagnose          svg               perfetto")
-        for shape in shapes {
-            let path = "\(logDirectory)/lifeline-reading-benchmark.jsonl"
-            defer { try? FileManager.default.removeItem(atPath: path) }
+        let keep = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_KEEP_LOGS"] != nil
+        for (number, shape) in shapes.enumerated() {
+            let path = "\(logDirectory)/lifeline-reading-benchmark\(keep ? "-\(number + 1)" : "").jsonl"
+            defer { if !keep { try? FileManager.default.removeItem(atPath: path) } }
             try Lifeline.start(writingTo: path)
             shape.record(events)
             Lifeline.stop()

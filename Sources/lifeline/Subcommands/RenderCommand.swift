@@ -90,7 +90,10 @@ struct RenderCommand: ParsableCommand {
     private func draw() throws {
         if let output { try OutputFile.checkWritable(output) }
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
-        let findings = format.showsFindings || selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
+        // Diagnosing and drawing the whole log share one rebuild of its lifecycles.
+        let diagnosing = format.showsFindings || selection.finding != nil
+        let lifecycles = diagnosing || (format == .marbles && !noFold) ? TraceLifecycles(whole) : nil
+        let findings = diagnosing ? lifecycles.map { TraceAnalyzer().diagnose($0) } ?? [] : []
         let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
         let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
@@ -101,7 +104,8 @@ struct RenderCommand: ParsableCommand {
             do {
                 return try format.render(trace, snapshot: snapshot, diagnoses: notes, folding: !noFold,
                                          axis: time ? .time : .sequence, theme: theme, collapse: collapse,
-                                         findingNumbers: chosen.findingNumbers, layout: GraphvizLayout())
+                                         findingNumbers: chosen.findingNumbers, layout: GraphvizLayout(),
+                                         lifecycles: selection.selection.isEverything ? lifecycles : nil)
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)

@@ -26,8 +26,9 @@ struct OperatorGroups {
     /// subscriptions it hands out share one lane.
     let sourceOf: [TraceObjectID: TraceObjectID]
 
-    init(_ trace: Trace) {
-        let lifecycles = TraceLifecycles(trace)
+    /// Groups the objects of the trace `lifecycles` were rebuilt from.
+    init(_ lifecycles: TraceLifecycles) {
+        let trace = lifecycles.trace
         let pipelines = TracePipelines(lifecycles)
         var forwardingPublishers = Set<TraceObjectID>()
         for event in trace.events where event.phase == .begin {

@@ -34,11 +34,26 @@ struct SequenceModel: Sendable {
     ///     (not on a time axis, where a fold row cannot stand for the time its values span).
     ///   - findingNumbers: The number each finding's note carries; by default its position in
     ///     ``TraceAnalyzer``'s order, counted from 1, whatever order `diagnoses` come in.
+    ///   - lifecycles: The lifecycles of `trace`, when the caller has them already: folding and
+    ///     collapsing need them, and rebuilding them is most of what a large trace costs.
     init(
         trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true,
-        findingNumbers: [Diagnosis: Int] = [:]
+        findingNumbers: [Diagnosis: Int] = [:], lifecycles: TraceLifecycles? = nil
     ) {
-        let repeated = folding ? RepeatedPipelines(trace, diagnoses: diagnoses) : nil
+        let repeated = folding ? RepeatedPipelines(lifecycles ?? TraceLifecycles(trace), diagnoses: diagnoses) : nil
+        self.init(trace: trace, repeated: repeated, diagnoses: diagnoses, collapsing: collapsing, foldingInterleaved: foldingInterleaved,
+                  findingNumbers: findingNumbers, lifecycles: lifecycles)
+    }
+
+    /// Builds the model of `trace`, with its repeated pipelines already grouped (`nil` not to
+    /// fold), for one grouping to serve several models.
+    init(
+        trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis], collapsing: Bool, foldingInterleaved: Bool,
+        findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?
+    ) {
+        let folding = repeated != nil
+        // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
+        let drawnLifecycles = repeated == nil ? lifecycles : repeated?.lifecycles
         let trace = repeated?.trace ?? trace
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
         let cited = Set(diagnoses.flatMap(\.evidence))
@@ -52,7 +67,7 @@ struct SequenceModel: Sendable {
             }
         }
         let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
-        let groups = collapsing ? OperatorGroups(trace) : nil
+        let groups = collapsing ? OperatorGroups(drawnLifecycles ?? TraceLifecycles(trace)) : nil
         let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
         var laneOf: [TraceObjectID: Int] = [:]
         var lanes: [Lane] = []
