@@ -17,6 +17,11 @@ extension SequenceModel {
             SequenceModel(trace: trace, repeated: repeated, diagnoses: diagnoses, collapsing: collapsing, foldingInterleaved: true,
                           findingNumbers: options.findingNumbers, lifecycles: lifecycles)
         }
+        // Lanes too many to fit even at their narrowest need no uncollapsed model to tell.
+        if options.collapse == .auto, SequenceSVGLayout.narrowestLanesWidth(
+            laneCount: uncollapsedLaneCount(of: trace, repeated: repeated, diagnoses: diagnoses)) > options.pageWidth {
+            return model(collapsing: true)
+        }
         let plain = model(collapsing: options.collapse == .operators)
         guard options.collapse == .auto, SequenceSVGLayout.lanesWidth(of: plain, packing: SequenceSVGLayout.tightestPacking) > options.pageWidth else {
             return plain

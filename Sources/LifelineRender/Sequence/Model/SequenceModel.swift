@@ -57,15 +57,7 @@ struct SequenceModel: Sendable {
         let trace = repeated?.trace ?? trace
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
         let cited = Set(diagnoses.flatMap(\.evidence))
-        // Lanes that take part in no drawn call (an object seen only dying) are dropped,
-        // unless a finding cites them.
-        var drawn = Set<TraceObjectID>()
-        for event in trace.events {
-            switch event.kind {
-            case .deallocation(let object, _): if cited.contains(event.seq) { drawn.insert(object) }
-            default: drawn.formUnion(event.kind.objects)
-            }
-        }
+        let drawn = Self.drawnObjects(of: trace, cited: cited)
         let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
         let groups = collapsing ? OperatorGroups(drawnLifecycles ?? TraceLifecycles(trace)) : nil
         let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
@@ -146,6 +138,27 @@ struct SequenceModel: Sendable {
         }
         self.steps = steps
         self.notes = notes
+    }
+
+    /// How many lanes the model of `trace` has with every object in a lane of its own, as
+    /// ``init(trace:repeated:diagnoses:collapsing:foldingInterleaved:findingNumbers:lifecycles:)``
+    /// draws it uncollapsed; found without drawing it.
+    static func uncollapsedLaneCount(of trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis]) -> Int {
+        let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
+        return drawnObjects(of: repeated?.trace ?? trace, cited: Set(diagnoses.flatMap(\.evidence))).count
+    }
+
+    /// The objects that get a lane: those that take part in a call. An object seen only
+    /// dying has none, unless a finding cites its death.
+    private static func drawnObjects(of trace: Trace, cited: Set<UInt64>) -> Set<TraceObjectID> {
+        var drawn = Set<TraceObjectID>()
+        for event in trace.events {
+            switch event.kind {
+            case .deallocation(let object, _): if cited.contains(event.seq) { drawn.insert(object) }
+            default: drawn.formUnion(event.kind.objects)
+            }
+        }
+        return drawn
     }
 
     /// The lanes of a collapsed diagram, left to right, each as the objects it holds: one

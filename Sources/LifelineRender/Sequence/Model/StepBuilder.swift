@@ -44,8 +44,9 @@ struct StepBuilder {
 
     /// What pairs a return with its call: the event kind and the objects it names.
     private struct CallKey: Hashable {
-        let name: String
-        let objects: [TraceObjectID]
+        let kind: Int
+        let first: TraceObjectID?
+        let second: TraceObjectID?
     }
 
     private struct Unit {
@@ -168,7 +169,16 @@ struct StepBuilder {
     }
 
     private func key(of kind: TraceEvent.Kind) -> CallKey {
-        CallKey(name: kind.name, objects: kind.objects)
+        switch kind {
+        case .subscribe(let publisher, let subscriber): return CallKey(kind: 0, first: publisher, second: subscriber)
+        case .receiveSubscription(let subscriber, let subscription): return CallKey(kind: 1, first: subscriber, second: subscription)
+        case .request(let subscription, _): return CallKey(kind: 2, first: subscription, second: nil)
+        case .value(let subscriber, _, _): return CallKey(kind: 3, first: subscriber, second: nil)
+        case .completion(let subscriber, _): return CallKey(kind: 4, first: subscriber, second: nil)
+        case .cancel(let subscription): return CallKey(kind: 5, first: subscription, second: nil)
+        case .deallocation(let object, _): return CallKey(kind: 6, first: object, second: nil)
+        case .mark: return CallKey(kind: 7, first: nil, second: nil)
+        }
     }
 
     /// Who called whom, and what the call was. Updates who is subscribed to what.
@@ -201,8 +211,10 @@ struct StepBuilder {
         // Units whose calls were all left out hold no rows.
         let units = self.units.filter { !$0.steps.isEmpty }
         var signatureIDs: [[Shape]: Int] = [:]
+        let lengths = Self.sharedLengths(units.map(\.steps))
         let signatures: [Int] = units.enumerated().map { index, unit in
-            if unit.pinned { return -1 - index }
+            // A unit of a length no other unit has repeats nothing: its rows are not hashed.
+            if unit.pinned || !lengths.contains(unit.steps.count) { return -1 - index }
             let shape = steps[unit.steps].map(Shape.init)
             if let id = signatureIDs[shape] { return id }
             signatureIDs[shape] = signatureIDs.count
@@ -304,6 +316,14 @@ struct StepBuilder {
         return best
     }
 
+    /// The numbers of rows that more than one of `ranges` has: only ranges of those lengths can
+    /// repeat one another.
+    private static func sharedLengths(_ ranges: [Range<Int>]) -> Set<Int> {
+        var seen = Set<Int>(), shared = Set<Int>()
+        for range in ranges where !seen.insert(range.count).inserted { shared.insert(range.count) }
+        return shared
+    }
+
     /// The shortest run of rows worth looking into for repeats one level down.
     private static let shortestNestedSearch = 4 * SequenceModel.shortestFoldedRun
 
@@ -320,8 +340,10 @@ struct StepBuilder {
         }
         if start < range.upperBound { children.append(start..<range.upperBound) }
         var shapeIDs: [[Shape]: Int] = [:]
+        let lengths = Self.sharedLengths(children)
         let signatures: [Int] = children.enumerated().map { index, child in
-            if pinnedRows[child].contains(true) { return -1 - index }
+            // The one call that holds all the others (a retry's) is not hashed at every level.
+            if !lengths.contains(child.count) || pinnedRows[child].contains(true) { return -1 - index }
             let shape = steps[child].map(Shape.init)
             if let id = shapeIDs[shape] { return id }
             shapeIDs[shape] = shapeIDs.count
