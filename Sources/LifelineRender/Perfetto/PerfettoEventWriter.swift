@@ -113,7 +113,9 @@ struct PerfettoEventWriter {
     /// `args` as a JSON object, keys in order.
     private mutating func appendObject(_ args: Arguments) {
         append("{")
-        for (index, pair) in args.pairs.sorted(by: { $0.key < $1.key }).enumerated() {
+        let pairs = args.pairs.indices.dropFirst().allSatisfy({ args.pairs[$0 - 1].key < args.pairs[$0].key })
+            ? args.pairs : args.pairs.sorted(by: { $0.key < $1.key })
+        for (index, pair) in pairs.enumerated() {
             if index > 0 { append(",") }
             appendQuoted(pair.key)
             append(":")
@@ -130,7 +132,16 @@ struct PerfettoEventWriter {
     }
 
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(contentsOf: JSONText.quoted(text).utf8)
+        var text = text
+        // Most text needs no escape: its bytes go straight in, with no quoted copy made first.
+        let copied = text.withUTF8 { utf8 in
+            guard !JSONText.needsEscape(utf8) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { bytes.append(contentsOf: JSONText.quoted(text).utf8) }
     }
 
     private mutating func appendNumber(_ number: UInt64) {

@@ -47,16 +47,18 @@ public enum PerfettoTraceRenderer {
 
         // A lane's name is worked out once, not at every call it takes part in.
         let laneNames = model.lanes.map(\.oneLineName)
-        var sliceNames: [SliceName: String] = [:]
+        // What is kept per lane is kept in arrays by lane, not hashed at every call.
+        var sliceNames = [[(call: String, name: String)]](repeating: [], count: model.lanes.count)
         let times = fillTimes(model.steps)
         let flows = PerfettoFlows(model: model)
-        var subscriptionOf: [Int: Int] = [:]
-        var subscribedAt: [Int: (time: UInt64, thread: UInt64)] = [:]
-        var lifetimes: [Int: (name: String, thread: UInt64)] = [:]
-        var ended = Set<Int>()
+        var subscriptionOf = [Int?](repeating: nil, count: model.lanes.count)
+        var subscribedAt = [(time: UInt64, thread: UInt64)?](repeating: nil, count: model.lanes.count)
+        var lifetimes = [(name: String, thread: UInt64)?](repeating: nil, count: model.lanes.count)
+        var ended = [Bool](repeating: false, count: model.lanes.count)
 
         func endLifetime(_ lane: Int, at time: UInt64, thread: UInt64, reason: String) {
-            guard let lifetime = lifetimes[lane], ended.insert(lane).inserted else { return }
+            guard let lifetime = lifetimes[lane], !ended[lane] else { return }
+            ended[lane] = true
             writer.event(phase: "e", name: lifetime.name, category: "subscription", time: time, thread: lifetime.thread,
                          id: model.lanes[lane].object.id.rawValue, args: ["ended by": .text(reason)])
         }
@@ -77,9 +79,9 @@ public enum PerfettoTraceRenderer {
                 default: break
                 }
                 let call = callName(kind)
-                let name = sliceNames[SliceName(call: call, lane: callee)] ?? {
+                let name = sliceNames[callee].first { $0.call == call }?.name ?? {
                     let name = clean("\(call) \(laneNames[callee])")
-                    sliceNames[SliceName(call: call, lane: callee)] = name
+                    sliceNames[callee].append((call, name))
                     return name
                 }()
                 writer.event(phase: "B", name: name, category: kindCategory(kind),
@@ -133,8 +135,8 @@ public enum PerfettoTraceRenderer {
             }
         }
         let last = times.last ?? 0
-        for lane in lifetimes.keys.sorted() {
-            endLifetime(lane, at: last, thread: lifetimes[lane]!.thread, reason: "still open when recording stopped")
+        for (lane, lifetime) in lifetimes.enumerated() {
+            if let lifetime { endLifetime(lane, at: last, thread: lifetime.thread, reason: "still open when recording stopped") }
         }
         return writer.document()
     }
@@ -156,11 +158,6 @@ public enum PerfettoTraceRenderer {
     }
 
     /// A call slice's name: the call and the lane it was made on.
-    private struct SliceName: Hashable {
-        let call: String
-        let lane: Int
-    }
-
     private static func callName(_ kind: CallKind) -> String {
         switch kind {
         case .value: return "receive(value)"

@@ -61,7 +61,7 @@ struct SequenceModel: Sendable {
         let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
         let groups = collapsing ? OperatorGroups(drawnLifecycles ?? TraceLifecycles(trace)) : nil
         let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
-        var laneOf: [TraceObjectID: Int] = [:]
+        var laneOf = ObjectTable<Int>(objectCount: trace.objects.count)
         var lanes: [Lane] = []
         for members in lanesOfObjects {
             let objects = members.map { trace.objects[$0] ?? Self.undeclared($0) }
@@ -241,7 +241,7 @@ struct SequenceModel: Sendable {
 
     /// `steps` with a fold row `× N pipelines like this` after the last row of each group's
     /// pipeline drawn.
-    private static func inserting(_ groups: [RepeatedPipelines.Group], into steps: [SequenceStep], laneOf: [TraceObjectID: Int]) -> [SequenceStep] {
+    private static func inserting(_ groups: [RepeatedPipelines.Group], into steps: [SequenceStep], laneOf: ObjectTable<Int>) -> [SequenceStep] {
         var lastRow: [UInt64: Int] = [:]
         for (index, step) in steps.enumerated() {
             if let seq = step.seq { lastRow[seq] = index }
