@@ -104,6 +104,11 @@ public struct TraceLifecycles: Sendable {
         byEvent[seq].map(lifecycle)
     }
 
+    /// The number of the lifecycle a call event (`begin` or `end`) belongs to.
+    public func lifecycleID(ofEvent seq: UInt64) -> Lifecycle.ID? {
+        byEvent[seq]
+    }
+
     /// The event numbered `seq`.
     public func event(_ seq: UInt64) -> TraceEvent? {
         positions.event(seq)

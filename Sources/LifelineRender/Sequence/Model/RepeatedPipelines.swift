@@ -30,6 +30,8 @@ struct RepeatedPipelines {
     /// The lifecycles of ``trace`` when it is the whole trace (no pipeline was left out), so
     /// that they are not rebuilt; `nil` when pipelines were left out.
     let lifecycles: TraceLifecycles?
+    /// The pipelines of ``lifecycles``, when it has them.
+    let pipelines: TracePipelines?
     /// The groups, by the pipeline drawn.
     let groups: [Group]
     /// The findings about left-out pipelines only.
@@ -43,6 +45,7 @@ struct RepeatedPipelines {
         guard pipelines.count >= SequenceModel.shortestFoldedRun else {
             self.trace = trace
             self.lifecycles = lifecycles
+            self.pipelines = pipelinesIndex
             groups = []
             leftOutDiagnoses = []
             return
@@ -51,12 +54,16 @@ struct RepeatedPipelines {
         var findingsOf: [Pipeline.ID: [Diagnosis]] = [:]
         // A finding belongs to the pipelines of the events it cites (a shared subject would
         // tie it to every pipeline); one that cites no event, to those of its objects.
-        var pipelineOfEvent: [UInt64: Pipeline.ID] = [:]
-        for pipeline in pipelines {
-            for seq in pipeline.events { pipelineOfEvent[seq] = pipeline.id }
+        // Events are kept by their position in the trace, not hashed: there are a million.
+        let positions = EventPositions(trace.events)
+        var pipelineAt = [Int32](repeating: -1, count: diagnoses.isEmpty ? 0 : trace.events.count)
+        for (index, pipeline) in pipelines.enumerated() where !diagnoses.isEmpty {
+            for seq in pipeline.events { if let position = positions.position(of: seq) { pipelineAt[position] = Int32(index) } }
         }
         for diagnosis in diagnoses {
-            let byEvidence = Set(diagnosis.evidence.compactMap { pipelineOfEvent[$0] }).sorted()
+            let byEvidence = Set(diagnosis.evidence.compactMap { seq in
+                positions.position(of: seq).flatMap { pipelineAt[$0] >= 0 ? pipelines[Int(pipelineAt[$0])].id : nil }
+            }).sorted()
             for id in byEvidence.isEmpty ? pipelinesIndex.pipelines(citedBy: diagnosis) : byEvidence {
                 codesOf[id, default: []].append(diagnosis.code)
                 findingsOf[id, default: []].append(diagnosis)
@@ -71,14 +78,20 @@ struct RepeatedPipelines {
             if kinds[key] == nil { kindOrder.append(key) }
             kinds[key, default: []].append(index)
         }
-        var leftOut = Set<UInt64>()
+        var leftOut = [Bool](repeating: false, count: trace.events.count)
+        var anyLeftOut = false
+        func isLeftOut(_ seq: UInt64) -> Bool { positions.position(of: seq).map { leftOut[$0] } ?? false }
         var groups: [Group] = []
         for key in kindOrder {
             let members = kinds[key]!
             guard members.count >= SequenceModel.shortestFoldedRun, let last = pipelines[members[0]].events.last else { continue }
             var seqs: [UInt64] = []
             for member in members.dropFirst() {
-                leftOut.formUnion(pipelines[member].events)
+                for seq in pipelines[member].events {
+                    guard let position = positions.position(of: seq) else { continue }
+                    leftOut[position] = true
+                    anyLeftOut = true
+                }
                 if let first = pipelines[member].events.first { seqs.append(first) }
                 if let last = pipelines[member].events.last { seqs.append(last) }
             }
@@ -91,12 +104,13 @@ struct RepeatedPipelines {
         var drawnFindings = Set<Diagnosis>(), leftOutFindings = Set<Diagnosis>()
         for pipeline in pipelines {
             let findings = findingsOf[pipeline.id, default: []]
-            if pipeline.events.contains(where: leftOut.contains) { leftOutFindings.formUnion(findings) } else { drawnFindings.formUnion(findings) }
+            if pipeline.events.contains(where: isLeftOut) { leftOutFindings.formUnion(findings) } else { drawnFindings.formUnion(findings) }
         }
         leftOutDiagnoses = leftOutFindings.subtracting(drawnFindings)
-        self.trace = leftOut.isEmpty ? trace : TraceSelection.restrict(
-            trace, toEvents: Set(trace.events.lazy.map(\.seq).filter { !leftOut.contains($0) }), objects: nil)
-        self.lifecycles = leftOut.isEmpty ? lifecycles : nil
+        self.trace = !anyLeftOut ? trace : TraceSelection.restrict(
+            trace, toEvents: Set(trace.events.indices.lazy.filter { !leftOut[$0] }.map { trace.events[$0].seq }), objects: nil)
+        self.lifecycles = !anyLeftOut ? lifecycles : nil
+        self.pipelines = !anyLeftOut ? pipelinesIndex : nil
     }
 
     /// What makes two pipelines alike: the name their end is known by (call site, label or

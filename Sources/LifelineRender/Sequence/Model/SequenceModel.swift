@@ -59,7 +59,8 @@ struct SequenceModel: Sendable {
         let cited = Set(diagnoses.flatMap(\.evidence))
         let drawn = Self.drawnObjects(of: trace, cited: cited)
         let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
-        let groups = collapsing ? OperatorGroups(drawnLifecycles ?? TraceLifecycles(trace)) : nil
+        let groups = collapsing
+            ? OperatorGroups(drawnLifecycles ?? TraceLifecycles(trace), pipelines: drawnLifecycles == nil ? nil : repeated?.pipelines) : nil
         let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
         var laneOf = ObjectTable<Int>(objectCount: trace.objects.count)
         var lanes: [Lane] = []
@@ -90,6 +91,7 @@ struct SequenceModel: Sendable {
             return lhs.message < rhs.message
         }
         var builder = StepBuilder(laneOf: laneOf, foldedObjects: Set(groups?.groupOf.keys.filter { laneOf[$0] != nil } ?? []))
+        builder.reserveCapacity(rows: trace.events.count)
         for (event, contextName) in zip(trace.events, contextNames) {
             builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
         }
@@ -167,10 +169,20 @@ struct SequenceModel: Sendable {
     /// after another (a `flatMap`'s `Future` per value) share a lane; every other object has
     /// its own.
     private static func collapsedLanes(_ order: [TraceObjectID], groups: OperatorGroups, trace: Trace) -> [[TraceObjectID]] {
-        var lifetime: [TraceObjectID: ClosedRange<UInt64>] = [:]
+        var lifetime = ObjectTable<ClosedRange<UInt64>>(objectCount: trace.objects.count)
         for event in trace.events {
-            for object in event.kind.objects {
+            func see(_ object: TraceObjectID) {
                 lifetime[object] = lifetime[object].map { $0.lowerBound...event.seq } ?? event.seq...event.seq
+            }
+            switch event.kind {
+            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
+                see(first)
+                see(second)
+            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
+                 .deallocation(let object, _):
+                see(object)
+            case .mark:
+                break
             }
         }
         struct SuccessionKey: Hashable {
@@ -181,7 +193,7 @@ struct SequenceModel: Sendable {
         var lanes: [(position: Int, members: [TraceObjectID])] = []
         var laneOfGroup: [Int: Int] = [:]
         var successions: [SuccessionKey: [Int]] = [:]
-        var placed: [TraceObjectID: Int] = [:]
+        var placed = lifetime.emptyCopy() as ObjectTable<Int>
         // The last event of any member of each source lane, kept as members join, so that a
         // lane of a hundred thousand short-lived sources is not rescanned for every newcomer.
         var laneEnd: [Int: UInt64] = [:]
@@ -226,7 +238,8 @@ struct SequenceModel: Sendable {
             _ = place(id)
         }
         // A group stands just left of its pipeline's subscriber.
-        let positionOf = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var positionOf = lifetime.emptyCopy() as ObjectTable<Int>
+        for (position, id) in order.enumerated() { positionOf[id] = position }
         for (group, lane) in laneOfGroup {
             if let end = groups.ends[group].flatMap({ positionOf[$0] }), end < lanes[lane].position {
                 lanes[lane].position = end

@@ -111,6 +111,13 @@ struct StepBuilder {
         self.foldedObjects = foldedObjects
     }
 
+    /// Makes room for `rows` rows (about one per event) at once.
+    mutating func reserveCapacity(rows: Int) {
+        steps.reserveCapacity(rows)
+        openAfter.reserveCapacity(rows)
+        pinnedRows.reserveCapacity(rows)
+    }
+
     /// Adds the rows of one event. A `pinned` event is cited by a diagnosis and is never
     /// folded away.
     mutating func add(_ event: TraceEvent, context: Int, pinned: Bool) {
