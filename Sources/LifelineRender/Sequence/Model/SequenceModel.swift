@@ -75,7 +75,16 @@ struct SequenceModel: Sendable {
         }
         self.lanes = lanes
 
-        let contextNames = trace.events.map { trace.executionContextName(of: $0) }
+        // Each thread and queue is named once, not at every event.
+        var contextNames: [String] = []
+        var nameOfPlace: [ExecutionPlace: Int] = [:]
+        let placeOfEvent = trace.events.map { event in
+            let place = ExecutionPlace(thread: event.thread, queue: event.queue)
+            if let name = nameOfPlace[place] { return name }
+            nameOfPlace[place] = contextNames.count
+            contextNames.append(trace.executionContextName(of: event))
+            return contextNames.count - 1
+        }
         var contextOrder: [String] = contextNames.contains("main") ? ["main"] : []
         var contextOf: [String: Int] = contextOrder.isEmpty ? [:] : ["main": 0]
         for name in contextNames where contextOf[name] == nil {
@@ -83,6 +92,7 @@ struct SequenceModel: Sendable {
             contextOrder.append(name)
         }
         contexts = contextOrder.enumerated().map { ExecutionContext(index: $0, name: $1) }
+        let contextOfPlace = contextNames.map { contextOf[$0]! }
 
         let sortedDiagnoses = diagnoses.sorted { lhs, rhs in
             let left = lhs.evidence.max() ?? .max, right = rhs.evidence.max() ?? .max
@@ -92,8 +102,8 @@ struct SequenceModel: Sendable {
         }
         var builder = StepBuilder(laneOf: laneOf, foldedObjects: Set(groups?.groupOf.keys.filter { laneOf[$0] != nil } ?? []))
         builder.reserveCapacity(rows: trace.events.count)
-        for (event, contextName) in zip(trace.events, contextNames) {
-            builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
+        for (event, place) in zip(trace.events, placeOfEvent) {
+            builder.add(event, context: contextOfPlace[place], pinned: !cited.isEmpty && cited.contains(event.seq))
         }
         var steps = folding ? builder.folded(interleaved: foldingInterleaved) : builder.steps
         if let groups = repeated?.groups, !groups.isEmpty {
@@ -140,6 +150,12 @@ struct SequenceModel: Sendable {
         }
         self.steps = steps
         self.notes = notes
+    }
+
+    /// Where an event ran: its thread and queue, which name its execution context.
+    private struct ExecutionPlace: Hashable {
+        let thread: UInt64
+        let queue: UInt32?
     }
 
     /// How many lanes the model of `trace` has with every object in a lane of its own, as
