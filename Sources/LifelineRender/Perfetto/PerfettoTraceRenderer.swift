@@ -47,8 +47,11 @@ public enum PerfettoTraceRenderer {
 
         // A lane's name is worked out once, not at every call it takes part in.
         let laneNames = model.lanes.map(\.oneLineName)
+        // Names every call repeats are quoted once.
+        let quotedLaneNames = laneNames.map(PerfettoEventWriter.quoted)
+        let quotedContexts = model.contexts.map { PerfettoEventWriter.quoted($0.name) }
         // What is kept per lane is kept in arrays by lane, not hashed at every call.
-        var sliceNames = [[(call: String, name: String)]](repeating: [], count: model.lanes.count)
+        var sliceNames = [[(call: String, name: [UInt8])]](repeating: [], count: model.lanes.count)
         let times = fillTimes(model.steps)
         let flows = PerfettoFlows(model: model)
         var subscriptionOf = [Int?](repeating: nil, count: model.lanes.count)
@@ -67,11 +70,11 @@ public enum PerfettoTraceRenderer {
             let time = times[index], thread = step.thread ?? 0
             var args: PerfettoEventWriter.Arguments = [:]
             if let seq = step.seq { args["seq"] = .number(seq) }
-            if let context = step.context { args["on"] = .text(model.contexts[context].name) }
+            if let context = step.context { args["on"] = .quoted(quotedContexts[context]) }
             switch step.content {
             case .call(let caller, let callee, let kind, _):
-                if let caller { args["from"] = .text(laneNames[caller]) }
-                args["to"] = .text(laneNames[callee])
+                if let caller { args["from"] = .quoted(quotedLaneNames[caller]) }
+                args["to"] = .quoted(quotedLaneNames[callee])
                 switch kind {
                 case .value(let value?): args["value"] = .text(value)
                 case .request(let demand): args["demand"] = .text(CallKind.name(of: demand))
@@ -80,11 +83,11 @@ public enum PerfettoTraceRenderer {
                 }
                 let call = callName(kind)
                 let name = sliceNames[callee].first { $0.call == call }?.name ?? {
-                    let name = clean("\(call) \(laneNames[callee])")
+                    let name = PerfettoEventWriter.quoted(clean("\(call) \(laneNames[callee])"))
                     sliceNames[callee].append((call, name))
                     return name
                 }()
-                writer.event(phase: "B", name: name, category: kindCategory(kind),
+                writer.event(phase: "B", name: .quoted(name), category: kindCategory(kind),
                              time: time, thread: thread, args: args)
                 for id in flows.outgoing[index, default: []] {
                     writer.event(phase: "s", name: "value", category: "flow", time: time, thread: thread, id: id)
