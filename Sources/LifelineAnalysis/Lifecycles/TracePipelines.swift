@@ -171,11 +171,17 @@ public struct TracePipelines: Sendable {
         sharesUpstreamWith: [Pipeline.ID], lifecycles: TraceLifecycles
     ) -> Pipeline {
         let trace = lifecycles.trace
-        // The hops' objects, looked at only when the end's own says nothing.
-        let named = hops.lazy.flatMap { [$0.subscriber] + [$0.subscription].compactMap { $0 } }.compactMap(trace.object)
+        // The place and label of the end, else the first the hops' objects have, looked for in
+        // one pass and only when the end does not say.
         let endObject = trace.object(end.subscriber)
-        let location = endObject?.placeName ?? named.compactMap(\.placeName).first
-        let label = endObject?.label ?? named.compactMap(\.label).first
+        var location = endObject?.placeName, label = endObject?.label
+        if location == nil || label == nil {
+            for object in hops.lazy.flatMap({ [$0.subscriber] + [$0.subscription].compactMap { $0 } }).compactMap(trace.object) {
+                if location == nil { location = object.placeName }
+                if label == nil { label = object.label }
+                if location != nil && label != nil { break }
+            }
+        }
         let type = endObject.map { "\($0.shortTypeName) \($0.id)" } ?? "object \(end.subscriber)"
         let name = location ?? label.map { "\"\($0)\"" } ?? type
 
