@@ -214,6 +214,11 @@ struct FlatLine {
     private func stringEnd(from start: Int) -> Int? {
         var index = start
         var isASCII = true
+        // Eight bytes at a time while none of them is special: type names run long.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= bytes.count, !Self.hasSpecialByte(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            index += 8
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -226,6 +231,16 @@ struct FlatLine {
             index += 1
         }
         return nil
+    }
+
+    /// Whether any of the eight bytes of `word` is a quote, a backslash, a control character
+    /// or beyond ASCII: exact, with no false answer either way.
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        // With no byte beyond ASCII, a byte below 0x20 is one that subtracting 0x20 borrows from.
+        return word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || (word &- ones &* 0x20) & ~word & highs != 0
     }
 
     private func literal(_ word: StaticString, at index: Int) -> Int? {
