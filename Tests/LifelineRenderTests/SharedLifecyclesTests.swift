@@ -1,3 +1,4 @@
+import Foundation
 import LifelineAnalysis
 import LifelineLog
 import Testing
@@ -20,6 +21,23 @@ import Testing
                 #expect(try drawn(lifecycles) == drawn(nil), "\(name) as \(format) collapsing \(collapse)")
             }
         }
+    }
+
+    @Test(arguments: SampleFixtures.samples.map(\.name))
+    func splitPicturesAreTheSameWithTheDiagnosesLifecycles(_ name: String) throws {
+        let sample = try #require(SampleFixtures.samples.first { $0.name == name })
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-shared-\(getpid())-\(name)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        func written(_ lifecycles: TraceLifecycles?, into folder: String) throws -> [String: Data] {
+            let url = base.appendingPathComponent(folder)
+            try SplitPictures.write(sample.trace, diagnoses: sample.diagnoses, format: .svg, into: url, layout: NoGraphLayout(),
+                                    lifecycles: lifecycles)
+            let names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+            return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: url.appendingPathComponent($0))) })
+        }
+        let shared = try written(TraceLifecycles(sample.trace), into: "shared")
+        #expect(shared.keys.contains("index.md"))
+        #expect(shared == (try written(nil, into: "own")))
     }
 
     /// The shortcut that collapses a picture without drawing it uncollapsed first holds only

@@ -132,14 +132,15 @@ struct RenderCommand: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
         try OutputFile.checkWritable(exists && isFolder.boolValue ? URL(fileURLWithPath: output).appendingPathComponent("index.md").path : output)
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
-        let findings = TraceAnalyzer().diagnose(whole)
+        let lifecycles = TraceLifecycles(whole)
+        let findings = TraceAnalyzer().diagnose(lifecycles)
         _ = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
         try ProgressIndicator.run("drawing one \(format.pictureName) per pipeline") {
             do {
                 try SplitPictures.write(whole, diagnoses: findings, format: format, into: URL(fileURLWithPath: output),
                                         between: selection.selection.between,
                                         folding: !noFold, axis: time ? .time : .sequence, theme: theme, collapse: collapse,
-                                        layout: GraphvizLayout()) { StandardError.write("warning: \($0)") }
+                                        layout: GraphvizLayout(), lifecycles: lifecycles) { StandardError.write("warning: \($0)") }
             } catch let error as ExitCode {
                 throw error
             } catch let error as OutputFile.Failure {
