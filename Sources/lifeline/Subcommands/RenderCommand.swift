@@ -94,7 +94,7 @@ struct RenderCommand: ParsableCommand {
         let diagnosing = format.showsFindings || selection.finding != nil
         let lifecycles = diagnosing || (format == .marbles && !noFold) ? TraceLifecycles(whole) : nil
         let findings = diagnosing ? lifecycles.map { TraceAnalyzer().diagnose($0) } ?? [] : []
-        let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
+        let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings, lifecycles: lifecycles)
         let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
