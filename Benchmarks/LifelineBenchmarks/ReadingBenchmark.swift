@@ -7,9 +7,12 @@ import Combine
 import OpenCombineShim
 #endif
 
-/// Prints what reading a million-event log costs: the reader in-process (events per second),
-/// then `lifeline diagnose`, `render --format svg` and `render --format perfetto` as child
+/// Prints what reading a million-event log costs: the reader in-process (events per second,
+/// for the log recorded as JSON Lines and again as binary records), then `lifeline diagnose`, `render --format svg` and `render --format perfetto` as child
 /// processes, each with its wall time and peak memory, on four shapes of log.
+///
+/// With `LIFELINE_BENCHMARK_KEEP_LOGS` set, the logs stay in the log directory, numbered
+/// `lifeline-reading-benchmark-1.jsonl` to `-4` in the order of ``shapes``, for profiling.
 enum ReadingBenchmark {
     /// A shape of log and how to record it.
     struct Shape: Sendable {
@@ -55,28 +58,44 @@ enum ReadingBenchmark {
     static func run(events: Int, logDirectory: String) throws {
         let lifeline = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifeline").path
         print("Reading a log of about \(events) events (automatic mode); commands run as child processes of \(lifeline)")
-        print("shape                               events     read/s   diagnose          svg               perfetto")
-        for shape in shapes {
-            let path = "\(logDirectory)/lifeline-reading-benchmark.jsonl"
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            // JSON Lines: the interchange format, and the slower one to read.
-            try Lifeline.start(writingTo: path, options: RecordingOptions(logFormat: .jsonLines))
-            shape.record(events)
-            Lifeline.stop()
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            var count = 0
-            let reading = median {
-                let start = DispatchTime.now().uptimeNanoseconds
-                count = (try? TraceReader.read(data))?.events.count ?? 0
-                return DispatchTime.now().uptimeNanoseconds - start
+        print("read/s: JSON Lines, then the same shape recorded as binary records; the commands read the JSON Lines log")
+        print("shape                               events     read/s  (binary)   diagnose          svg               perfetto")
+        let keep = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_KEEP_LOGS"] != nil
+        for (number, shape) in shapes.enumerated() {
+            let path = "\(logDirectory)/lifeline-reading-benchmark\(keep ? "-\(number + 1)" : "").jsonl"
+            let binaryPath = "\(logDirectory)/lifeline-reading-benchmark-binary.log"
+            defer {
+                if !keep { try? FileManager.default.removeItem(atPath: path) }
+                try? FileManager.default.removeItem(atPath: binaryPath)
             }
+            // JSON Lines: the interchange format, and the slower one to read.
+            let (count, rate) = try readingRate(of: shape, events: events, at: path, format: .jsonLines)
+            let (_, binaryRate) = try readingRate(of: shape, events: events, at: binaryPath, format: .binary)
             var line = shape.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-            line += String(format: " %9d %9.2fM", count, Double(count) / reading * 1e3)
+            line += String(format: " %9d %9.2fM %8.2fM", count, rate / 1e6, binaryRate / 1e6)
             for arguments in [["diagnose", path], ["render", path, "--format", "svg"], ["render", path, "--format", "perfetto"]] {
                 line += "  " + (FileManager.default.isExecutableFile(atPath: lifeline) ? ChildRun(lifeline, arguments).summary : "(no binary)")
             }
             print(line)
         }
+    }
+
+    /// Records `shape` into a log at `path` in `format`, then reads it in-process: the events
+    /// read, and events per second (median of the runs).
+    private static func readingRate(
+        of shape: Shape, events: Int, at path: String, format: TraceLogFormat
+    ) throws -> (events: Int, perSecond: Double) {
+        try Lifeline.start(writingTo: path, options: RecordingOptions(logFormat: format))
+        shape.record(events)
+        Lifeline.stop()
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var count = 0
+        let reading = median {
+            let start = DispatchTime.now().uptimeNanoseconds
+            count = (try? TraceReader.read(data))?.events.count ?? 0
+            return DispatchTime.now().uptimeNanoseconds - start
+        }
+        return (count, Double(count) / reading * 1e9)
     }
 }
 

@@ -1,24 +1,48 @@
-/// Which object ids a log declared, as a table of flags when the ids are small (the recorder
-/// numbers objects from 1), so that checking each event's objects hashes nothing.
+/// The objects a log declared, each with the line that declared it, found by id through a
+/// table indexed by the id itself while the ids stay small (the recorder numbers objects from
+/// 1), so that neither declaring an object nor checking each event's objects hashes anything.
 struct DeclaredObjects {
-    private let flags: [Bool]
-    private let ids: Set<TraceObjectID>
+    /// Every declaration, in the order of the log.
+    private(set) var declarations: [(object: TraceObject, line: Int)] = []
+    /// For each small id, its declaration's index plus one; 0 for none.
+    private var positions: [Int32] = []
+    /// The declarations of ids too large for `positions`.
+    private var largePositions: [TraceObjectID: Int] = [:]
 
-    init(_ declared: some Collection<TraceObjectID>) {
-        let largest = declared.max()?.rawValue ?? 0
-        if largest < UInt64(4 * declared.count + 1_024) {
-            var flags = [Bool](repeating: false, count: Int(largest) + 1)
-            for id in declared { flags[Int(id.rawValue)] = true }
-            self.flags = flags
-            ids = []
-        } else {
-            flags = []
-            ids = Set(declared)
-        }
+    var count: Int { declarations.count }
+
+    /// The declaration of `id`, if a line declared it.
+    func declaration(of id: TraceObjectID) -> (object: TraceObject, line: Int)? {
+        position(of: id).map { declarations[$0] }
     }
 
     func contains(_ id: TraceObjectID) -> Bool {
-        flags.isEmpty ? ids.contains(id) : id.rawValue < UInt64(flags.count) && flags[Int(id.rawValue)]
+        position(of: id) != nil
+    }
+
+    /// Adds the declaration of an id not declared yet.
+    mutating func add(_ object: TraceObject, line: Int) {
+        let position = declarations.count
+        declarations.append((object, line))
+        // Ids up to a few times the number of objects (and a million) get a slot; a log that
+        // numbers its objects sparsely falls back to hashing.
+        let id = object.id.rawValue
+        if id < UInt64(positions.count) {
+            positions[Int(id)] = Int32(position + 1)
+        } else if id < UInt64(4 * declarations.count + (1 << 20)) && declarations.count < Int(Int32.max) {
+            positions += repeatElement(0, count: max(Int(id) + 1 - positions.count, positions.count))
+            positions[Int(id)] = Int32(position + 1)
+        } else {
+            largePositions[object.id] = position
+        }
+    }
+
+    private func position(of id: TraceObjectID) -> Int? {
+        if id.rawValue < UInt64(positions.count) {
+            let stored = positions[Int(id.rawValue)]
+            if stored > 0 { return Int(stored) - 1 }
+        }
+        return largePositions.isEmpty ? nil : largePositions[id]
     }
 
     /// The first object `kind` names that no line declared.

@@ -37,12 +37,13 @@ struct FlatLine {
 
     private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var values = [Value](repeating: .absent, count: Key.allCases.count)
-    /// The keys by their length, then their bytes.
-    private static let keysByLength: [[(name: [UInt8], key: Key)]] = {
-        var table = [[(name: [UInt8], key: Key)]](repeating: [], count: 16)
-        for key in Key.allCases { table[key.name.utf8.count].append((Array(key.name.utf8), key)) }
-        return table
-    }()
+    /// Every key's name packed into two words (``packed(_:from:count:)``), looked through at
+    /// each member: cheaper than comparing bytes, and kept by each reader rather than globally.
+    private let keyNames: [(low: UInt64, high: UInt64, key: Key)] = Key.allCases.map { key in
+        let name = Array(key.name.utf8)
+        let words = name.withUnsafeBufferPointer { FlatLine.packed($0, from: 0, count: name.count) }
+        return (words.low, words.high, key)
+    }
 
     /// Reads `line`; `false` when it is not a flat object of the values ``Value`` holds (or not
     /// JSON at all).
@@ -58,7 +59,7 @@ struct FlatLine {
         while true {
             guard index < line.count, line[index] == UInt8(ascii: "\""),
                   let keyEnd = stringEnd(from: index + 1) else { return false }
-            let key = Self.key(line, from: index + 1, to: keyEnd)
+            let key = key(from: index + 1, to: keyEnd)
             index = skipWhitespace(from: keyEnd + 1)
             guard index < line.count, line[index] == UInt8(ascii: ":") else { return false }
             index = skipWhitespace(from: index + 1)
@@ -152,15 +153,23 @@ struct FlatLine {
 
     // MARK: Scanning
 
-    private static func key(_ line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Key? {
-        let count = end - start
-        guard count < keysByLength.count else { return nil }
-        for candidate in keysByLength[count] where candidate.name.withUnsafeBufferPointer({
-            memcmp($0.baseAddress!, line.baseAddress! + start, count) == 0
-        }) {
-            return candidate.key
-        }
+    private func key(from start: Int, to end: Int) -> Key? {
+        // Every key is 1 to 15 bytes long; packed with its length, no two pack the same.
+        guard end - start < 16 else { return nil }
+        let (low, high) = Self.packed(bytes, from: start, count: end - start)
+        for candidate in keyNames where candidate.low == low && candidate.high == high { return candidate.key }
         return nil
+    }
+
+    /// `count` (at most 15) bytes from `start`, packed into two words, the count in the top
+    /// byte of the second, so that names of different lengths never pack the same.
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> (low: UInt64, high: UInt64) {
+        var low: UInt64 = 0, high = UInt64(count) << 56
+        for offset in 0..<count {
+            let byte = UInt64(bytes[start + offset])
+            if offset < 8 { low |= byte << (8 * offset) } else { high |= byte << (8 * (offset - 8)) }
+        }
+        return (low, high)
     }
 
     /// The value starting at `index` and the index past it.
@@ -205,6 +214,11 @@ struct FlatLine {
     private func stringEnd(from start: Int) -> Int? {
         var index = start
         var isASCII = true
+        // Eight bytes at a time while none of them is special: type names run long.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index + 8 <= bytes.count, !Self.hasSpecialByte(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            index += 8
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -217,6 +231,16 @@ struct FlatLine {
             index += 1
         }
         return nil
+    }
+
+    /// Whether any of the eight bytes of `word` is a quote, a backslash, a control character
+    /// or beyond ASCII: exact, with no false answer either way.
+    static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        // With no byte beyond ASCII, a byte below 0x20 is one that subtracting 0x20 borrows from.
+        return word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+            || (word &- ones &* 0x20) & ~word & highs != 0
     }
 
     private func literal(_ word: StaticString, at index: Int) -> Int? {

@@ -32,10 +32,15 @@ public struct Trace: Sendable {
         self.objects = objects
         self.threads = threads
         self.queues = queues
-        self.events = events.sorted { $0.seq < $1.seq }
+        self.events = Self.isAscending(events) ? events : events.sorted { $0.seq < $1.seq }
         self.snapshots = snapshots.sorted { ($0.seq, $0.index) < ($1.seq, $1.index) }
         self.damage = damage
         self.callSites = callSites
+    }
+
+    /// Whether `events` are in ascending order of sequence number, none repeated.
+    static func isAscending(_ events: [TraceEvent]) -> Bool {
+        events.indices.dropFirst().allSatisfy { events[$0 - 1].seq < events[$0].seq }
     }
 
     /// Why the cancel that `event` begins was called, as its call site shows; `nil` when the

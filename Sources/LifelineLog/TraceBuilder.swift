@@ -2,21 +2,30 @@
 struct TraceBuilder {
     /// Every declared object, with the line that declared it for the message when a later line
     /// contradicts it.
-    private var objects: [TraceObjectID: (object: TraceObject, line: Int)] = [:]
+    private var objects = DeclaredObjects()
     private var threads: [UInt64: TraceThread] = [:]
     private var queues: [UInt32: TraceQueue] = [:]
-    private var events: [(event: TraceEvent, line: Int)] = []
+    private var events: [TraceEvent] = []
+    /// The line of each event, for messages.
+    private var eventLines: [Int] = []
     private var snapshots: [(snapshot: TraceSnapshot, line: Int)] = []
     private var callSites: [UInt64: TraceCallSite] = [:]
     private var end: (events: UInt64, dropped: UInt64, line: Int)?
     private var interner = TextInterner()
+
+    /// Makes room for `events` events.
+    mutating func reserveCapacity(events count: Int) {
+        events.reserveCapacity(count)
+        eventLines.reserveCapacity(count)
+    }
 
     /// Adds the event or object line `line` holds, read the quick way; `false` when it is some
     /// other line, or one that only ``add(_:)-(LineFields)`` reads right (or rejects in words).
     mutating func add(_ line: FlatLine, number: Int) throws(TraceReadError) -> Bool {
         if line.has(.seq) {
             guard let event = Self.event(line, interner: &interner) else { return false }
-            events.append((event, number))
+            events.append(event)
+            eventLines.append(number)
             return true
         }
         guard line.string(.kind, is: "object"), let object = Self.object(line, interner: &interner) else {
@@ -33,7 +42,8 @@ struct TraceBuilder {
 
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
         guard !fields.has("seq") else {
-            events.append((try Self.event(fields), fields.number))
+            events.append(try Self.event(fields))
+            eventLines.append(fields.number)
             return
         }
         switch try fields.string("kind") {
@@ -68,13 +78,13 @@ struct TraceBuilder {
     /// The recorder declares each object once; a repeat that says the same is harmless, one
     /// that says otherwise leaves no way to know which object the events meant.
     private mutating func declare(_ object: TraceObject, line: Int) throws(TraceReadError) {
-        if let earlier = objects[object.id] {
+        if let earlier = objects.declaration(of: object.id) {
             guard earlier.object == object else {
                 throw .conflictingDeclaration(line: line, what: "object \(object.id.rawValue)", firstLine: earlier.line)
             }
             return
         }
-        objects[object.id] = (object, line)
+        objects.add(object, line: line)
     }
 
     func finish(header: TraceHeader, damage: [TraceDamage]) throws(TraceReadError) -> Trace {
@@ -95,38 +105,44 @@ struct TraceBuilder {
             damage.append(.notClosed)
         }
         // A recorder writes its events in order, nearly always: then none can repeat.
-        let ascending = zip(events, events.dropFirst()).allSatisfy { $0.event.seq < $1.event.seq }
+        let ascending = Trace.isAscending(events)
         var seen = Set<UInt64>()
-        let declared = DeclaredObjects(objects.keys)
-        var declaredThread: UInt64?
-        for (event, line) in events {
-            guard ascending || seen.insert(event.seq).inserted else { throw .duplicateSequence(line: line, seq: event.seq) }
-            if let object = declared.firstUndeclared(in: event.kind) {
+        var declaredThread: UInt64?, declaredQueue: UInt32?
+        // By index, field by field: a million events are not copied one by one.
+        for index in events.indices {
+            let seq = events[index].seq, thread = events[index].thread, line = eventLines[index]
+            guard ascending || seen.insert(seq).inserted else { throw .duplicateSequence(line: line, seq: seq) }
+            if let object = objects.firstUndeclared(in: events[index].kind) {
                 throw .undeclared(line: line, what: "object \(object.rawValue)")
             }
-            if event.thread != declaredThread {
-                if threads[event.thread] == nil { throw .undeclared(line: line, what: "thread \(event.thread)") }
-                declaredThread = event.thread
+            if thread != declaredThread {
+                if threads[thread] == nil { throw .undeclared(line: line, what: "thread \(thread)") }
+                declaredThread = thread
             }
-            if let queue = event.queue, queues[queue] == nil { throw .undeclared(line: line, what: "queue \(queue)") }
+            if let queue = events[index].queue, queue != declaredQueue {
+                if queues[queue] == nil { throw .undeclared(line: line, what: "queue \(queue)") }
+                declaredQueue = queue
+            }
         }
         var snapshotIndexes = Set<Int>()
         for (snapshot, line) in snapshots {
             guard snapshotIndexes.insert(snapshot.index).inserted else {
                 throw .badField(line: line, field: "snapshot", reason: "repeats snapshot number \(snapshot.index)")
             }
-            for node in snapshot.nodes where objects[node.id] == nil {
+            for node in snapshot.nodes where !objects.contains(node.id) {
                 throw .undeclared(line: line, what: "object \(node.id.rawValue)")
             }
         }
         // A log cut off before recording stopped has no site lines: its objects keep their
         // site numbers, unresolved.
-        let resolved = objects.mapValues { object, _ in
-            object.resolvingSourceLocation(object.callSite.flatMap { callSites[$0]?.location })
+        var resolved = [TraceObjectID: TraceObject](minimumCapacity: objects.count)
+        for (object, _) in objects.declarations {
+            let site = object.sourceLocation == nil ? object.callSite.flatMap { callSites[$0]?.location } : nil
+            resolved[object.id] = site.map(object.resolvingSourceLocation) ?? object
         }
         return Trace(
             header: header, objects: resolved, threads: threads, queues: queues,
-            events: events.map(\.event), snapshots: snapshots.map(\.snapshot), damage: damage, callSites: callSites
+            events: events, snapshots: snapshots.map(\.snapshot), damage: damage, callSites: callSites
         )
     }
 

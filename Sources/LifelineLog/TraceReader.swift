@@ -43,6 +43,8 @@ public enum TraceReader {
 
         var damage: [TraceDamage] = []
         var builder = TraceBuilder()
+        // Nearly every line is an event: room for them all at once, not grown a million times.
+        builder.reserveCapacity(events: lineCount(in: bytes))
         var flat = FlatLine()
         var header: TraceHeader?
         var number = 0
@@ -52,12 +54,12 @@ public enum TraceReader {
             number += 1
             var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             start = end + 1
-            guard header != nil else {
+            guard number > 1 else {
                 header = try readHeader(line)
                 if header!.format == .binary { return try BinaryLogReader.read(bytes, header: header!, from: start) }
                 continue
             }
-            if let zero = line.lastIndex(of: 0) {
+            if !line.isEmpty, memchr(line.baseAddress!, 0, line.count) != nil, let zero = line.lastIndex(of: 0) {
                 damage.append(.unwrittenGap(line: number))
                 line = UnsafeBufferPointer(rebasing: line[(zero + 1)...])
                 if line.isEmpty { continue }
@@ -71,6 +73,17 @@ public enum TraceReader {
             }
         }
         return try builder.finish(header: header!, damage: damage)
+    }
+
+    /// How many lines `bytes` holds, the last one counted whether or not a newline ends it.
+    private static func lineCount(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var start = 0
+        while start < bytes.count {
+            start = lineEnd(in: bytes, from: start) + 1
+            count += 1
+        }
+        return count
     }
 
     /// The index of the newline that ends the line starting at `start`, or the end of `bytes`.

@@ -42,7 +42,15 @@ public struct TraceSourceLocation: Hashable, Sendable, CustomStringConvertible, 
 
     /// The file's name without its directories: `SearchViewModel.swift`.
     public var fileName: String? {
-        file.map { path in path.split(separator: "/").last.map(String.init) ?? path }
+        file.map { path in
+            // The last component that is not empty, as splitting at every slash would give.
+            let bytes = path.utf8
+            var end = bytes.endIndex
+            while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+            guard end > bytes.startIndex else { return path }
+            let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+            return String(path[start..<end])
+        }
     }
 
     /// The file name and line, as pictures show them: `SearchViewModel.swift:24`; `nil` when

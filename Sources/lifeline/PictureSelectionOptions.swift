@@ -39,9 +39,11 @@ struct PictureSelectionOptions: ParsableArguments {
 
     /// Narrows `trace` and its findings to the selection; an unknown pipeline, mark or finding
     /// is reported with the ones the log has, and ends the command with exit status 2.
-    func apply(to trace: Trace, path: String, diagnoses: [Diagnosis]) throws -> TraceSelection.Selected {
+    /// `lifecycles`, those of `trace` when the command rebuilt them, find its pipelines.
+    func apply(to trace: Trace, path: String, diagnoses: [Diagnosis], lifecycles: TraceLifecycles? = nil) throws -> TraceSelection.Selected {
         do {
-            return try selection.apply(to: trace, diagnoses: diagnoses)
+            let known = pipelines.isEmpty ? nil : lifecycles.map(TracePipelines.init)
+            return try selection.apply(to: trace, diagnoses: diagnoses, pipelines: known)
         } catch {
             StandardError.write("error: \(path): \(error)")
             throw ExitCode(2)

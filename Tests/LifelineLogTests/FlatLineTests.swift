@@ -162,3 +162,26 @@ import Testing
         #expect(agreed > 100)
     }
 }
+
+@Suite struct FlatLineSpecialByteTests {
+    /// The eight-byte test agrees with the byte-by-byte one on every byte in every position.
+    @Test func aSpecialByteIsFoundInAnyPositionOfAWord() {
+        func special(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 }
+        let filler = Array("abcdefgh".utf8)
+        for position in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = filler
+                bytes[position] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                #expect(FlatLine.hasSpecialByte(word) == special(byte), "byte \(byte) at \(position)")
+            }
+        }
+        // Neighbours that borrow in a subtraction do not hide or invent one.
+        for pair in [[0x21, 0x20], [0x20, 0x21], [0x01, 0x7F], [0x7F, 0x1F], [0x5B, 0x5D], [0x23, 0x21]] as [[UInt8]] {
+            var bytes = filler
+            bytes.replaceSubrange(3..<5, with: pair)
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            #expect(FlatLine.hasSpecialByte(word) == pair.contains(where: special))
+        }
+    }
+}

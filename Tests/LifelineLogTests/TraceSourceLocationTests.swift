@@ -10,6 +10,14 @@ import Testing
         #expect(TraceSourceLocation(fileAndLine: "no line:").file == "no line:")
     }
 
+    @Test func aFileNameIsThePathsLastComponentThatIsNotEmpty() {
+        let names = ["/src/App/Feed.swift": "Feed.swift", "Feed.swift": "Feed.swift", "App/": "App", "a//b.swift": "b.swift",
+                     "/": "/", "": "", "Módulo/Ünïcode.swift": "Ünïcode.swift"]
+        for (path, name) in names {
+            #expect(TraceSourceLocation(file: path, line: nil, function: nil).fileName == name)
+        }
+    }
+
     @Test func functionsLoseOnlyTheLabelsThatSayNothing() {
         let names = [
             "SearchViewModel.init(backend:queues:)": "SearchViewModel.init",

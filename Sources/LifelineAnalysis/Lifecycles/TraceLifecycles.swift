@@ -34,20 +34,20 @@ public struct TraceLifecycles: Sendable {
     /// Every recorded death, by object.
     public private(set) var deallocations: [TraceObjectID: Deallocation] = [:]
 
-    private var bySubscriber: [TraceObjectID: [Lifecycle.ID]] = [:]
-    private var bySubscription: [TraceObjectID: [Lifecycle.ID]] = [:]
+    private var bySubscriber: ObjectTable<[Lifecycle.ID]>
+    private var bySubscription: ObjectTable<[Lifecycle.ID]>
     /// Which lifecycles hold which subscription, to answer "does it hold it" at once when a
     /// value-type subscription (such as `Subscriptions.empty`) is handed to thousands.
     private var holdings: Set<Holding> = []
     private var byEvent: LifecycleOfEvent
-    private var firstSeen: [TraceObjectID: UInt64] = [:]
+    private var firstSeen: ObjectTable<UInt64>
     /// Hops that share one subscription handed down a chain, by the first hop of the chain.
     private var sharingRoot: [Lifecycle.ID: Lifecycle.ID] = [:]
     private var sharingMembers: [Lifecycle.ID: [Lifecycle.ID]] = [:]
     private var sharedUpstream: [Lifecycle.ID: Lifecycle.ID] = [:]
     /// For each subscriber, how many of its lifecycles, from the first, have ended: none of
     /// them can receive anything any more.
-    private var endedPrefix: [TraceObjectID: Int] = [:]
+    private var endedPrefix: ObjectTable<Int>
     private var received = ReceivedSubscriptions([], deallocations: [:])
     private let positions: EventPositions
 
@@ -57,8 +57,20 @@ public struct TraceLifecycles: Sendable {
         calls = TraceCalls(trace.events)
         positions = EventPositions(trace.events)
         byEvent = LifecycleOfEvent(positions: positions)
+        // Objects are found by id in tables rather than hashed, several times per event.
+        bySubscriber = ObjectTable(objectCount: trace.objects.count)
+        (bySubscription, firstSeen, endedPrefix) = (bySubscriber.emptyCopy(), bySubscriber.emptyCopy(), bySubscriber.emptyCopy())
         for event in trace.events {
-            for object in event.kind.objects where firstSeen[object] == nil { firstSeen[object] = event.seq }
+            switch event.kind {
+            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
+                if firstSeen[first] == nil { firstSeen[first] = event.seq }
+                if firstSeen[second] == nil { firstSeen[second] = event.seq }
+            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
+                 .deallocation(let object, _):
+                if firstSeen[object] == nil { firstSeen[object] = event.seq }
+            case .mark:
+                break
+            }
             apply(event)
         }
         link()
@@ -90,6 +102,11 @@ public struct TraceLifecycles: Sendable {
     /// The lifecycle a call event (`begin` or `end`) belongs to.
     public func lifecycle(ofEvent seq: UInt64) -> Lifecycle? {
         byEvent[seq].map(lifecycle)
+    }
+
+    /// The number of the lifecycle a call event (`begin` or `end`) belongs to.
+    public func lifecycleID(ofEvent seq: UInt64) -> Lifecycle.ID? {
+        byEvent[seq]
     }
 
     /// The event numbered `seq`.

@@ -41,11 +41,11 @@ public struct TracePipelines: Sendable {
         // to another group's hop.
         var forwards = Set<Int>()
         for event in lifecycles.trace.events where event.phase == .begin {
-            guard event.kind.isDelivery, let receiver = lifecycles.lifecycle(ofEvent: event.seq),
+            guard event.kind.isDelivery, let receiver = lifecycles.lifecycleID(ofEvent: event.seq),
                   let parent = lifecycles.calls.call(at: event.seq)?.parent,
                   lifecycles.event(parent)?.kind.isDelivery == true,
-                  let sender = lifecycles.lifecycle(ofEvent: parent) else { continue }
-            let from = components.root(sender.id.rawValue), to = components.root(receiver.id.rawValue)
+                  let sender = lifecycles.lifecycleID(ofEvent: parent) else { continue }
+            let from = components.root(sender.rawValue), to = components.root(receiver.rawValue)
             if from != to { forwards.insert(from) }
         }
 
@@ -62,8 +62,8 @@ public struct TracePipelines: Sendable {
             var joined: Int?
             if let start = lifecycle.events.first, !Self.endsThere(lifecycle, forwarding: forwards.contains(component)) {
                 for call in lifecycles.calls.enclosingCalls(of: start) {
-                    guard let outer = lifecycles.lifecycle(ofEvent: call.begin),
-                          let pipeline = pipelineOfComponent[components.root(outer.id.rawValue)] else { continue }
+                    guard let outer = lifecycles.lifecycleID(ofEvent: call.begin),
+                          let pipeline = pipelineOfComponent[components.root(outer.rawValue)] else { continue }
                     joined = pipeline
                     break
                 }
@@ -89,31 +89,43 @@ public struct TracePipelines: Sendable {
         var number = Array(repeating: 0, count: members.count)
         for (position, index) in order.enumerated() { number[index] = position + 1 }
 
+        let trace = lifecycles.trace
         var pipelines: [Pipeline] = []
         var ownersOfObject: [TraceObjectID: [Pipeline.ID]] = [:]
         for index in order {
             let hops = members[index].map { all[$0] }
             let id = Pipeline.ID(number[index])
             var objects = Set<TraceObjectID>()
-            var events = Set<UInt64>()
+            // Sorted once and repeats dropped: a request shared by several hops is in each.
+            var events: [UInt64] = []
             for hop in hops {
                 objects.insert(hop.subscriber)
                 if let publisher = hop.publisher { objects.insert(publisher) }
                 if let subscription = hop.subscription { objects.insert(subscription) }
-                events.formUnion(hop.events)
+                events += hop.events
             }
+            events.sort()
+            var kept = 0
+            for index in events.indices where index == 0 || events[index] != events[kept - 1] {
+                events[kept] = events[index]
+                kept += 1
+            }
+            events.removeSubrange(kept...)
             let sortedObjects = objects.sorted()
             // A pipeline shares upstream with an earlier one when both subscribed to the same
             // publisher object (a subject, a share); value types such as `Just` or
             // `Subscriptions.empty` have no identity to share.
             var sharers = Set<Pipeline.ID>()
-            let publishers = Set(hops.compactMap(\.publisher)).filter { lifecycles.trace.object($0)?.lifetimeTracked == true }
+            var publishers = Set<TraceObjectID>()
+            for hop in hops {
+                if let publisher = hop.publisher, trace.objects[publisher]?.lifetimeTracked == true { publishers.insert(publisher) }
+            }
             for object in publishers.sorted() {
                 sharers.formUnion(ownersOfObject[object, default: []])
                 ownersOfObject[object, default: []].append(id)
             }
             pipelines.append(Self.pipeline(
-                id: id, end: all[ends[index].rawValue], hops: hops, objects: sortedObjects, events: events.sorted(),
+                id: id, end: all[ends[index].rawValue], hops: hops, objects: sortedObjects, events: events,
                 sharesUpstreamWith: sharers.sorted(), lifecycles: lifecycles
             ))
         }
@@ -159,10 +171,17 @@ public struct TracePipelines: Sendable {
         sharesUpstreamWith: [Pipeline.ID], lifecycles: TraceLifecycles
     ) -> Pipeline {
         let trace = lifecycles.trace
-        let named = hops.flatMap { [$0.subscriber] + [$0.subscription].compactMap { $0 } }.compactMap(trace.object)
+        // The place and label of the end, else the first the hops' objects have, looked for in
+        // one pass and only when the end does not say.
         let endObject = trace.object(end.subscriber)
-        let location = endObject?.placeName ?? named.lazy.compactMap(\.placeName).first
-        let label = endObject?.label ?? named.lazy.compactMap(\.label).first
+        var location = endObject?.placeName, label = endObject?.label
+        if location == nil || label == nil {
+            for object in hops.lazy.flatMap({ [$0.subscriber] + [$0.subscription].compactMap { $0 } }).compactMap(trace.object) {
+                if location == nil { location = object.placeName }
+                if label == nil { label = object.label }
+                if location != nil && label != nil { break }
+            }
+        }
         let type = endObject.map { "\($0.shortTypeName) \($0.id)" } ?? "object \(end.subscriber)"
         let name = location ?? label.map { "\"\($0)\"" } ?? type
 

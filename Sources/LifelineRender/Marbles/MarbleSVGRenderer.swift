@@ -18,9 +18,12 @@ public enum MarbleSVGRenderer {
     /// - Parameters:
     ///   - trace: The recorded trace.
     ///   - options: The axis, folding and colours.
+    ///   - lifecycles: The lifecycles of `trace`, when the caller has them already (it
+    ///     diagnosed the trace): they are not rebuilt.
     /// - Returns: The SVG document, ending with a newline.
-    public static func render(_ trace: Trace, options: MarbleDiagramOptions = .init()) -> String {
-        let model = SequenceModel(trace: trace, diagnoses: [], folding: options.folding, foldingInterleaved: options.axis == .sequence)
+    public static func render(_ trace: Trace, options: MarbleDiagramOptions = .init(), lifecycles: TraceLifecycles? = nil) -> String {
+        let model = SequenceModel(trace: trace, diagnoses: [], folding: options.folding, foldingInterleaved: options.axis == .sequence,
+                                  lifecycles: lifecycles)
         var layout = MarbleSVGLayout(model: model, axis: options.axis)
         return layout.draw(title: "Marble diagram of \(trace.header.processName)", appearance: options.appearance)
     }

@@ -5,6 +5,13 @@ struct PerfettoEventWriter {
     enum Value {
         case text(String)
         case number(UInt64)
+        /// Text already quoted for JSON (``quoted(_:)``): what many events repeat is quoted once.
+        case quoted([UInt8])
+    }
+
+    /// `text` as a quoted JSON string, in UTF-8.
+    static func quoted(_ text: String) -> [UInt8] {
+        Array(JSONText.quoted(text).utf8)
     }
 
     /// An event's arguments: a handful of keys, kept in a list rather than hashed.
@@ -63,11 +70,20 @@ struct PerfettoEventWriter {
         phase: StaticString, name: String, category: StaticString, time: UInt64, thread: UInt64, id: UInt64? = nil,
         scope: StaticString? = nil, bindToEnclosing: Bool = false, args: Arguments = [:]
     ) {
+        event(phase: phase, name: .text(name), category: category, time: time, thread: thread, id: id, scope: scope,
+              bindToEnclosing: bindToEnclosing, args: args)
+    }
+
+    /// An event named by `name`, text or already quoted, as the event named by a string.
+    mutating func event(
+        phase: StaticString, name: Value, category: StaticString, time: UInt64, thread: UInt64, id: UInt64? = nil,
+        scope: StaticString? = nil, bindToEnclosing: Bool = false, args: Arguments = [:]
+    ) {
         startLine()
         append("{\"ph\":\"")
         append(phase)
         append("\",\"name\":")
-        appendQuoted(name)
+        appendValue(name)
         append(",\"cat\":\"")
         append(category)
         append("\",\"pid\":")
@@ -113,16 +129,23 @@ struct PerfettoEventWriter {
     /// `args` as a JSON object, keys in order.
     private mutating func appendObject(_ args: Arguments) {
         append("{")
-        for (index, pair) in args.pairs.sorted(by: { $0.key < $1.key }).enumerated() {
+        let pairs = args.pairs.indices.dropFirst().allSatisfy({ args.pairs[$0 - 1].key < args.pairs[$0].key })
+            ? args.pairs : args.pairs.sorted(by: { $0.key < $1.key })
+        for (index, pair) in pairs.enumerated() {
             if index > 0 { append(",") }
             appendQuoted(pair.key)
             append(":")
-            switch pair.value {
-            case .text(let text): appendQuoted(text)
-            case .number(let number): appendNumber(number)
-            }
+            appendValue(pair.value)
         }
         append("}")
+    }
+
+    private mutating func appendValue(_ value: Value) {
+        switch value {
+        case .text(let text): appendQuoted(text)
+        case .number(let number): appendNumber(number)
+        case .quoted(let json): bytes.append(contentsOf: json)
+        }
     }
 
     private mutating func append(_ text: StaticString) {
@@ -130,7 +153,16 @@ struct PerfettoEventWriter {
     }
 
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(contentsOf: JSONText.quoted(text).utf8)
+        var text = text
+        // Most text needs no escape: its bytes go straight in, with no quoted copy made first.
+        let copied = text.withUTF8 { utf8 in
+            guard !JSONText.needsEscape(utf8) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { bytes.append(contentsOf: JSONText.quoted(text).utf8) }
     }
 
     private mutating func appendNumber(_ number: UInt64) {

@@ -47,16 +47,21 @@ public enum PerfettoTraceRenderer {
 
         // A lane's name is worked out once, not at every call it takes part in.
         let laneNames = model.lanes.map(\.oneLineName)
-        var sliceNames: [SliceName: String] = [:]
+        // Names every call repeats are quoted once.
+        let quotedLaneNames = laneNames.map(PerfettoEventWriter.quoted)
+        let quotedContexts = model.contexts.map { PerfettoEventWriter.quoted($0.name) }
+        // What is kept per lane is kept in arrays by lane, not hashed at every call.
+        var sliceNames = [[(call: String, name: [UInt8])]](repeating: [], count: model.lanes.count)
         let times = fillTimes(model.steps)
         let flows = PerfettoFlows(model: model)
-        var subscriptionOf: [Int: Int] = [:]
-        var subscribedAt: [Int: (time: UInt64, thread: UInt64)] = [:]
-        var lifetimes: [Int: (name: String, thread: UInt64)] = [:]
-        var ended = Set<Int>()
+        var subscriptionOf = [Int?](repeating: nil, count: model.lanes.count)
+        var subscribedAt = [(time: UInt64, thread: UInt64)?](repeating: nil, count: model.lanes.count)
+        var lifetimes = [(name: String, thread: UInt64)?](repeating: nil, count: model.lanes.count)
+        var ended = [Bool](repeating: false, count: model.lanes.count)
 
         func endLifetime(_ lane: Int, at time: UInt64, thread: UInt64, reason: String) {
-            guard let lifetime = lifetimes[lane], ended.insert(lane).inserted else { return }
+            guard let lifetime = lifetimes[lane], !ended[lane] else { return }
+            ended[lane] = true
             writer.event(phase: "e", name: lifetime.name, category: "subscription", time: time, thread: lifetime.thread,
                          id: model.lanes[lane].object.id.rawValue, args: ["ended by": .text(reason)])
         }
@@ -65,11 +70,11 @@ public enum PerfettoTraceRenderer {
             let time = times[index], thread = step.thread ?? 0
             var args: PerfettoEventWriter.Arguments = [:]
             if let seq = step.seq { args["seq"] = .number(seq) }
-            if let context = step.context { args["on"] = .text(model.contexts[context].name) }
+            if let context = step.context { args["on"] = .quoted(quotedContexts[context]) }
             switch step.content {
             case .call(let caller, let callee, let kind, _):
-                if let caller { args["from"] = .text(laneNames[caller]) }
-                args["to"] = .text(laneNames[callee])
+                if let caller { args["from"] = .quoted(quotedLaneNames[caller]) }
+                args["to"] = .quoted(quotedLaneNames[callee])
                 switch kind {
                 case .value(let value?): args["value"] = .text(value)
                 case .request(let demand): args["demand"] = .text(CallKind.name(of: demand))
@@ -77,12 +82,12 @@ public enum PerfettoTraceRenderer {
                 default: break
                 }
                 let call = callName(kind)
-                let name = sliceNames[SliceName(call: call, lane: callee)] ?? {
-                    let name = clean("\(call) \(laneNames[callee])")
-                    sliceNames[SliceName(call: call, lane: callee)] = name
+                let name = sliceNames[callee].first { $0.call == call }?.name ?? {
+                    let name = PerfettoEventWriter.quoted(clean("\(call) \(laneNames[callee])"))
+                    sliceNames[callee].append((call, name))
                     return name
                 }()
-                writer.event(phase: "B", name: name, category: kindCategory(kind),
+                writer.event(phase: "B", name: .quoted(name), category: kindCategory(kind),
                              time: time, thread: thread, args: args)
                 for id in flows.outgoing[index, default: []] {
                     writer.event(phase: "s", name: "value", category: "flow", time: time, thread: thread, id: id)
@@ -133,8 +138,8 @@ public enum PerfettoTraceRenderer {
             }
         }
         let last = times.last ?? 0
-        for lane in lifetimes.keys.sorted() {
-            endLifetime(lane, at: last, thread: lifetimes[lane]!.thread, reason: "still open when recording stopped")
+        for (lane, lifetime) in lifetimes.enumerated() {
+            if let lifetime { endLifetime(lane, at: last, thread: lifetime.thread, reason: "still open when recording stopped") }
         }
         return writer.document()
     }
@@ -156,11 +161,6 @@ public enum PerfettoTraceRenderer {
     }
 
     /// A call slice's name: the call and the lane it was made on.
-    private struct SliceName: Hashable {
-        let call: String
-        let lane: Int
-    }
-
     private static func callName(_ kind: CallKind) -> String {
         switch kind {
         case .value: return "receive(value)"

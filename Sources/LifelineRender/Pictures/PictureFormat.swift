@@ -91,21 +91,25 @@ public enum PictureFormat: String, CaseIterable, Sendable {
     ///   - findingNumbers: The number each finding's note carries (the whole log's).
     ///   - layout: What lays out `graph-svg` and `graph-png` (LifelineGraphviz's
     ///     `GraphvizLayout`); the other formats ignore it.
+    ///   - lifecycles: The lifecycles of `trace`, when the caller has them already (it
+    ///     diagnosed the trace): they are not rebuilt.
     /// - Throws: ``NoSnapshot`` when an ownership graph is asked of a log without snapshots,
     ///   the layout's error when it fails to lay the graph out, ``EmptyPicture`` when it
     ///   renders no bytes.
     public func render(
         _ trace: Trace, snapshot: TraceSnapshot? = nil, diagnoses: [Diagnosis], folding: Bool, axis: MarbleDiagramOptions.Axis,
         theme: PictureTheme = .auto, collapse: SequenceDiagramOptions.Collapse = .auto, findingNumbers: [Diagnosis: Int] = [:],
-        layout: any OwnershipGraphLayout
+        layout: any OwnershipGraphLayout, lifecycles: TraceLifecycles? = nil
     ) throws -> [UInt8] {
         var sequence = SequenceDiagramOptions(folding: folding, collapse: collapse, appearance: theme.svgAppearance)
         sequence.findingNumbers = findingNumbers
         switch self {
-        case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
-        case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
-        case .plantuml: return Array(PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence).utf8)
-        case .marbles: return Array(MarbleSVGRenderer.render(trace, options: MarbleDiagramOptions(axis: axis, folding: folding, appearance: theme.svgAppearance)).utf8)
+        case .svg: return Array(SequenceSVGRenderer.render(trace, diagnoses: diagnoses, options: sequence, lifecycles: lifecycles).utf8)
+        case .mermaid: return Array(MermaidSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence, lifecycles: lifecycles).utf8)
+        case .plantuml: return Array(PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: sequence, lifecycles: lifecycles).utf8)
+        case .marbles:
+            let options = MarbleDiagramOptions(axis: axis, folding: folding, appearance: theme.svgAppearance)
+            return Array(MarbleSVGRenderer.render(trace, options: options, lifecycles: lifecycles).utf8)
         case .perfetto: return PerfettoTraceRenderer.renderUTF8(trace)
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }

@@ -19,6 +19,8 @@ public enum SplitPictures {
     /// palette (`P3~dark.svg`), for pages that pair light and dark pictures; `index.md` links
     /// the first. `warn` is given each picture too wide for a page
     /// (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``).
+    /// `lifecycles`, the lifecycles of `trace` when the caller has them (it diagnosed the
+    /// trace), are not rebuilt; the trace's pipelines are found once for every picture.
     /// Returns the pipelines drawn, in order.
     ///
     /// - Throws: ``OutputFile/Failure`` when a file cannot be written,
@@ -30,12 +32,14 @@ public enum SplitPictures {
         _ trace: Trace, diagnoses: [Diagnosis], format: PictureFormat, into folder: URL, between: TraceSelection.MarkRange? = nil,
         folding: Bool = true, axis: MarbleDiagramOptions.Axis = .sequence, theme: PictureTheme = .auto,
         darkCopy: Bool = false, collapse: SequenceDiagramOptions.Collapse = .auto, layout: any OwnershipGraphLayout,
-        warn: (String) -> Void = { _ in }
+        lifecycles: TraceLifecycles? = nil, warn: (String) -> Void = { _ in }
     ) throws -> [Pipeline] {
         try OutputFile.createFolder(folder.path)
-        var pipelines = TracePipelines(TraceLifecycles(trace)).pipelines
+        let all = TracePipelines(lifecycles ?? TraceLifecycles(trace))
+        var pipelines = all.pipelines
         for pipeline in pipelines {
-            let chosen = try TraceSelection(pipelines: [pipeline.id.description], between: between).apply(to: trace, diagnoses: diagnoses)
+            let chosen = try TraceSelection(pipelines: [pipeline.id.description], between: between)
+                .apply(to: trace, diagnoses: diagnoses, pipelines: all)
             guard chosen.trace.events.contains(where: { $0.kind.name != "mark" }) else {
                 pipelines.removeAll { $0.id == pipeline.id }
                 continue
@@ -57,7 +61,9 @@ public enum SplitPictures {
                 try OutputFile.write(Data(picture), to: folder.appendingPathComponent(name).path)
             }
         }
-        let index = PipelineIndex(trace: trace, diagnoses: diagnoses, drawn: Set(pipelines.map(\.id))) { fileName($0, format: format) }
+        let index = PipelineIndex(trace: trace, diagnoses: diagnoses, drawn: Set(pipelines.map(\.id)), pipelines: all) {
+            fileName($0, format: format)
+        }
         try OutputFile.write(index.markdown(), to: folder.appendingPathComponent("index.md").path)
         return pipelines
     }

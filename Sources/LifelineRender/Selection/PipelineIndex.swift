@@ -19,14 +19,16 @@ public struct PipelineIndex: Sendable {
     /// The pipelines that have a picture.
     public let drawn: Set<Pipeline.ID>
 
-    /// Creates the index of `trace`'s pipelines: those in `drawn`, or all.
+    /// Creates the index of `trace`'s pipelines: those in `drawn`, or all. `pipelines`, when
+    /// the caller has found them already, are not found again.
     public init(
-        trace: Trace, diagnoses: [Diagnosis], drawn: Set<Pipeline.ID>? = nil, fileName: @escaping @Sendable (Pipeline.ID) -> String
+        trace: Trace, diagnoses: [Diagnosis], drawn: Set<Pipeline.ID>? = nil, pipelines: TracePipelines? = nil,
+        fileName: @escaping @Sendable (Pipeline.ID) -> String
     ) {
         self.trace = trace
-        pipelines = TracePipelines(TraceLifecycles(trace))
+        self.pipelines = pipelines ?? TracePipelines(TraceLifecycles(trace))
         self.diagnoses = diagnoses
-        self.drawn = drawn ?? Set(pipelines.pipelines.map(\.id))
+        self.drawn = drawn ?? Set(self.pipelines.pipelines.map(\.id))
         self.fileName = fileName
     }
 

@@ -65,9 +65,11 @@ public struct TraceSelection: Hashable, Sendable {
 
     /// Narrows `trace` and its `diagnoses` (``TraceAnalyzer`` order) to the selection.
     ///
+    /// - Parameter pipelines: The pipelines of `trace`, when the caller has them already (it
+    ///   selects pipeline after pipeline): they are not found again.
     /// - Throws: ``TraceSelectionError`` for a pipeline, mark or finding the trace does not
     ///   have; its description lists the ones it has.
-    public func apply(to trace: Trace, diagnoses: [Diagnosis]) throws -> Selected {
+    public func apply(to trace: Trace, diagnoses: [Diagnosis], pipelines known: TracePipelines? = nil) throws -> Selected {
         var numbers: [Diagnosis: Int] = [:]
         for (index, diagnosis) in diagnoses.enumerated() where numbers[diagnosis] == nil { numbers[diagnosis] = index + 1 }
         guard !isEverything else { return Selected(trace: trace, diagnoses: diagnoses, findingNumbers: numbers) }
@@ -77,7 +79,7 @@ public struct TraceSelection: Hashable, Sendable {
         var kept = diagnoses
 
         if !pipelines.isEmpty {
-            let all = TracePipelines(TraceLifecycles(trace))
+            let all = known ?? TracePipelines(TraceLifecycles(trace))
             var chosen: [Pipeline] = []
             for reference in pipelines {
                 let named = all.pipelines(named: reference)

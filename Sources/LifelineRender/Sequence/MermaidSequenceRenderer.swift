@@ -28,9 +28,13 @@ public enum MermaidSequenceRenderer {
     ///   - trace: The recorded trace.
     ///   - diagnoses: Findings to write as notes after their last evidence event.
     ///   - options: Folding; the appearance is ignored.
+    ///   - lifecycles: The lifecycles of `trace`, when the caller has them already (it
+    ///     diagnosed the trace): they are not rebuilt.
     /// - Returns: The `sequenceDiagram` source, ending with a newline.
-    public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
-        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
+    public static func render(
+        _ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init(), lifecycles: TraceLifecycles? = nil
+    ) -> String {
+        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options, lifecycles: lifecycles)
         var lines = ["sequenceDiagram"]
         guard !model.lanes.isEmpty else {
             return (lines + ["    participant L0 as (no events recorded)"]).joined(separator: "\n") + "\n"

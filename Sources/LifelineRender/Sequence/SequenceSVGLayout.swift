@@ -115,6 +115,18 @@ struct SequenceSVGLayout {
         return placement(of: model, packing: packing).right + margin
     }
 
+    /// The least ``lanesWidth(of:packing:)`` can be for `laneCount` lanes, whatever they are
+    /// called and whatever calls them: every heading box and gap at its narrowest.
+    static func narrowestLanesWidth(laneCount: Int) -> Int {
+        guard laneCount > 0 else { return 0 }
+        return margin + gutter + narrowestBox + (laneCount - 1) * (narrowestBox + tightestGapPadding) + margin
+    }
+
+    /// The narrowest heading box, when lanes are packed.
+    private static let narrowestBox = 72
+    /// What a gap adds to the half-widths of the boxes beside it, at the tightest packing.
+    private static let tightestGapPadding = 8
+
     /// Places the lanes. Unpacked, every gap holds the widest label drawn across it.
     /// Packed (to fit a page), headings are shortened and a gap grows by at most
     /// ``packedLabelGaps`` for a label: a longer label overhangs the lanes beside it on its
@@ -128,11 +140,11 @@ struct SequenceSVGLayout {
             let identity = DisplayText(lane.identityLine(fitting: limit), limit: limit)
             let typeWidth: Int = DisplayText.estimatedWidth(of: type.short, fontSize: 13)
             let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 11)
-            return max(max(typeWidth, identityWidth) + (packing == tightestPacking ? 14 : 20), packed ? 72 : 90)
+            return max(max(typeWidth, identityWidth) + (packing == tightestPacking ? 14 : 20), packed ? narrowestBox : 90)
         }
         var gaps: [Int] = []
         for index in 0..<(model.lanes.count - 1) {
-            gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + (packing == tightestPacking ? 8 : packed ? 12 : 20))
+            gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + (packing == tightestPacking ? tightestGapPadding : packed ? 12 : 20))
         }
         var rightOverhang = boxWidth[model.lanes.count - 1] / 2
         // What each arrow's label needs from the gaps it spans, widened below all at once: one

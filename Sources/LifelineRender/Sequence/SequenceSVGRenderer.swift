@@ -27,9 +27,13 @@ public enum SequenceSVGRenderer {
     ///   - trace: The recorded trace.
     ///   - diagnoses: Findings to draw as notes at their evidence events.
     ///   - options: Folding, collapsing, the page width to fit, and colours.
+    ///   - lifecycles: The lifecycles of `trace`, when the caller has them already (it
+    ///     diagnosed the trace): they are not rebuilt.
     /// - Returns: The SVG document, ending with a newline.
-    public static func render(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> String {
-        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
+    public static func render(
+        _ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init(), lifecycles: TraceLifecycles? = nil
+    ) -> String {
+        let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options, lifecycles: lifecycles)
         let title = "Sequence diagram of \(trace.header.processName)"
         let sections = model.sections(fitting: options.pageWidth)
         guard sections.count == 1 else {

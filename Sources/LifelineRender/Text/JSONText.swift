@@ -26,8 +26,14 @@ enum JSONText {
     /// Whether `text` has a character ``quoted(_:)`` escapes: a quote, a backslash, a control
     /// character, DEL, or U+2028 or U+2029 (UTF-8 `E2 80 A8` and `E2 80 A9`).
     private static func needsEscape(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8(needsEscape)
+    }
+
+    /// Whether the UTF-8 text `utf8` has a character ``quoted(_:)`` escapes.
+    static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var afterE2 = 0
-        for byte in text.utf8 {
+        for byte in utf8 {
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F { return true }
             switch (afterE2, byte) {
             case (_, 0xE2): afterE2 = 1

@@ -90,8 +90,11 @@ struct RenderCommand: ParsableCommand {
     private func draw() throws {
         if let output { try OutputFile.checkWritable(output) }
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
-        let findings = format.showsFindings || selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
-        let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
+        // Diagnosing and drawing the whole log share one rebuild of its lifecycles.
+        let diagnosing = format.showsFindings || selection.finding != nil
+        let lifecycles = diagnosing || (format == .marbles && !noFold) ? TraceLifecycles(whole) : nil
+        let findings = diagnosing ? lifecycles.map { TraceAnalyzer().diagnose($0) } ?? [] : []
+        let chosen = try selection.apply(to: whole, path: self.trace, diagnoses: findings, lifecycles: lifecycles)
         let trace = chosen.trace
         let snapshot = format.drawsOwnershipGraph
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
@@ -101,7 +104,8 @@ struct RenderCommand: ParsableCommand {
             do {
                 return try format.render(trace, snapshot: snapshot, diagnoses: notes, folding: !noFold,
                                          axis: time ? .time : .sequence, theme: theme, collapse: collapse,
-                                         findingNumbers: chosen.findingNumbers, layout: GraphvizLayout())
+                                         findingNumbers: chosen.findingNumbers, layout: GraphvizLayout(),
+                                         lifecycles: selection.selection.isEverything ? lifecycles : nil)
             } catch {
                 StandardError.write("error: could not draw the \(format.pictureName): \(error)")
                 throw ExitCode(2)
@@ -128,14 +132,15 @@ struct RenderCommand: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
         try OutputFile.checkWritable(exists && isFolder.boolValue ? URL(fileURLWithPath: output).appendingPathComponent("index.md").path : output)
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
-        let findings = TraceAnalyzer().diagnose(whole)
+        let lifecycles = TraceLifecycles(whole)
+        let findings = TraceAnalyzer().diagnose(lifecycles)
         _ = try selection.apply(to: whole, path: self.trace, diagnoses: findings)
         try ProgressIndicator.run("drawing one \(format.pictureName) per pipeline") {
             do {
                 try SplitPictures.write(whole, diagnoses: findings, format: format, into: URL(fileURLWithPath: output),
                                         between: selection.selection.between,
                                         folding: !noFold, axis: time ? .time : .sequence, theme: theme, collapse: collapse,
-                                        layout: GraphvizLayout()) { StandardError.write("warning: \($0)") }
+                                        layout: GraphvizLayout(), lifecycles: lifecycles) { StandardError.write("warning: \($0)") }
             } catch let error as ExitCode {
                 throw error
             } catch let error as OutputFile.Failure {

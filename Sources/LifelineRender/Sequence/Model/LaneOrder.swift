@@ -19,13 +19,15 @@ import LifelineLog
 enum LaneOrder {
     /// Every object the events name, upstream first.
     static func objects(in events: [TraceEvent]) -> [TraceObjectID] {
+        // Objects are found by id in tables, not hashed: a log of 80,000 pipelines has 250,000.
+        let objectCount = events.count
         var firstSeen: [TraceObjectID] = []
-        var known = Set<TraceObjectID>()
-        var subscriptionUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
-        var publisherUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
-        var hasDownstream = Set<TraceObjectID>()
-        var publisherOf: [TraceObjectID: TraceObjectID] = [:]
-        var nestedUpstreams: [TraceObjectID: [TraceObjectID]] = [:]
+        var known = ObjectTable<Bool>(objectCount: objectCount)
+        var subscriptionUpstreams = ObjectTable<[TraceObjectID]>(objectCount: objectCount)
+        var publisherUpstreams = ObjectTable<[TraceObjectID]>(objectCount: objectCount)
+        var hasDownstream = ObjectTable<Bool>(objectCount: objectCount)
+        var publisherOf = ObjectTable<TraceObjectID>(objectCount: objectCount)
+        var nestedUpstreams = ObjectTable<[TraceObjectID]>(objectCount: objectCount)
         var openSubscribes: [UInt64: [TraceObjectID]] = [:]
 
         // Each edge once, found by hashing: a subscriber re-subscribed 100,000 times (`retry`)
@@ -34,17 +36,29 @@ enum LaneOrder {
 
         func link(
             _ upstream: TraceObjectID, to downstream: TraceObjectID, kind: Edge.Kind,
-            in edges: inout [TraceObjectID: [TraceObjectID]]
+            in edges: inout ObjectTable<[TraceObjectID]>
         ) {
             guard upstream != downstream, linked.insert(Edge(upstream: upstream, downstream: downstream, kind: kind)).inserted
             else { return }
             edges[downstream, default: []].append(upstream)
-            hasDownstream.insert(upstream)
+            hasDownstream[upstream] = true
+        }
+        func see(_ object: TraceObjectID) {
+            guard known[object] == nil else { return }
+            known[object] = true
+            firstSeen.append(object)
         }
 
         for event in events {
-            for object in event.kind.objects where known.insert(object).inserted {
-                firstSeen.append(object)
+            switch event.kind {
+            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
+                see(first)
+                see(second)
+            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
+                 .deallocation(let object, _):
+                see(object)
+            case .mark:
+                break
             }
             switch event.kind {
             case .subscribe(let publisher, let subscriber):
@@ -72,12 +86,12 @@ enum LaneOrder {
         }
 
         var ordered: [TraceObjectID] = []
-        var visited = Set<TraceObjectID>()
-        let roots = firstSeen.filter { !hasDownstream.contains($0) } + firstSeen
-        for root in roots where !visited.contains(root) {
+        var visited = ObjectTable<Bool>(objectCount: objectCount)
+        let roots = firstSeen.filter { hasDownstream[$0] == nil } + firstSeen
+        for root in roots where visited[root] == nil {
             // Depth-first, upstream neighbours first; an explicit stack so that a chain of
             // thousands of hops cannot overflow the call stack.
-            visited.insert(root)
+            visited[root] = true
             func upstreams(of object: TraceObjectID) -> [TraceObjectID] {
                 subscriptionUpstreams[object, default: []] + publisherUpstreams[object, default: []]
                     + nestedUpstreams[object, default: []]
@@ -87,7 +101,10 @@ enum LaneOrder {
                 if top.next < top.upstreams.count {
                     stack[stack.count - 1].next += 1
                     let upstream = top.upstreams[top.next]
-                    if visited.insert(upstream).inserted { stack.append((upstream, upstreams(of: upstream), 0)) }
+                    if visited[upstream] == nil {
+                        visited[upstream] = true
+                        stack.append((upstream, upstreams(of: upstream), 0))
+                    }
                 } else {
                     ordered.append(top.object)
                     stack.removeLast()

@@ -26,9 +26,11 @@ struct OperatorGroups {
     /// subscriptions it hands out share one lane.
     let sourceOf: [TraceObjectID: TraceObjectID]
 
-    init(_ trace: Trace) {
-        let lifecycles = TraceLifecycles(trace)
-        let pipelines = TracePipelines(lifecycles)
+    /// Groups the objects of the trace `lifecycles` were rebuilt from, whose `pipelines` are
+    /// found again when not given.
+    init(_ lifecycles: TraceLifecycles, pipelines: TracePipelines? = nil) {
+        let trace = lifecycles.trace
+        let pipelines = pipelines ?? TracePipelines(lifecycles)
         var forwardingPublishers = Set<TraceObjectID>()
         for event in trace.events where event.phase == .begin {
             guard case .subscribe(let publisher, _) = event.kind,

@@ -27,51 +27,71 @@ struct RepeatedPipelines {
 
     /// The trace without the left-out pipelines' events.
     let trace: Trace
+    /// The lifecycles of ``trace`` when it is the whole trace (no pipeline was left out), so
+    /// that they are not rebuilt; `nil` when pipelines were left out.
+    let lifecycles: TraceLifecycles?
+    /// The pipelines of ``lifecycles``, when it has them.
+    let pipelines: TracePipelines?
     /// The groups, by the pipeline drawn.
     let groups: [Group]
     /// The findings about left-out pipelines only.
     let leftOutDiagnoses: Set<Diagnosis>
 
-    init(_ trace: Trace, diagnoses: [Diagnosis]) {
-        let lifecycles = TraceLifecycles(trace)
-        let pipelines = TracePipelines(lifecycles).pipelines
+    /// Groups the pipelines of the trace `lifecycles` were rebuilt from.
+    init(_ lifecycles: TraceLifecycles, diagnoses: [Diagnosis]) {
+        let trace = lifecycles.trace
+        let pipelinesIndex = TracePipelines(lifecycles)
+        let pipelines = pipelinesIndex.pipelines
         guard pipelines.count >= SequenceModel.shortestFoldedRun else {
             self.trace = trace
+            self.lifecycles = lifecycles
+            self.pipelines = pipelinesIndex
             groups = []
             leftOutDiagnoses = []
             return
         }
-        let pipelinesIndex = TracePipelines(lifecycles)
         var codesOf: [Pipeline.ID: [String]] = [:]
         var findingsOf: [Pipeline.ID: [Diagnosis]] = [:]
         // A finding belongs to the pipelines of the events it cites (a shared subject would
         // tie it to every pipeline); one that cites no event, to those of its objects.
-        var pipelineOfEvent: [UInt64: Pipeline.ID] = [:]
-        for pipeline in pipelines {
-            for seq in pipeline.events { pipelineOfEvent[seq] = pipeline.id }
+        // Events are kept by their position in the trace, not hashed: there are a million.
+        let positions = EventPositions(trace.events)
+        var pipelineAt = [Int32](repeating: -1, count: diagnoses.isEmpty ? 0 : trace.events.count)
+        for (index, pipeline) in pipelines.enumerated() where !diagnoses.isEmpty {
+            for seq in pipeline.events { if let position = positions.position(of: seq) { pipelineAt[position] = Int32(index) } }
         }
         for diagnosis in diagnoses {
-            let byEvidence = Set(diagnosis.evidence.compactMap { pipelineOfEvent[$0] }).sorted()
+            let byEvidence = Set(diagnosis.evidence.compactMap { seq in
+                positions.position(of: seq).flatMap { pipelineAt[$0] >= 0 ? pipelines[Int(pipelineAt[$0])].id : nil }
+            }).sorted()
             for id in byEvidence.isEmpty ? pipelinesIndex.pipelines(citedBy: diagnosis) : byEvidence {
                 codesOf[id, default: []].append(diagnosis.code)
                 findingsOf[id, default: []].append(diagnosis)
             }
         }
-        var kinds: [[String]: [Int]] = [:]
-        var kindOrder: [[String]] = []
+        var kinds: [[Int]: [Int]] = [:]
+        var kindOrder: [[Int]] = []
+        var words = KindWords(trace)
         for (index, pipeline) in pipelines.enumerated() {
-            let key = Self.kind(of: pipeline, in: lifecycles) + ["findings " + codesOf[pipeline.id, default: []].sorted().joined(separator: " ")]
+            var key = Self.kind(of: pipeline, in: lifecycles, words: &words)
+            key.append(words.number(of: "findings " + codesOf[pipeline.id, default: []].sorted().joined(separator: " ")))
             if kinds[key] == nil { kindOrder.append(key) }
             kinds[key, default: []].append(index)
         }
-        var leftOut = Set<UInt64>()
+        var leftOut = [Bool](repeating: false, count: trace.events.count)
+        var anyLeftOut = false
+        func isLeftOut(_ seq: UInt64) -> Bool { positions.position(of: seq).map { leftOut[$0] } ?? false }
         var groups: [Group] = []
         for key in kindOrder {
             let members = kinds[key]!
             guard members.count >= SequenceModel.shortestFoldedRun, let last = pipelines[members[0]].events.last else { continue }
             var seqs: [UInt64] = []
             for member in members.dropFirst() {
-                leftOut.formUnion(pipelines[member].events)
+                for seq in pipelines[member].events {
+                    guard let position = positions.position(of: seq) else { continue }
+                    leftOut[position] = true
+                    anyLeftOut = true
+                }
                 if let first = pipelines[member].events.first { seqs.append(first) }
                 if let last = pipelines[member].events.last { seqs.append(last) }
             }
@@ -84,30 +104,81 @@ struct RepeatedPipelines {
         var drawnFindings = Set<Diagnosis>(), leftOutFindings = Set<Diagnosis>()
         for pipeline in pipelines {
             let findings = findingsOf[pipeline.id, default: []]
-            if pipeline.events.contains(where: leftOut.contains) { leftOutFindings.formUnion(findings) } else { drawnFindings.formUnion(findings) }
+            if pipeline.events.contains(where: isLeftOut) { leftOutFindings.formUnion(findings) } else { drawnFindings.formUnion(findings) }
         }
         leftOutDiagnoses = leftOutFindings.subtracting(drawnFindings)
-        self.trace = leftOut.isEmpty ? trace : TraceSelection.restrict(
-            trace, toEvents: Set(trace.events.lazy.map(\.seq).filter { !leftOut.contains($0) }), objects: nil)
+        self.trace = !anyLeftOut ? trace : TraceSelection.restrict(
+            trace, toEvents: Set(trace.events.indices.lazy.filter { !leftOut[$0] }.map { trace.events[$0].seq }), objects: nil)
+        self.lifecycles = !anyLeftOut ? lifecycles : nil
+        self.pipelines = !anyLeftOut ? pipelinesIndex : nil
     }
 
     /// What makes two pipelines alike: the name their end is known by (call site, label or
     /// type), then each event's kind, phase and objects, objects written as their type and
-    /// their order of appearance in the pipeline.
-    private static func kind(of pipeline: Pipeline, in lifecycles: TraceLifecycles) -> [String] {
+    /// their order of appearance in the pipeline; every word as its number in `words`.
+    private static func kind(of pipeline: Pipeline, in lifecycles: TraceLifecycles, words: inout KindWords) -> [Int] {
         let trace = lifecycles.trace
         let end = trace.object(lifecycles.lifecycle(pipeline.end).subscriber)
-        var key = [pipeline.sourceLocation ?? pipeline.label ?? end?.typeName ?? "?"]
+        var key = [words.number(of: pipeline.sourceLocation ?? pipeline.label ?? end?.typeName ?? "?")]
         var local: [TraceObjectID: Int] = [:]
         for seq in pipeline.events {
             guard let event = lifecycles.event(seq) else { continue }
-            var part = "\(event.kind.name) \(event.phase.rawValue)"
+            key.append(-(KindWords.callNumber(event) + 1))
             for object in event.kind.objects {
                 if local[object] == nil { local[object] = local.count }
-                part += " \(local[object]!):\(trace.object(object)?.typeName ?? "?")"
+                key.append(local[object]!)
+                key.append(words.typeNumber(of: object))
             }
-            key.append(part)
         }
         return key
+    }
+}
+
+/// The words a pipeline's kind is made of, each numbered once: names, and object types by
+/// object, so that a kind is a list of numbers, cheap to hash and compare.
+private struct KindWords {
+    let trace: Trace
+    private var numbers: [String: Int] = [:]
+    private var typeNumbers: [TraceObjectID: Int] = [:]
+
+    init(_ trace: Trace) {
+        self.trace = trace
+    }
+
+    mutating func number(of word: String) -> Int {
+        if let number = numbers[word] { return number }
+        numbers[word] = numbers.count
+        return numbers.count - 1
+    }
+
+    /// The number of the type name of `object` (`?` for an undeclared one).
+    mutating func typeNumber(of object: TraceObjectID) -> Int {
+        if let number = typeNumbers[object] { return number }
+        let number = self.number(of: trace.object(object)?.typeName ?? "?")
+        typeNumbers[object] = number
+        return number
+    }
+
+    /// A number for the kind and phase of an event, the same for events that differ only in
+    /// their objects.
+    static func callNumber(_ event: TraceEvent) -> Int {
+        let kind: Int
+        switch event.kind {
+        case .subscribe: kind = 0
+        case .receiveSubscription: kind = 1
+        case .request: kind = 2
+        case .value: kind = 3
+        case .completion: kind = 4
+        case .cancel: kind = 5
+        case .deallocation: kind = 6
+        case .mark: kind = 7
+        }
+        let phase: Int
+        switch event.phase {
+        case .begin: phase = 0
+        case .end: phase = 1
+        case .instant: phase = 2
+        }
+        return kind * 3 + phase
     }
 }

@@ -5,13 +5,27 @@ extension SequenceModel {
     /// The model every sequence format draws for `options`: with each object in its own lane,
     /// or, when `options.collapse` asks for it (always, or when the SVG would not fit the
     /// page otherwise), with each pipeline's operators folded into one lane.
-    static func fitted(_ trace: Trace, diagnoses: [Diagnosis], options: SequenceDiagramOptions) -> SequenceModel {
-        let plain = SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding,
-                                  collapsing: options.collapse == .operators, findingNumbers: options.findingNumbers)
+    ///
+    /// `lifecycles`, the lifecycles of `trace` when the caller has them, are rebuilt otherwise;
+    /// both models share them and one grouping of repeated pipelines.
+    static func fitted(
+        _ trace: Trace, diagnoses: [Diagnosis], options: SequenceDiagramOptions, lifecycles: TraceLifecycles? = nil
+    ) -> SequenceModel {
+        let lifecycles = options.folding ? lifecycles ?? TraceLifecycles(trace) : lifecycles
+        let repeated = options.folding ? lifecycles.map { RepeatedPipelines($0, diagnoses: diagnoses) } : nil
+        func model(collapsing: Bool) -> SequenceModel {
+            SequenceModel(trace: trace, repeated: repeated, diagnoses: diagnoses, collapsing: collapsing, foldingInterleaved: true,
+                          findingNumbers: options.findingNumbers, lifecycles: lifecycles)
+        }
+        // Lanes too many to fit even at their narrowest need no uncollapsed model to tell.
+        if options.collapse == .auto, SequenceSVGLayout.narrowestLanesWidth(
+            laneCount: uncollapsedLaneCount(of: trace, repeated: repeated, diagnoses: diagnoses)) > options.pageWidth {
+            return model(collapsing: true)
+        }
+        let plain = model(collapsing: options.collapse == .operators)
         guard options.collapse == .auto, SequenceSVGLayout.lanesWidth(of: plain, packing: SequenceSVGLayout.tightestPacking) > options.pageWidth else {
             return plain
         }
-        return SequenceModel(trace: trace, diagnoses: diagnoses, folding: options.folding, collapsing: true,
-                             findingNumbers: options.findingNumbers)
+        return model(collapsing: true)
     }
 }

@@ -34,27 +34,35 @@ struct SequenceModel: Sendable {
     ///     (not on a time axis, where a fold row cannot stand for the time its values span).
     ///   - findingNumbers: The number each finding's note carries; by default its position in
     ///     ``TraceAnalyzer``'s order, counted from 1, whatever order `diagnoses` come in.
+    ///   - lifecycles: The lifecycles of `trace`, when the caller has them already: folding and
+    ///     collapsing need them, and rebuilding them is most of what a large trace costs.
     init(
         trace: Trace, diagnoses: [Diagnosis], folding: Bool, collapsing: Bool = false, foldingInterleaved: Bool = true,
-        findingNumbers: [Diagnosis: Int] = [:]
+        findingNumbers: [Diagnosis: Int] = [:], lifecycles: TraceLifecycles? = nil
     ) {
-        let repeated = folding ? RepeatedPipelines(trace, diagnoses: diagnoses) : nil
+        let repeated = folding ? RepeatedPipelines(lifecycles ?? TraceLifecycles(trace), diagnoses: diagnoses) : nil
+        self.init(trace: trace, repeated: repeated, diagnoses: diagnoses, collapsing: collapsing, foldingInterleaved: foldingInterleaved,
+                  findingNumbers: findingNumbers, lifecycles: lifecycles)
+    }
+
+    /// Builds the model of `trace`, with its repeated pipelines already grouped (`nil` not to
+    /// fold), for one grouping to serve several models.
+    init(
+        trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis], collapsing: Bool, foldingInterleaved: Bool,
+        findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?
+    ) {
+        let folding = repeated != nil
+        // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
+        let drawnLifecycles = repeated == nil ? lifecycles : repeated?.lifecycles
         let trace = repeated?.trace ?? trace
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
         let cited = Set(diagnoses.flatMap(\.evidence))
-        // Lanes that take part in no drawn call (an object seen only dying) are dropped,
-        // unless a finding cites them.
-        var drawn = Set<TraceObjectID>()
-        for event in trace.events {
-            switch event.kind {
-            case .deallocation(let object, _): if cited.contains(event.seq) { drawn.insert(object) }
-            default: drawn.formUnion(event.kind.objects)
-            }
-        }
+        let drawn = Self.drawnObjects(of: trace, cited: cited)
         let order = LaneOrder.objects(in: trace.events).filter(drawn.contains)
-        let groups = collapsing ? OperatorGroups(trace) : nil
+        let groups = collapsing
+            ? OperatorGroups(drawnLifecycles ?? TraceLifecycles(trace), pipelines: drawnLifecycles == nil ? nil : repeated?.pipelines) : nil
         let lanesOfObjects = groups.map { Self.collapsedLanes(order, groups: $0, trace: trace) } ?? order.map { [$0] }
-        var laneOf: [TraceObjectID: Int] = [:]
+        var laneOf = ObjectTable<Int>(objectCount: trace.objects.count)
         var lanes: [Lane] = []
         for members in lanesOfObjects {
             let objects = members.map { trace.objects[$0] ?? Self.undeclared($0) }
@@ -67,7 +75,16 @@ struct SequenceModel: Sendable {
         }
         self.lanes = lanes
 
-        let contextNames = trace.events.map { trace.executionContextName(of: $0) }
+        // Each thread and queue is named once, not at every event.
+        var contextNames: [String] = []
+        var nameOfPlace: [ExecutionPlace: Int] = [:]
+        let placeOfEvent = trace.events.map { event in
+            let place = ExecutionPlace(thread: event.thread, queue: event.queue)
+            if let name = nameOfPlace[place] { return name }
+            nameOfPlace[place] = contextNames.count
+            contextNames.append(trace.executionContextName(of: event))
+            return contextNames.count - 1
+        }
         var contextOrder: [String] = contextNames.contains("main") ? ["main"] : []
         var contextOf: [String: Int] = contextOrder.isEmpty ? [:] : ["main": 0]
         for name in contextNames where contextOf[name] == nil {
@@ -75,6 +92,7 @@ struct SequenceModel: Sendable {
             contextOrder.append(name)
         }
         contexts = contextOrder.enumerated().map { ExecutionContext(index: $0, name: $1) }
+        let contextOfPlace = contextNames.map { contextOf[$0]! }
 
         let sortedDiagnoses = diagnoses.sorted { lhs, rhs in
             let left = lhs.evidence.max() ?? .max, right = rhs.evidence.max() ?? .max
@@ -83,8 +101,9 @@ struct SequenceModel: Sendable {
             return lhs.message < rhs.message
         }
         var builder = StepBuilder(laneOf: laneOf, foldedObjects: Set(groups?.groupOf.keys.filter { laneOf[$0] != nil } ?? []))
-        for (event, contextName) in zip(trace.events, contextNames) {
-            builder.add(event, context: contextOf[contextName]!, pinned: cited.contains(event.seq))
+        builder.reserveCapacity(rows: trace.events.count)
+        for (event, place) in zip(trace.events, placeOfEvent) {
+            builder.add(event, context: contextOfPlace[place], pinned: !cited.isEmpty && cited.contains(event.seq))
         }
         var steps = folding ? builder.folded(interleaved: foldingInterleaved) : builder.steps
         if let groups = repeated?.groups, !groups.isEmpty {
@@ -133,16 +152,53 @@ struct SequenceModel: Sendable {
         self.notes = notes
     }
 
+    /// Where an event ran: its thread and queue, which name its execution context.
+    private struct ExecutionPlace: Hashable {
+        let thread: UInt64
+        let queue: UInt32?
+    }
+
+    /// How many lanes the model of `trace` has with every object in a lane of its own, as
+    /// ``init(trace:repeated:diagnoses:collapsing:foldingInterleaved:findingNumbers:lifecycles:)``
+    /// draws it uncollapsed; found without drawing it.
+    static func uncollapsedLaneCount(of trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis]) -> Int {
+        let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
+        return drawnObjects(of: repeated?.trace ?? trace, cited: Set(diagnoses.flatMap(\.evidence))).count
+    }
+
+    /// The objects that get a lane: those that take part in a call. An object seen only
+    /// dying has none, unless a finding cites its death.
+    private static func drawnObjects(of trace: Trace, cited: Set<UInt64>) -> Set<TraceObjectID> {
+        var drawn = Set<TraceObjectID>()
+        for event in trace.events {
+            switch event.kind {
+            case .deallocation(let object, _): if cited.contains(event.seq) { drawn.insert(object) }
+            default: drawn.formUnion(event.kind.objects)
+            }
+        }
+        return drawn
+    }
+
     /// The lanes of a collapsed diagram, left to right, each as the objects it holds: one
     /// lane per pipeline for its folded operators, placed where its most downstream operator
     /// stood (next to the subscriber); objects of one pipeline, type and role that lived one
     /// after another (a `flatMap`'s `Future` per value) share a lane; every other object has
     /// its own.
     private static func collapsedLanes(_ order: [TraceObjectID], groups: OperatorGroups, trace: Trace) -> [[TraceObjectID]] {
-        var lifetime: [TraceObjectID: ClosedRange<UInt64>] = [:]
+        var lifetime = ObjectTable<ClosedRange<UInt64>>(objectCount: trace.objects.count)
         for event in trace.events {
-            for object in event.kind.objects {
+            func see(_ object: TraceObjectID) {
                 lifetime[object] = lifetime[object].map { $0.lowerBound...event.seq } ?? event.seq...event.seq
+            }
+            switch event.kind {
+            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
+                see(first)
+                see(second)
+            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
+                 .deallocation(let object, _):
+                see(object)
+            case .mark:
+                break
             }
         }
         struct SuccessionKey: Hashable {
@@ -153,7 +209,7 @@ struct SequenceModel: Sendable {
         var lanes: [(position: Int, members: [TraceObjectID])] = []
         var laneOfGroup: [Int: Int] = [:]
         var successions: [SuccessionKey: [Int]] = [:]
-        var placed: [TraceObjectID: Int] = [:]
+        var placed = lifetime.emptyCopy() as ObjectTable<Int>
         // The last event of any member of each source lane, kept as members join, so that a
         // lane of a hundred thousand short-lived sources is not rescanned for every newcomer.
         var laneEnd: [Int: UInt64] = [:]
@@ -198,7 +254,8 @@ struct SequenceModel: Sendable {
             _ = place(id)
         }
         // A group stands just left of its pipeline's subscriber.
-        let positionOf = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var positionOf = lifetime.emptyCopy() as ObjectTable<Int>
+        for (position, id) in order.enumerated() { positionOf[id] = position }
         for (group, lane) in laneOfGroup {
             if let end = groups.ends[group].flatMap({ positionOf[$0] }), end < lanes[lane].position {
                 lanes[lane].position = end
@@ -213,7 +270,7 @@ struct SequenceModel: Sendable {
 
     /// `steps` with a fold row `× N pipelines like this` after the last row of each group's
     /// pipeline drawn.
-    private static func inserting(_ groups: [RepeatedPipelines.Group], into steps: [SequenceStep], laneOf: [TraceObjectID: Int]) -> [SequenceStep] {
+    private static func inserting(_ groups: [RepeatedPipelines.Group], into steps: [SequenceStep], laneOf: ObjectTable<Int>) -> [SequenceStep] {
         var lastRow: [UInt64: Int] = [:]
         for (index, step) in steps.enumerated() {
             if let seq = step.seq { lastRow[seq] = index }

@@ -15,18 +15,19 @@ struct StepBuilder {
     /// such a row is never folded away.
     private var pinnedRows: [Bool] = []
 
-    private let laneOf: [TraceObjectID: Int]
+    private let laneOf: ObjectTable<Int>
     /// Whether a call between two objects of one lane (a pipeline's folded operators) is
     /// left out rather than drawn as a call to itself.
     private let hidesCallsWithinALane: Bool
     /// Objects folded into a group lane: their deaths are not drawn unless a finding cites
     /// them, so the group's lifeline does not end at its first member's death.
     private let foldedObjects: Set<TraceObjectID>
-    private var subscriberOf: [TraceObjectID: TraceObjectID] = [:]
-    private var subscriptionOf: [TraceObjectID: TraceObjectID] = [:]
-    private var publisherOf: [TraceObjectID: TraceObjectID] = [:]
-    private var stacks: [UInt64: [OpenCall]] = [:]
-    private var openCount: [Int: Int] = [:]
+    private var subscriberOf: ObjectTable<TraceObjectID>
+    private var subscriptionOf: ObjectTable<TraceObjectID>
+    private var publisherOf: ObjectTable<TraceObjectID>
+    private var stacks = CallStacks()
+    /// How many calls each lane has open, by lane.
+    private var openCount: [Int] = []
 
     private var units: [Unit] = []
     private var unitThread: UInt64?
@@ -44,8 +45,36 @@ struct StepBuilder {
 
     /// What pairs a return with its call: the event kind and the objects it names.
     private struct CallKey: Hashable {
-        let name: String
-        let objects: [TraceObjectID]
+        let kind: Int
+        let first: TraceObjectID?
+        let second: TraceObjectID?
+    }
+
+    /// The open calls of each thread, innermost last. Consecutive events nearly always come
+    /// from one thread, whose stack is found without hashing.
+    private struct CallStacks {
+        private var stacks: [[OpenCall]] = []
+        private var indexOfThread: [UInt64: Int] = [:]
+        private var last: (thread: UInt64, index: Int)?
+
+        subscript(thread: UInt64) -> [OpenCall] {
+            mutating get { stacks[index(of: thread)] }
+            _modify {
+                let index = index(of: thread)
+                yield &stacks[index]
+            }
+        }
+
+        private mutating func index(of thread: UInt64) -> Int {
+            if let last, last.thread == thread { return last.index }
+            let index = indexOfThread[thread] ?? {
+                stacks.append([])
+                indexOfThread[thread] = stacks.count - 1
+                return stacks.count - 1
+            }()
+            last = (thread, index)
+            return index
+        }
     }
 
     private struct Unit {
@@ -75,10 +104,18 @@ struct StepBuilder {
         }
     }
 
-    init(laneOf: [TraceObjectID: Int], foldedObjects: Set<TraceObjectID> = []) {
+    init(laneOf: ObjectTable<Int>, foldedObjects: Set<TraceObjectID> = []) {
         self.laneOf = laneOf
+        (subscriberOf, subscriptionOf, publisherOf) = (laneOf.emptyCopy(), laneOf.emptyCopy(), laneOf.emptyCopy())
         self.hidesCallsWithinALane = !foldedObjects.isEmpty
         self.foldedObjects = foldedObjects
+    }
+
+    /// Makes room for `rows` rows (about one per event) at once.
+    mutating func reserveCapacity(rows: Int) {
+        steps.reserveCapacity(rows)
+        openAfter.reserveCapacity(rows)
+        pinnedRows.reserveCapacity(rows)
     }
 
     /// Adds the rows of one event. A `pinned` event is cited by a diagnosis and is never
@@ -106,11 +143,11 @@ struct StepBuilder {
         }
         units[units.count - 1].steps = units[units.count - 1].steps.lowerBound..<steps.count
         for row in first..<steps.count {
-            openAfter.append(stacks[steps[row].thread ?? event.thread, default: []].count)
+            openAfter.append(stacks[steps[row].thread ?? event.thread].count)
             pinnedRows.append(pinned || steps[row].seq == nil)
         }
         if pinned || steps[first...].contains(where: { $0.seq == nil }) { units[units.count - 1].pinned = true }
-        unitClosed = stacks[event.thread, default: []].isEmpty
+        unitClosed = stacks[event.thread].isEmpty
     }
 
     private mutating func append(_ content: SequenceStep.Content, _ event: TraceEvent?, _ context: Int, thread: UInt64? = nil) {
@@ -124,28 +161,29 @@ struct StepBuilder {
         var callerLane = caller.flatMap { laneOf[$0] }
         if callerLane == calleeLane {
             if hidesCallsWithinALane && caller != callee {
-                stacks[event.thread, default: []].append(
+                stacks[event.thread].append(
                     OpenCall(key: key(of: event.kind), caller: nil, callee: calleeLane, kind: kind, depth: 0, hidden: true))
                 return
             }
             callerLane = nil
         }
-        let depth = openCount[calleeLane, default: 0]
+        if calleeLane >= openCount.count { openCount += repeatElement(0, count: calleeLane + 1 - openCount.count) }
+        let depth = openCount[calleeLane]
         openCount[calleeLane] = depth + 1
-        stacks[event.thread, default: []].append(
+        stacks[event.thread].append(
             OpenCall(key: key(of: event.kind), caller: callerLane, callee: calleeLane, kind: kind, depth: depth))
         append(.call(caller: callerLane, callee: calleeLane, kind: kind, depth: depth), event, context)
     }
 
     private mutating func end(_ event: TraceEvent, _ context: Int) {
         let key = key(of: event.kind)
-        guard let position = stacks[event.thread, default: []].lastIndex(where: { $0.key == key }) else {
+        guard let position = stacks[event.thread].lastIndex(where: { $0.key == key }) else {
             // A return without its call (the log began mid-call): show it as a call that
             // returned at once.
             begin(event, context)
             return close(event, context, returnedDemand: returnedDemand(of: event.kind))
         }
-        while stacks[event.thread]!.count > position + 1 {
+        while stacks[event.thread].count > position + 1 {
             // A call that never returned, left open by an enclosing call that did: close it
             // here so every activation ends.
             close(nil, context, returnedDemand: nil, thread: event.thread)
@@ -154,9 +192,9 @@ struct StepBuilder {
     }
 
     private mutating func close(_ event: TraceEvent?, _ context: Int, returnedDemand: TraceDemand?, thread: UInt64? = nil) {
-        let open = stacks[event?.thread ?? thread!]!.removeLast()
+        let open = stacks[event?.thread ?? thread!].removeLast()
         if open.hidden { return }
-        openCount[open.callee, default: 1] -= 1
+        openCount[open.callee] -= 1
         append(.callReturn(caller: open.caller, callee: open.callee, kind: open.kind, depth: open.depth,
                            returnedDemand: returnedDemand),
                event, context, thread: thread)
@@ -168,7 +206,16 @@ struct StepBuilder {
     }
 
     private func key(of kind: TraceEvent.Kind) -> CallKey {
-        CallKey(name: kind.name, objects: kind.objects)
+        switch kind {
+        case .subscribe(let publisher, let subscriber): return CallKey(kind: 0, first: publisher, second: subscriber)
+        case .receiveSubscription(let subscriber, let subscription): return CallKey(kind: 1, first: subscriber, second: subscription)
+        case .request(let subscription, _): return CallKey(kind: 2, first: subscription, second: nil)
+        case .value(let subscriber, _, _): return CallKey(kind: 3, first: subscriber, second: nil)
+        case .completion(let subscriber, _): return CallKey(kind: 4, first: subscriber, second: nil)
+        case .cancel(let subscription): return CallKey(kind: 5, first: subscription, second: nil)
+        case .deallocation(let object, _): return CallKey(kind: 6, first: object, second: nil)
+        case .mark: return CallKey(kind: 7, first: nil, second: nil)
+        }
     }
 
     /// Who called whom, and what the call was. Updates who is subscribed to what.
@@ -201,8 +248,10 @@ struct StepBuilder {
         // Units whose calls were all left out hold no rows.
         let units = self.units.filter { !$0.steps.isEmpty }
         var signatureIDs: [[Shape]: Int] = [:]
+        let lengths = Self.sharedLengths(units.map(\.steps))
         let signatures: [Int] = units.enumerated().map { index, unit in
-            if unit.pinned { return -1 - index }
+            // A unit of a length no other unit has repeats nothing: its rows are not hashed.
+            if unit.pinned || !lengths.contains(unit.steps.count) { return -1 - index }
             let shape = steps[unit.steps].map(Shape.init)
             if let id = signatureIDs[shape] { return id }
             signatureIDs[shape] = signatureIDs.count
@@ -304,6 +353,14 @@ struct StepBuilder {
         return best
     }
 
+    /// The numbers of rows that more than one of `ranges` has: only ranges of those lengths can
+    /// repeat one another.
+    private static func sharedLengths(_ ranges: [Range<Int>]) -> Set<Int> {
+        var seen = Set<Int>(), shared = Set<Int>()
+        for range in ranges where !seen.insert(range.count).inserted { shared.insert(range.count) }
+        return shared
+    }
+
     /// The shortest run of rows worth looking into for repeats one level down.
     private static let shortestNestedSearch = 4 * SequenceModel.shortestFoldedRun
 
@@ -320,8 +377,10 @@ struct StepBuilder {
         }
         if start < range.upperBound { children.append(start..<range.upperBound) }
         var shapeIDs: [[Shape]: Int] = [:]
+        let lengths = Self.sharedLengths(children)
         let signatures: [Int] = children.enumerated().map { index, child in
-            if pinnedRows[child].contains(true) { return -1 - index }
+            // The one call that holds all the others (a retry's) is not hashed at every level.
+            if !lengths.contains(child.count) || pinnedRows[child].contains(true) { return -1 - index }
             let shape = steps[child].map(Shape.init)
             if let id = shapeIDs[shape] { return id }
             shapeIDs[shape] = shapeIDs.count
