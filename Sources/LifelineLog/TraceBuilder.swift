@@ -37,7 +37,8 @@ struct TraceBuilder {
 
     /// Adds an event read from a binary record.
     mutating func add(_ event: TraceEvent, number: Int) {
-        events.append((event, number))
+        events.append(event)
+        eventLines.append(number)
     }
 
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
