@@ -41,7 +41,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CLifelineRuntime"),
-        .target(name: "LifelineLog"),
+        .target(name: "LifelineLog", dependencies: ["CLifelineRuntime"]),
         .target(name: "CLifelineHeap"),
         .target(name: "LifelineHeap", dependencies: ["CLifelineHeap"]),
         .target(name: "Lifeline", dependencies: ["LifelineLog", "LifelineHeap", "CLifelineRuntime", combine]),

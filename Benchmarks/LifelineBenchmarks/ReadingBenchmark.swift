@@ -63,7 +63,8 @@ enum ReadingBenchmark {
         for (number, shape) in shapes.enumerated() {
             let path = "\(logDirectory)/lifeline-reading-benchmark\(keep ? "-\(number + 1)" : "").jsonl"
             defer { if !keep { try? FileManager.default.removeItem(atPath: path) } }
-            try Lifeline.start(writingTo: path)
+            // JSON Lines: the interchange format, and the slower one to read.
+            try Lifeline.start(writingTo: path, options: RecordingOptions(logFormat: .jsonLines))
             shape.record(events)
             Lifeline.stop()
             let data = try Data(contentsOf: URL(fileURLWithPath: path))

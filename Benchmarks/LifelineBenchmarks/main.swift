@@ -1,5 +1,6 @@
 import Foundation
 import Lifeline
+import LifelineLog
 
 /// Prints what recording costs on the benchmark's chain (``ValueChain``), side by side with
 /// what its peers cost, then what subscribing, heap inspection and reading cost.
@@ -9,12 +10,15 @@ import Lifeline
 /// `LIFELINE_BENCHMARK_ONLY=untraced|floor|operator|automatic` sends the values through that
 /// one configuration, once, and prints nothing else: for `valgrind --tool=callgrind
 /// --toggle-collect='*sendValues*'`, which counts the instructions of the sends alone.
+/// `operator-jsonl` and `automatic-jsonl` record JSON lines instead of binary records.
+/// `recording` prints the recording-cost table alone.
 /// `subscribe` and `view-model` record one run of ``SubscribeBenchmark``'s subscribes (for
 /// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures.
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
-if let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"] {
+let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"]
+if let only, only != "recording" {
     let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
     defer { try? FileManager.default.removeItem(atPath: path) }
     switch only {
@@ -24,9 +28,12 @@ if let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"] {
         counter.enable()
         _ = ValueChain.send(values, with: .none)
         counter.disable()
-    case "operator", "automatic":
-        try Lifeline.start(writingTo: path, options: RecordingOptions(automatic: only == "automatic"))
-        _ = ValueChain.send(values, with: only == "automatic" ? .none : .lifeline)
+    case "operator", "automatic", "operator-jsonl", "automatic-jsonl":
+        let automatic = only.hasPrefix("automatic")
+        try Lifeline.start(writingTo: path, options: RecordingOptions(
+            automatic: automatic, logFormat: only.hasSuffix("-jsonl") ? .jsonLines : .binary
+        ))
+        _ = ValueChain.send(values, with: automatic ? .none : .lifeline)
         Lifeline.stop()
     case "subscribe":
         try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
@@ -39,7 +46,7 @@ if let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"] {
     case "reading":
         try ReadingBenchmark.run(events: values, logDirectory: logDirectory)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, subscribe, view-model or reading")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model or reading")
         exit(2)
     }
     exit(0)
@@ -68,15 +75,22 @@ let floor = try RecordingCost.measure("hook floor (a handler that counts)", valu
     counter.disable()
 }
 print(floor.line(untraced: untraced.perValue))
-let operatorMode = try RecordingCost.measure(
-    "operator mode (.lifeline at 4 hops)", values: values, instrument: .lifeline,
-    recording: RecordingOptions(automatic: false), logDirectory: logDirectory
-)
-print(operatorMode.line(untraced: untraced.perValue))
-let automatic = try RecordingCost.measure(
-    "automatic mode", values: values, instrument: .none, recording: RecordingOptions(), logDirectory: logDirectory
-)
-print(automatic.line(untraced: untraced.perValue, floor: floor.perValue, floorName: "hook floor"))
+// Each mode with binary records (the default) and with JSON lines (what it wrote before).
+for format in [TraceLogFormat.binary, .jsonLines] {
+    let suffix = format == .binary ? "" : ", JSON lines"
+    let operatorMode = try RecordingCost.measure(
+        "operator mode (.lifeline at 4 hops)\(suffix)", values: values, instrument: .lifeline,
+        recording: RecordingOptions(automatic: false, logFormat: format), logDirectory: logDirectory
+    )
+    print(operatorMode.line(untraced: untraced.perValue))
+    let automatic = try RecordingCost.measure(
+        "automatic mode\(suffix)", values: values, instrument: .none, recording: RecordingOptions(logFormat: format),
+        logDirectory: logDirectory
+    )
+    print(automatic.line(untraced: untraced.perValue, floor: floor.perValue, floorName: "hook floor"))
+}
+
+if only == "recording" { exit(0) }
 
 print()
 try SubscribeBenchmark.run(repetitions: 3, logDirectory: logDirectory)

@@ -5,7 +5,8 @@ import LifelineRender
 
 /// Reads one input as every `lifeline` command does and produces every output from it: the
 /// timeline, both diagnosis reports (with and without a scope), every diagram, the Perfetto
-/// trace, and for each snapshot its DOT graph and `lifeline why` for each of its objects.
+/// trace, for each snapshot its DOT graph and `lifeline why` for each of its objects, and
+/// `lifeline export`'s JSON Lines, which must read back to the same events.
 ///
 /// A rejected input is a fine outcome; a trap is the finding.
 enum OutputExerciser {
@@ -21,6 +22,13 @@ enum OutputExerciser {
         guard let trace = try? TraceReader.read(Data(input)) else { return .rejected }
         var bytes = 0
         func produced(_ text: String) { bytes += text.utf8.count }
+
+        // What the reader accepts, export writes, and the JSON Lines hold the same events.
+        guard let exported = try? TraceExporter.jsonLines(of: Data(input)),
+              let reread = try? TraceReader.read(exported), reread.events == trace.events else {
+            fatalError("lifeline export of an accepted log does not read back to its events")
+        }
+        bytes += exported.count
 
         var rules = TraceAnalyzer.standardRules
         let marks = trace.events.compactMap { event -> String? in

@@ -7,6 +7,10 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <execinfo.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 // libdispatch's C entry point. Declared here so that no dispatch header path is needed;
 // DISPATCH_CURRENT_QUEUE_LABEL is NULL.
@@ -47,33 +51,126 @@ uint64_t lifeline_cycle_counter(void) {
 #endif
 }
 
-const char *lifeline_current_queue_label(void) {
-    const char *label = dispatch_queue_get_label(NULL);
-    if (label == NULL || label[0] == '\0') {
-        return NULL;
+int lifeline_tsc_is_invariant(void) {
+#if defined(__x86_64__)
+    unsigned int eax, ebx, ecx, edx;
+    if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u) {
+        return 0;
     }
-    return label;
+    __cpuid(0x80000007u, eax, ebx, ecx, edx);
+    return (edx >> 8) & 1;
+#else
+    return 0;
+#endif
 }
 
-uint32_t lifeline_queue_cache_lookup(const char *label, uint64_t generation) {
-    if (cached_label_generation == generation && cached_label == label) {
+uint64_t lifeline_tsc(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#else
+    return 0;
+#endif
+}
+
+// An empty asm with a memory clobber: the compiler neither reorders stores across it nor merges
+// the copies on either side into one memcpy. On x86 the processor keeps stores in program
+// order; elsewhere the release fence does.
+#define LIFELINE_STORE_BARRIER() do { __asm__ volatile("" ::: "memory"); __atomic_thread_fence(__ATOMIC_RELEASE); } while (0)
+
+void lifeline_store_record(void *destination, const void *source, size_t length) {
+    unsigned char *to = destination;
+    const unsigned char *from = source;
+    memcpy(to, from, 8);
+    LIFELINE_STORE_BARRIER();
+    if (length % 8 == 0) {
+        // A record: whole words, then the last one's first 7 bytes.
+        size_t last = length - 8;
+        for (size_t done = 8; done < last; done += 8) {
+            memcpy(to + done, from + done, 8);
+        }
+        memcpy(to + last, from + last, 7);
+    } else {
+        memcpy(to + 8, from + 8, length - 9);
+    }
+    LIFELINE_STORE_BARRIER();
+    __atomic_store_n(to + length - 1, from[length - 1], __ATOMIC_RELEASE);
+}
+
+void lifeline_copy_forward(void *destination, const void *source, size_t length) {
+    unsigned char *to = destination;
+    const unsigned char *from = source;
+    size_t done = 0;
+    for (; done + 8 <= length; done += 8) {
+        memcpy(to + done, from + done, 8);
+        __asm__ volatile("" ::: "memory");
+    }
+    for (; done < length; done += 1) {
+        to[done] = from[done];
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
+LIFELINE_THREAD_LOCAL int64_t *open_calls_counter;
+
+// The queue each unfinished call of the thread began on, by depth.
+#define LIFELINE_QUEUE_DEPTHS 64
+LIFELINE_THREAD_LOCAL uint32_t queue_at_depth[LIFELINE_QUEUE_DEPTHS];
+
+// The id of the queue the thread runs now, from the one-entry cache of its label.
+static inline uint32_t current_queue(uint64_t generation, const char **label) {
+    const char *current = dispatch_queue_get_label(NULL);
+    if (current == NULL || current[0] == '\0') {
+        return 0;
+    }
+    if (cached_label_generation == generation && cached_label == current) {
         return cached_queue_id;
     }
-    return 0;
+    *label = current;
+    return LIFELINE_QUEUE_MISS;
 }
 
-void lifeline_queue_cache_store(const char *label, uint64_t generation, uint32_t queue_id) {
+uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label) {
+    if (declared_generation != generation) {
+        return 0;
+    }
+    // Only this thread writes its counter; a plain load and store suffice, atomic so that the
+    // stopping thread's read is well defined.
+    int64_t *counter = open_calls_counter;
+    int64_t depth = __atomic_load_n(counter, __ATOMIC_RELAXED);
+    uint32_t id;
+    if (delta < 0 && depth >= 1 && depth <= LIFELINE_QUEUE_DEPTHS) {
+        id = queue_at_depth[depth - 1];
+    } else {
+        id = current_queue(generation, label);
+        if (delta > 0 && depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
+            queue_at_depth[depth] = id;
+        }
+    }
+    __atomic_store_n(counter, depth + delta, __ATOMIC_RELAXED);
+    *queue = id;
+    return cached_tid;
+}
+
+void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint32_t queue, int64_t delta) {
     cached_label = label;
     cached_label_generation = generation;
-    cached_queue_id = queue_id;
+    cached_queue_id = queue;
+    if (delta > 0 && declared_generation == generation) {
+        int64_t depth = __atomic_load_n(open_calls_counter, __ATOMIC_RELAXED) - 1;
+        if (depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
+            queue_at_depth[depth] = queue;
+        }
+    }
 }
 
-int lifeline_thread_declare_once(uint64_t generation) {
-    if (declared_generation == generation) {
-        return 1;
-    }
+void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls) {
+    (void)lifeline_thread_id();
+    open_calls_counter = open_calls;
     declared_generation = generation;
-    return 0;
+}
+
+int64_t lifeline_thread_open_calls(const int64_t *open_calls) {
+    return __atomic_load_n(open_calls, __ATOMIC_RELAXED);
 }
 
 int lifeline_capture_return_addresses(uintptr_t *addresses, int capacity) {

@@ -62,7 +62,9 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
-        session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: session.describe(input)))
+        let description = session.describe(input)
+        if description != nil { session.valueDescriptions.push(description) }
+        session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: description))
         session.callSites.deliveryBegins(to: subscriberID)
     }
 
@@ -70,9 +72,14 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
         session.callSites.deliveryEnds()
+        // Described once, at the beginning of the delivery, when that was recorded.
+        var description: String?
+        if session.options.valueDescriptionLimit != nil {
+            description = session.valueDescriptions.pop() ?? session.describe(input)
+        }
         session.record(.end, .value(
             subscriber: id(of: subscriber, role: .subscriber, joined: true), returnedDemand: TraceDemand(resultingDemand),
-            value: session.describe(input)
+            value: description
         ))
     }
 

@@ -172,8 +172,9 @@ public enum Lifeline {
     /// ```
     ///
     /// `LIFELINE_OPTIONS` holds the options, a comma-separated list of `automatic`,
-    /// `operator-only`, `snapshots[=none|stop|every-call]`, `values=N` and
-    /// `capacity=N[K|M|G]` (see `RecordingOptions(parsing:)`); unset or empty, the defaults.
+    /// `operator-only`, `snapshots[=none|stop|every-call]`, `values=N`, `capacity=N[K|M|G]`
+    /// and `format=binary|jsonl` (see `RecordingOptions(parsing:)`); unset or empty, the
+    /// defaults.
     ///
     /// When the options can't be read or the log can't be written, the reason goes to
     /// standard error and `body` runs untraced: a tracer never stops the program it traces,

@@ -47,11 +47,13 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let session = hop.session
-        session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: session.describe(input)))
+        // Described once, for both events.
+        let description = session.describe(input)
+        session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: description))
         session.callSites.deliveryBegins(to: id)
         let demand = downstream?.receive(input) ?? .none
         session.callSites.deliveryEnds()
-        session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: session.describe(input)))
+        session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: description))
         return demand
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifelineLog
 
 extension RecordingOptions {
     /// Reads options from text such as `snapshots,values=80`: the grammar of the
@@ -15,6 +16,7 @@ extension RecordingOptions {
     /// | `snapshots` | `snapshots=every-call` |
     /// | `values=N` | record value descriptions cut to N characters (N ≥ 1) |
     /// | `capacity=N`, `capacity=NK`, `NM`, `NG` | ``logCapacity`` in bytes, KiB, MiB or GiB |
+    /// | `format=binary`, `format=jsonl` | ``logFormat``: binary event records (the default) or JSON lines |
     ///
     /// ```sh
     /// LIFELINE_TRACE=trace.jsonl LIFELINE_OPTIONS=snapshots,values=80 swift run MyApp
@@ -44,6 +46,9 @@ extension RecordingOptions {
                     throw Self.unreadable(item, "give a number of bytes, optionally followed by K, M or G")
                 }
                 logCapacity = bytes
+            case ("format", let name?):
+                guard let format = TraceLogFormat(rawValue: name) else { throw Self.unreadable(item, "format is binary or jsonl") }
+                logFormat = format
             case ("snapshots", _?):
                 throw Self.unreadable(item, "snapshots is none, stop or every-call")
             default:
@@ -54,7 +59,7 @@ extension RecordingOptions {
     }
 
     /// The items `init(parsing:)` reads, for messages.
-    static let grammar = "automatic, operator-only, snapshots[=none|stop|every-call], values=N, capacity=N[K|M|G]"
+    static let grammar = "automatic, operator-only, snapshots[=none|stop|every-call], values=N, capacity=N[K|M|G], format=binary|jsonl"
 
     private static func unreadable(_ item: String, _ hint: String) -> LifelineError {
         .invalidOptions("can't read \"\(item)\": \(hint)")

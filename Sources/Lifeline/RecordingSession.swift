@@ -11,10 +11,11 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:)`` is the hot path: an atomic add for the sequence number, one monotonic
-/// clock read, a thread-local thread id and queue lookup, and a line built in temporary
-/// memory and copied into the mapped log. No lock and no heap allocation, except the first
-/// time a thread or queue is seen.
+/// ``record(_:_:callSite:)`` is the hot path: an atomic add for the sequence number, one read
+/// of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not invariant), the
+/// thread's own counter of unfinished calls, its id and queue from thread-local storage, and a
+/// binary record (or a JSON line) built on the stack and copied into the mapped log. No lock,
+/// no system call and no heap allocation, except the first time a thread or queue is seen.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry: ObjectRegistry
@@ -28,9 +29,12 @@ final class RecordingSession: Sendable {
     private let writer: TraceFileWriter
     private let generation: UInt64
     private let clockOrigin: UInt64
+    /// Whether events are written as binary records (log format version 5).
+    private let writesRecords: Bool
+    /// Whether event times are time-stamp counter readings, which the reader converts.
+    private let readsTimeStampCounter: Bool
+    private let snapshotsEveryCall: Bool
     private let nextSeq = Atomic<UInt64>(1)
-    /// Calls whose begin event was recorded and whose end event was not, yet.
-    private let openCalls = Atomic<Int>(0)
     /// Set when recording stops: from then on nothing is recorded.
     private let isFinished = Atomic<Bool>(false)
     private let contexts = Mutex(ExecutionContexts())
@@ -40,6 +44,9 @@ final class RecordingSession: Sendable {
     private struct ExecutionContexts {
         var queueIDs: [String: UInt32] = [:]
         var unnamedThreads = 0
+        /// Each adopted thread's count of calls it began and did not end (its begin events
+        /// minus its end events), which only that thread writes: the counters' addresses.
+        var openCallCounters: [UInt] = []
     }
 
     init(path: String, options: RecordingOptions) throws(TraceWriteError) {
@@ -48,13 +55,25 @@ final class RecordingSession: Sendable {
         generation = Self.generations.add(1, ordering: .relaxed).newValue
         registry = ObjectRegistry(generation: generation)
         callSites = CallSiteRecorder(generation: generation, capturing: options.callSites)
-        clockOrigin = lifeline_monotonic_ns()
+        writesRecords = options.logFormat == .binary
+        readsTimeStampCounter = writesRecords && lifeline_tsc_is_invariant() != 0
+        snapshotsEveryCall = options.snapshots == .everyCall
+        let origin = lifeline_monotonic_ns()
+        clockOrigin = origin
         let header = TraceHeader(
+            version: writesRecords ? TraceHeader.binaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
-            startedAt: ISO8601DateFormatter().string(from: Date()), clockOrigin: clockOrigin,
-            valueDescriptionLimit: options.valueDescriptionLimit
+            startedAt: ISO8601DateFormatter().string(from: Date()), clockOrigin: origin,
+            valueDescriptionLimit: options.valueDescriptionLimit,
+            ticks: readsTimeStampCounter ? Self.measureTimeStampCounter(origin: origin) : nil
         )
-        writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity)
+        var clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
+        if readsTimeStampCounter { clock = { @Sendable in Self.readClocks(origin: origin) } }
+        writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity, clock: clock)
+    }
+
+    deinit {
+        contexts.withLock { $0.openCallCounters.forEach { UnsafeMutablePointer<Int64>(bitPattern: $0)?.deallocate() } }
     }
 
     /// Records one event and returns its sequence number, or 0 once recording has stopped.
@@ -62,23 +81,63 @@ final class RecordingSession: Sendable {
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: consuming TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
+    func record(_ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
         guard !isFinished.load(ordering: .relaxed) else { return 0 }
-        switch phase {
-        case .begin: openCalls.add(1, ordering: .relaxed)
-        case .end: openCalls.subtract(1, ordering: .relaxed)
-        case .instant: break
+        let delta: Int64 = switch phase {
+        case .begin: 1
+        case .end: -1
+        case .instant: 0
+        }
+        var queueID: UInt32 = 0
+        var label: UnsafePointer<CChar>?
+        var thread = lifeline_thread_event(generation, delta, &queueID, &label)
+        if thread == 0 {
+            adoptThread()
+            thread = lifeline_thread_event(generation, delta, &queueID, &label)
+        }
+        let queue: UInt32? = switch queueID {
+        case 0, UInt32.max: nil
+        case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread, delta: delta)
+        default: queueID
         }
         let seq = nextSeq.add(1, ordering: .relaxed).oldValue
-        if options.snapshots == .everyCall { snapshots.touch(kind) }
-        let time = lifeline_monotonic_ns() &- clockOrigin
-        let thread = lifeline_thread_id()
-        if lifeline_thread_declare_once(generation) == 0 { declareThread(thread) }
-        writer.append(TraceEvent(
-            seq: seq, time: time, thread: thread, queue: currentQueue(thread: thread), phase: phase, kind: kind,
-            callSite: callSite
-        ))
+        if snapshotsEveryCall { snapshots.touch(copy kind) }
+        let time = readsTimeStampCounter ? lifeline_tsc() : lifeline_monotonic_ns() &- clockOrigin
+        if writesRecords,
+           writer.appendRecord(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite) {
+            return seq
+        }
+        let event = TraceEvent(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: copy kind, callSite: callSite)
+        if writesRecords {
+            writer.appendRecord(event)
+        } else {
+            writer.append(event)
+        }
         return seq
+    }
+
+    /// The time-stamp counter's reference for the header: a reading with the event time it was
+    /// taken at, and the counter's rate over half a millisecond of CLOCK_MONOTONIC, for a log
+    /// killed before its first `clock` line.
+    private static func measureTimeStampCounter(origin: UInt64) -> TraceHeader.TickReference {
+        let start = readClocks(origin: origin)
+        var end = start
+        while end.time < start.time + 500_000 { end = readClocks(origin: origin) }
+        // A thread moved to a core whose counter lags could read it backwards: then any rate
+        // will do, as the clock lines will set it.
+        let perSecond = (end.tsc > start.tsc ? end.tsc - start.tsc : 1).multipliedFullWidth(by: 1_000_000_000)
+        let rate = perSecond.high < end.time - start.time
+            ? (end.time - start.time).dividingFullWidth(perSecond).quotient : 1
+        return TraceHeader.TickReference(tsc: start.tsc, time: start.time, perSecond: max(rate, 1))
+    }
+
+    /// The time-stamp counter and CLOCK_MONOTONIC (as an event time) read together: the counter
+    /// is read before and after the clock, and its mean taken.
+    private static func readClocks(origin: UInt64) -> (tsc: UInt64, time: UInt64) {
+        let before = lifeline_tsc()
+        let now = lifeline_monotonic_ns()
+        let after = lifeline_tsc()
+        return (after >= before ? before + (after - before) / 2 : before, now &- origin)
     }
 
     /// The running session, if any. (Inside `Publishers.Lifeline` the name `Lifeline` means
@@ -196,7 +255,12 @@ final class RecordingSession: Sendable {
         record(.instant, .deallocation(object: id, evidence: .exact))
     }
 
+    /// The descriptions of the values being delivered on each thread, so that automatic mode
+    /// describes each value once.
+    let valueDescriptions = ValueDescriptionStack()
+
     /// Makes the description of a value, when value descriptions are on.
+    @inline(__always)
     func describe<Value>(_ value: Value) -> String? {
         guard let limit = options.valueDescriptionLimit else { return nil }
         let text = String(describing: value)
@@ -212,7 +276,8 @@ final class RecordingSession: Sendable {
             TraceLineEncoder.withLine(for: site) { writer.append($0) }
         }
         isFinished.store(true, ordering: .relaxed)
-        let unfinishedCalls = UInt64(max(0, openCalls.load(ordering: .relaxed)))
+        let openCalls = contexts.withLock { $0.openCallCounters.reduce(0) { $0 + lifeline_thread_open_calls(UnsafePointer(bitPattern: $1)) } }
+        let unfinishedCalls = UInt64(max(0, openCalls))
         writer.close(events: lastSeq + unfinishedCalls, neverAppended: unfinishedCalls)
     }
 
@@ -220,25 +285,27 @@ final class RecordingSession: Sendable {
         record(.instant, .deallocation(object: death.id, evidence: .observed(aliveAtSeq: death.aliveAtSeq)))
     }
 
-    private func declareThread(_ tid: UInt64) {
-        let name: String
-        if tid == lifeline_process_id() {
-            name = "main"
-        } else {
-            name = contexts.withLock { contexts in
-                contexts.unnamedThreads += 1
-                return "thread \(contexts.unnamedThreads)"
-            }
+    /// Gives the calling thread, seen for the first time, its counter of unfinished calls and
+    /// declares it.
+    private func adoptThread() {
+        let counter = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+        counter.initialize(to: 0)
+        let tid = lifeline_thread_id()
+        let name = contexts.withLock { contexts in
+            contexts.openCallCounters.append(UInt(bitPattern: counter))
+            guard tid != lifeline_process_id() else { return "main" }
+            contexts.unnamedThreads += 1
+            return "thread \(contexts.unnamedThreads)"
         }
+        lifeline_thread_adopt(generation, counter)
         TraceLineEncoder.withLine(for: TraceThread(tid: tid, name: name)) { writer.append($0) }
     }
 
-    /// The trace-local id of the dispatch queue the caller runs on. The main thread reports the
-    /// main queue's label even outside the main queue, so there the thread's own name is used.
-    private func currentQueue(thread: UInt64) -> UInt32? {
-        guard let label = lifeline_current_queue_label() else { return nil }
-        let cached = lifeline_queue_cache_lookup(label, generation)
-        if cached != 0 { return cached == UInt32.max ? nil : cached }
+    /// The trace-local id of the dispatch queue labelled `label` that the caller runs on, the
+    /// first time the thread meets it: declared on first sight in the recording, and cached
+    /// for the thread. The main thread reports the main queue's label even outside the main
+    /// queue, so there the thread's own name is used.
+    private func resolveQueue(_ label: UnsafePointer<CChar>, thread: UInt64, delta: Int64) -> UInt32? {
         let text = String(cString: label)
         let isMainQueueOnMainThread = thread == lifeline_process_id() && text == "com.apple.main-thread"
         let id: UInt32 = isMainQueueOnMainThread ? UInt32.max : contexts.withLock { contexts in
@@ -248,7 +315,7 @@ final class RecordingSession: Sendable {
             TraceLineEncoder.withLine(for: TraceQueue(id: id, label: text)) { writer.append($0) }
             return id
         }
-        lifeline_queue_cache_store(label, generation, id)
+        lifeline_thread_resolved_queue(generation, label, id, delta)
         return id == UInt32.max ? nil : id
     }
 }

@@ -35,6 +35,12 @@ struct TraceBuilder {
         return true
     }
 
+    /// Adds an event read from a binary record.
+    mutating func add(_ event: TraceEvent, number: Int) {
+        events.append(event)
+        eventLines.append(number)
+    }
+
     mutating func add(_ fields: LineFields) throws(TraceReadError) {
         guard !fields.has("seq") else {
             events.append(try Self.event(fields))

@@ -1,3 +1,4 @@
+import CLifelineRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,9 +25,17 @@ import Synchronization
 /// Because threads reserve their bytes independently, lines from different threads can
 /// appear in the file in a different order from their sequence numbers. Readers order events
 /// by sequence number.
+///
+/// A version 5 header makes a log of binary event records (``appendRecord(_:)``). Its lines
+/// and records are written so that a kill leaves each either whole, absent, or recognisably
+/// torn: a line front to back, a record's length first and its commit byte last. When such a
+/// log's events are timed by the time-stamp counter, each growth step also writes a `clock`
+/// line, so that even a log cut off by a kill converts its times to nanoseconds.
 public final class TraceFileWriter: Sendable {
     /// The path written to.
     public let path: String
+    /// How events are written: binary records for a version 5 header, JSON lines otherwise.
+    public let format: TraceLogFormat
 
     private let descriptor: Int32
     private let ownerProcess: pid_t
@@ -37,16 +46,23 @@ public final class TraceFileWriter: Sendable {
     private let windowCount: Int
     private let windowShift: Int
     private let windowSize: Int
-    /// Bytes reserved so far.
-    private let offset = Atomic<Int>(0)
+    /// The writer's state in one word, so that a write reserves its bytes and says it is in
+    /// flight with one atomic add: the bytes reserved so far (above bit 20), the writers in
+    /// flight (the low 20 bits), and whether writing stopped (the top bit). A writer that finds
+    /// it stopped backs out; one that reserved before it stopped writes, and stopping waits
+    /// for it.
+    private let state = Atomic<UInt64>(0)
+    private static let inFlightBits: UInt64 = 20
+    private static let inFlightMask: UInt64 = (1 << inFlightBits) - 1
+    private static let stoppedBit: UInt64 = 1 << 63
     /// The file's length: every byte below it is mapped and writable.
     private let committedSize = Atomic<Int>(0)
-    private let writersInFlight = Atomic<Int>(0)
-    private let isClosed = Atomic<Bool>(false)
     private let dropped = Atomic<UInt64>(0)
     /// Where the first reservation that could not be written began: the log ends there.
     private let cutoff = Atomic<Int>(Int.max)
     private let growth: Mutex<Growth>
+    /// Reads the time-stamp counter and the event time together, for `clock` lines.
+    private let clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
 
     private struct Growth {
         var mappedWindows = 0
@@ -69,14 +85,24 @@ public final class TraceFileWriter: Sendable {
     ///   - header: The header line.
     ///   - capacity: The largest the log may grow, in bytes. Events past it are dropped and
     ///     counted in the end record.
-    public convenience init(path: String, header: TraceHeader, capacity: Int = 64 << 30) throws(TraceWriteError) {
-        try self.init(path: path, header: header, capacity: capacity, windowShift: 26)
+    ///   - clock: For a version 5 log timed by the time-stamp counter: reads the counter and
+    ///     the event time together, for the `clock` line written at each growth step.
+    public convenience init(
+        path: String, header: TraceHeader, capacity: Int = 64 << 30,
+        clock: (@Sendable () -> (tsc: UInt64, time: UInt64))? = nil
+    ) throws(TraceWriteError) {
+        try self.init(path: path, header: header, capacity: capacity, windowShift: 26, clock: clock)
     }
 
     /// Creates a writer that maps the file in windows of `1 << windowShift` bytes (64 MiB
     /// outside tests). Capacities above 65,536 windows are cut to that.
-    init(path: String, header: TraceHeader, capacity: Int, windowShift: Int) throws(TraceWriteError) {
+    init(
+        path: String, header: TraceHeader, capacity: Int, windowShift: Int,
+        clock: (@Sendable () -> (tsc: UInt64, time: UInt64))? = nil
+    ) throws(TraceWriteError) {
         self.path = path
+        format = header.format
+        self.clock = header.format == .binary ? clock : nil
         self.windowShift = windowShift
         windowSize = 1 << windowShift
         let capacity = min(max(capacity, 0), Self.largestWindowCount << windowShift)
@@ -129,6 +155,124 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
+    /// Encodes `event` as a binary record and appends it: the recorder's hot path in a version 5
+    /// log. An event the binary form cannot hold (an id past 32 bits, a text past 64 KiB) is
+    /// written as a JSON line instead, which such a log also reads.
+    public func appendRecord(_ event: borrowing TraceEvent) {
+        guard let length = BinaryEventRecord.length(of: event) else { return append(event) }
+        if length <= MemoryLayout<RecordStorage>.size {
+            var storage = RecordStorage()
+            withUnsafeMutableBytes(of: &storage) { buffer in
+                BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
+                write(UnsafeRawBufferPointer(rebasing: buffer[..<length]), isEvent: true, isRecord: true)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
+            BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
+            write(UnsafeRawBufferPointer(buffer), isEvent: true, isRecord: true)
+        }
+    }
+
+    /// 64 bytes of stack for a record without text.
+    private struct RecordStorage {
+        var words = SIMD8<UInt64>()
+    }
+
+    /// Appends the binary record of an event without text straight from its fields: the
+    /// recorder's hot path, which builds no ``TraceEvent``. Returns false, writing nothing,
+    /// for an event with a text (a value description, a failure, a mark) or one the binary form
+    /// cannot hold: the caller then appends the ``TraceEvent`` with ``appendRecord(_:)``.
+    @inline(__always)
+    public func appendRecord(
+        seq: UInt64, time: UInt64, thread: UInt64, queue: UInt32?, phase: TraceEvent.Phase,
+        kind: borrowing TraceEvent.Kind, callSite: UInt64?
+    ) -> Bool {
+        typealias Flag = BinaryEventRecord.Flag
+        var code: UInt8
+        var first: UInt64
+        var second: UInt64?
+        var flags: UInt8 = 0
+        var demand: UInt64 = 0
+        var aliveAt: UInt64 = 0
+        switch kind {
+        case .subscribe(let publisher, let subscriber):
+            (code, first, second) = (0, publisher.rawValue, subscriber.rawValue)
+        case .receiveSubscription(let subscriber, let subscription):
+            (code, first, second) = (1, subscriber.rawValue, subscription.rawValue)
+        case .request(let subscription, let requested):
+            guard requested.isEncodable else { return false }
+            (code, first, demand) = (2, subscription.rawValue, requested.encoded)
+            flags |= Flag.demand
+        case .value(_, _, .some):
+            return false
+        case .value(let subscriber, let returned, .none):
+            (code, first) = (3, subscriber.rawValue)
+            if let returned {
+                guard returned.isEncodable else { return false }
+                demand = returned.encoded
+                flags |= Flag.demand
+            }
+        case .completion(let subscriber, .finished):
+            (code, first) = (4, subscriber.rawValue)
+        case .completion, .mark:
+            return false
+        case .cancel(let subscription):
+            (code, first) = (5, subscription.rawValue)
+        case .deallocation(let object, let evidence):
+            (code, first) = (6, object.rawValue)
+            if case .observed(let seq) = evidence {
+                flags |= Flag.observed
+                aliveAt = seq
+            }
+        }
+        guard thread <= UInt32.max, first <= UInt32.max, (second ?? 0) <= UInt32.max else { return false }
+        var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let length = withUnsafeMutableBytes(of: &words) { buffer -> Int in
+            let base = buffer.baseAddress!
+            var offset = BinaryEventRecord.fixedLength
+            if let second {
+                base.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: offset, as: UInt32.self)
+                offset += 4
+            }
+            if let queue {
+                flags |= Flag.queue
+                base.storeBytes(of: queue.littleEndian, toByteOffset: offset, as: UInt32.self)
+                offset += 4
+            }
+            if flags & Flag.demand != 0 {
+                base.storeBytes(of: demand.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            if flags & Flag.observed != 0 {
+                base.storeBytes(of: aliveAt.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            if let callSite {
+                flags |= Flag.site
+                base.storeBytes(of: callSite.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            let length = (offset + 8) & ~7
+            let phaseCode: UInt64 = switch phase {
+            case .begin: 0
+            case .end: 1
+            case .instant: 2
+            }
+            let marker = 0x80 | UInt64(code) << 2 | phaseCode
+            base.storeBytes(
+                of: (marker | UInt64(flags) << 8 | UInt64(length) << 16 | thread << 32).littleEndian, as: UInt64.self
+            )
+            base.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: UInt64.self)
+            base.storeBytes(of: time.littleEndian, toByteOffset: 16, as: UInt64.self)
+            base.storeBytes(of: UInt32(truncatingIfNeeded: first).littleEndian, toByteOffset: 24, as: UInt32.self)
+            base.storeBytes(of: BinaryEventRecord.commitByte, toByteOffset: length - 1, as: UInt8.self)
+            return length
+        }
+        withUnsafeBytes(of: &words) { write(UnsafeRawBufferPointer(rebasing: $0[..<length]), isEvent: true, isRecord: true) }
+        return true
+    }
+
     /// The most bytes an event line without strings takes (see `TraceLineEncoder.capacity(for:)`).
     private static let eventLineCapacity = 256
 
@@ -146,18 +290,65 @@ public final class TraceFileWriter: Sendable {
         write(line, isEvent: false)
     }
 
-    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool) {
-        writersInFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { writersInFlight.subtract(1, ordering: .releasing) }
-        guard !isClosed.load(ordering: .sequentiallyConsistent) else { return }
-        let start = offset.add(line.count, ordering: .relaxed).oldValue
+    private func write(_ line: UnsafeRawBufferPointer, isEvent: Bool, isRecord: Bool = false) {
+        let before = state.add(UInt64(line.count) << Self.inFlightBits | 1, ordering: .acquiringAndReleasing).oldValue
+        defer { state.subtract(1, ordering: .releasing) }
+        guard before & Self.stoppedBit == 0 else { return }
+        let start = Int((before & ~Self.stoppedBit) >> Self.inFlightBits)
         let end = start + line.count
-        guard end <= committedSize.load(ordering: .acquiring) || grow(to: end) else {
+        var grew = false
+        guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
             if isEvent { dropped.add(1, ordering: .relaxed) }
             cutoff.min(start, ordering: .relaxed)
             return
         }
-        copy(line, to: start)
+        if isRecord {
+            copyRecord(line, to: start)
+        } else if format == .binary {
+            copyPieces(line, 0..<line.count, to: start, inOrder: true)
+        } else {
+            copy(line, to: start)
+        }
+        if grew { writeClockLine() }
+    }
+
+    /// Copies a binary record so that a kill leaves it absent, torn with its length, or whole
+    /// (see `lifeline_store_record`), also when it straddles two mapping windows.
+    private func copyRecord(_ record: UnsafeRawBufferPointer, to start: Int) {
+        let within = start & (windowSize - 1)
+        if within + record.count <= windowSize {
+            lifeline_store_record(windows[start >> windowShift]! + within, record.baseAddress!, record.count)
+            return
+        }
+        // Across a window boundary: the first 8 bytes still go first, the later window's share
+        // of them before the earlier one's (which holds the marker), and the commit byte last.
+        let boundary = windowSize - within
+        if boundary < 8 {
+            copyPieces(record, boundary..<8, to: start, inOrder: true)
+            copyPieces(record, 0..<boundary, to: start, inOrder: true)
+        } else {
+            copyPieces(record, 0..<8, to: start, inOrder: true)
+        }
+        copyPieces(record, 8..<(record.count - 1), to: start, inOrder: true)
+        copyPieces(record, (record.count - 1)..<record.count, to: start, inOrder: true)
+    }
+
+    /// Copies `range` of `bytes` to the same range after `start` in the file, window by window;
+    /// `inOrder` copies front to back, so that a kill leaves a prefix.
+    private func copyPieces(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, to start: Int, inOrder: Bool) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let position = start + index
+            let within = position & (windowSize - 1)
+            let count = min(range.upperBound - index, windowSize - within)
+            let destination = windows[position >> windowShift]! + within
+            if inOrder {
+                lifeline_copy_forward(destination, bytes.baseAddress! + index, count)
+            } else {
+                destination.copyMemory(from: bytes.baseAddress! + index, byteCount: count)
+            }
+            index += count
+        }
     }
 
     /// Waits for writers in flight, trims the file to what was written, appends the end
@@ -170,6 +361,7 @@ public final class TraceFileWriter: Sendable {
     ///     did not fit.
     public func close(events: UInt64, neverAppended: UInt64 = 0) {
         Self.openWriters.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
+        writeClockLine()
         guard let length = stopWriting(waitingAtMost: nil) else { return }
         TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
             _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
@@ -177,11 +369,20 @@ public final class TraceFileWriter: Sendable {
         Glibc.close(descriptor)
     }
 
+    /// Writes a `clock` line, in a log timed by the time-stamp counter: the last calibration
+    /// point, when recording stops.
+    private func writeClockLine() {
+        guard let clock else { return }
+        let reading = clock()
+        TraceLineEncoder.withClockLine(tsc: reading.tsc, time: reading.time) { write($0, isEvent: false) }
+    }
+
     /// Closes the log without an end record, cut to what was written, when the process exits
     /// without closing it. Only the process that opened the log does this: a forked child
     /// shares the file and must not cut it under its parent.
     private func trimAtExit() {
         guard getpid() == ownerProcess else { return }
+        writeClockLine()
         // A thread that stays inside `append` this long is stuck; leave the file as it is
         // rather than hold up the exit.
         guard stopWriting(waitingAtMost: 2_000_000_000) != nil else { return }
@@ -192,14 +393,16 @@ public final class TraceFileWriter: Sendable {
     /// length written. Returns that length, or nil when the writer was already stopped or the
     /// writers in flight did not finish in time (the file is then left as it is).
     private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
-        guard !isClosed.exchange(true, ordering: .sequentiallyConsistent) else { return nil }
+        let before = state.bitwiseOr(Self.stoppedBit, ordering: .sequentiallyConsistent).oldValue
+        guard before & Self.stoppedBit == 0 else { return nil }
+        let reserved = Int(before >> Self.inFlightBits)
         let started = monotonicNanoseconds()
-        while writersInFlight.load(ordering: .sequentiallyConsistent) > 0 {
+        while state.load(ordering: .sequentiallyConsistent) & Self.inFlightMask > 0 {
             if let timeout, monotonicNanoseconds() - started > timeout { return nil }
             sched_yield()
         }
         let limit = growth.withLock { $0.limit }
-        let length = min(offset.load(ordering: .acquiring), limit, cutoff.load(ordering: .relaxed))
+        let length = min(reserved, limit, cutoff.load(ordering: .relaxed))
         unmapWindows()
         ftruncate(descriptor, off_t(length))
         return length
@@ -223,6 +426,12 @@ public final class TraceFileWriter: Sendable {
     /// bytes. Returns false when the log may not or cannot grow that far; it then never grows
     /// again.
     private func grow(to end: Int) -> Bool {
+        var grew = false
+        return grow(to: end, grew: &grew)
+    }
+
+    /// ``grow(to:)``, saying in `grew` whether this call grew the file.
+    private func grow(to end: Int, grew: inout Bool) -> Bool {
         growth.withLock { growth in
             let committed = committedSize.load(ordering: .relaxed)
             guard end > committed else { return true }
@@ -243,6 +452,7 @@ public final class TraceFileWriter: Sendable {
             }
             populate(from: committed, to: size)
             committedSize.store(size, ordering: .releasing)
+            grew = true
             return true
         }
     }

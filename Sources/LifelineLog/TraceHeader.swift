@@ -2,12 +2,19 @@
 public struct TraceHeader: Hashable, Sendable {
     /// The value of the header's `format` field.
     public static let formatName = "lifeline-trace"
-    /// The log format version this build writes. Version 2 added snapshot lines, version 3
-    /// call-site lines, version 4 delta snapshot lines (a snapshot line with a `base`).
-    public static let currentVersion = 4
+    /// The log format version this build writes for a log of JSON lines. Version 2 added
+    /// snapshot lines, version 3 call-site lines, version 4 delta snapshot lines (a snapshot
+    /// line with a `base`).
+    public static let jsonLinesVersion = 4
+    /// The log format version of a log with binary event records (``TraceLogFormat/binary``):
+    /// version 4 with events as binary records and `clock` lines.
+    public static let binaryVersion = 5
+    /// The newest log format version this build reads and writes.
+    public static let currentVersion = binaryVersion
     /// The log format versions this build reads. A version 1 log is a version 2 log without
-    /// snapshots, a version 2 log a version 3 log without call sites, and a version 3 log a
-    /// version 4 log without delta snapshots.
+    /// snapshots, a version 2 log a version 3 log without call sites, a version 3 log a
+    /// version 4 log without delta snapshots, and a version 4 log a version 5 log without
+    /// binary records.
     public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.
@@ -25,13 +32,42 @@ public struct TraceHeader: Hashable, Sendable {
     public let clockOrigin: UInt64
     /// The longest value description recorded, or `nil` when values were not described.
     public let valueDescriptionLimit: Int?
+    /// In a version 5 log whose binary records are timed by the processor's time-stamp
+    /// counter: one reading of it with the event time it stands for, and its rate as measured
+    /// when recording started. `nil` when records carry nanoseconds, and in JSON logs.
+    public let ticks: TickReference?
+
+    /// How a version 5 log's time-stamp counter relates to event times: `tsc` ticked at event
+    /// time `time` (nanoseconds since the clock's origin), about `perSecond` times a second.
+    public struct TickReference: Hashable, Sendable {
+        /// A reading of the time-stamp counter.
+        public let tsc: UInt64
+        /// The event time it was taken at.
+        public let time: UInt64
+        /// Ticks per second, measured over a short interval at the start: what converts the
+        /// times of a log that ended before any `clock` line.
+        public let perSecond: UInt64
+
+        /// Creates a tick reference.
+        public init(tsc: UInt64, time: UInt64, perSecond: UInt64) {
+            self.tsc = tsc
+            self.time = time
+            self.perSecond = perSecond
+        }
+    }
+
+    /// How this log writes its events: binary records from version 5 on.
+    public var format: TraceLogFormat {
+        version >= Self.binaryVersion ? .binary : .jsonLines
+    }
 
     /// Creates a header.
     public init(
-        version: Int = TraceHeader.currentVersion, processID: UInt64, processName: String,
+        version: Int = TraceHeader.jsonLinesVersion, processID: UInt64, processName: String,
         startedAt: String, clockSource: String = "CLOCK_MONOTONIC", clockOrigin: UInt64,
-        valueDescriptionLimit: Int?
+        valueDescriptionLimit: Int?, ticks: TickReference? = nil
     ) {
+        self.ticks = ticks
         self.version = version
         self.processID = processID
         self.processName = processName

@@ -130,7 +130,7 @@ public enum TraceLineEncoder {
     public static func withLine<Result>(
         for header: TraceHeader, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        let capacity = 256 + TraceLineBuilder.capacity(forString: header.processName)
+        let capacity = 384 + TraceLineBuilder.capacity(forString: header.processName)
             + TraceLineBuilder.capacity(forString: header.startedAt)
             + TraceLineBuilder.capacity(forString: header.clockSource)
         return try withLine(capacity: capacity, build: { line in
@@ -154,6 +154,33 @@ public enum TraceLineEncoder {
             } else {
                 line.raw("null")
             }
+            if header.version >= TraceHeader.binaryVersion {
+                if let ticks = header.ticks {
+                    line.raw(",\"ticks\":{\"source\":\"tsc\",\"tsc\":")
+                    line.number(ticks.tsc)
+                    line.raw(",\"t\":")
+                    line.number(ticks.time)
+                    line.raw(",\"per_second\":")
+                    line.number(ticks.perSecond)
+                    line.raw("}")
+                } else {
+                    line.raw(",\"ticks\":null")
+                }
+            }
+            line.raw("}\n")
+        }, body)
+    }
+
+    /// Hands `body` a version 5 log's `clock` line: the time-stamp counter read `tsc` at event
+    /// time `time`.
+    public static func withClockLine<Result>(
+        tsc: UInt64, time: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: 96, build: { line in
+            line.raw("{\"kind\":\"clock\",\"tsc\":")
+            line.number(tsc)
+            line.raw(",\"t\":")
+            line.number(time)
             line.raw("}\n")
         }, body)
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads a Lifeline log back into a ``Trace``.
+/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 4) or binary event
+/// records between JSON lines (version 5), told apart by the header's version.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
 /// no end record, unwritten zero bytes) and reports it in ``Trace/damage``, as it does a log
@@ -42,8 +43,6 @@ public enum TraceReader {
 
         var damage: [TraceDamage] = []
         var builder = TraceBuilder()
-        // Nearly every line is an event: room for them all at once, not grown a million times.
-        builder.reserveCapacity(events: lineCount(in: bytes))
         var flat = FlatLine()
         var header: TraceHeader?
         var number = 0
@@ -55,6 +54,9 @@ public enum TraceReader {
             start = end + 1
             guard number > 1 else {
                 header = try readHeader(line)
+                if header!.format == .binary { return try BinaryLogReader.read(bytes, header: header!, from: start) }
+                // Nearly every line is an event: room for them all at once, not grown a million times.
+                builder.reserveCapacity(events: lineCount(in: UnsafeBufferPointer(rebasing: bytes[min(start, length)...])))
                 continue
             }
             if !line.isEmpty, memchr(line.baseAddress!, 0, line.count) != nil, let zero = line.lastIndex(of: 0) {
@@ -85,14 +87,14 @@ public enum TraceReader {
     }
 
     /// The index of the newline that ends the line starting at `start`, or the end of `bytes`.
-    private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
             return bytes.count
         }
         return bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    private static func readHeader(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> TraceHeader {
+    static func readHeader(_ line: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> TraceHeader {
         let fields: LineFields
         do throws(TraceReadError) {
             fields = try LineFields(line, number: 1)
@@ -116,7 +118,19 @@ public enum TraceReader {
             startedAt: try fields.string("started"),
             clockSource: try clock.string("source"),
             clockOrigin: try clock.unsigned("origin"),
-            valueDescriptionLimit: try values?.integer("max_length")
+            valueDescriptionLimit: try values?.integer("max_length"),
+            ticks: version >= TraceHeader.binaryVersion ? try ticks(fields) : nil
         )
+    }
+
+    /// A version 5 header's `ticks`: how its records' times convert to nanoseconds.
+    private static func ticks(_ fields: LineFields) throws(TraceReadError) -> TraceHeader.TickReference? {
+        guard let ticks = try fields.optionalObject("ticks") else { return nil }
+        guard try ticks.string("source") == "tsc" else {
+            throw .badField(line: 1, field: "ticks.source", reason: "is not \"tsc\"")
+        }
+        let perSecond = try ticks.unsigned("per_second")
+        guard perSecond > 0 else { throw .badField(line: 1, field: "ticks.per_second", reason: "must be positive") }
+        return TraceHeader.TickReference(tsc: try ticks.unsigned("tsc"), time: try ticks.unsigned("t"), perSecond: perSecond)
     }
 }

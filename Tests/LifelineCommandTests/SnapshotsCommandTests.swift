@@ -67,7 +67,7 @@ struct SnapshotsCommandTests {
     @Test func versionPrintsTheReleaseAndTheLogFormats() throws {
         let run = try LifelineExecutable.run(["--version"])
         #expect(run.status == 0)
-        #expect(run.standardOutputText.firstMatch(of: /^\d+\.\d+\.\d+ \(writes log format \d+, reads \d+–\d+\)\n$/) != nil,
+        #expect(run.standardOutputText.firstMatch(of: /^\d+\.\d+\.\d+ \(writes log formats \d+ and \d+, reads \d+–\d+\)\n$/) != nil,
                 "\(run.standardOutputText)")
     }
 }

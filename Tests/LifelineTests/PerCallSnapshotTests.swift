@@ -87,7 +87,8 @@ extension RecordingTests {
         @Test func perCallSnapshotsAreWrittenAsDeltasAndTheStopSnapshotInFull() throws {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("per-call-\(UUID().uuidString).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: path) }
-            try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall))
+            // JSON Lines, to read the log's lines as text.
+            try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall, logFormat: .jsonLines))
             let model = ScreenModel()
             model.bind(pipelines: 50)
             Lifeline.snapshot("bound")

@@ -26,9 +26,10 @@ extension RecordingTests {
 
         /// The end record's counts, read from the log's last line.
         static func endRecord(of path: String) throws -> (events: Int, dropped: Int) {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            let last = try #require(text.split(separator: "\n").last)
-            let fields = try #require(JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+            // The last line: binary records end in a newline byte too, and JSON lines hold none.
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path)).dropLast()
+            let start = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.startIndex
+            let fields = try #require(JSONSerialization.jsonObject(with: Data(bytes[start...])) as? [String: Any])
             #expect(fields["kind"] as? String == "end")
             return (try #require(fields["events"] as? Int), try #require(fields["dropped"] as? Int))
         }
@@ -141,12 +142,15 @@ extension RecordingTests {
             #expect(try RecordingOptions(parsing: "snapshots=every-call,snapshots=stop,capacity=65536,automatic")
                 == RecordingOptions(logCapacity: 65_536))
             #expect(try RecordingOptions(parsing: "capacity=1g").logCapacity == 1 << 30)
+            #expect(try RecordingOptions(parsing: "format=jsonl").logFormat == .jsonLines)
+            #expect(try RecordingOptions(parsing: "format=jsonl,format=binary") == RecordingOptions())
         }
 
         @Test(arguments: [
             ("snapshot", "can't read \"snapshot\""), ("values", "can't read \"values\""), ("values=lots", "whole number"),
             ("snapshots=always", "none, stop or every-call"), ("capacity=12X", "K, M or G"), ("values=0", "valueDescriptionLimit is 0"),
             ("capacity=1K", "logCapacity is 1024 bytes"), ("capacity=99999999999999999G", "K, M or G"),
+            ("format=json", "format is binary or jsonl"),
         ])
         func unreadableOptionTextSaysWhichItem(text: String, reason: String) {
             #expect {

@@ -70,8 +70,9 @@ public struct SampleGallery {
         let tracePath = directory.appendingPathComponent("trace.jsonl").path
         let console = SampleConsole()
         do {
+            // JSON Lines, so that a reader of the gallery can read the log itself.
             try Lifeline.start(writingTo: tracePath, options: RecordingOptions(
-                valueDescriptionLimit: 80, snapshots: .everyCall
+                valueDescriptionLimit: 80, snapshots: .everyCall, logFormat: .jsonLines
             ))
         } catch {
             throw Failure(description: "\(scenario.name): cannot record: \(error)")

@@ -17,17 +17,49 @@ uint64_t lifeline_monotonic_ns(void);
 /// CLOCK_MONOTONIC in nanoseconds elsewhere. About 10 ns, against 23 for clock_gettime.
 uint64_t lifeline_cycle_counter(void);
 
-/// The label of the dispatch queue the caller runs on, or NULL when it runs on none.
-const char *lifeline_current_queue_label(void);
+/// Whether the processor's time-stamp counter ticks at a constant rate whatever the power state
+/// (CPUID 0x80000007, EDX bit 8: an invariant TSC), so that `rdtsc` can time events.
+int lifeline_tsc_is_invariant(void);
 
-/// A per-thread cache that maps the current queue label pointer to a trace-local queue id.
-/// `generation` identifies the recording session, so a new session never sees stale ids.
-/// Returns 0 on a miss.
-uint32_t lifeline_queue_cache_lookup(const char *label, uint64_t generation);
-void lifeline_queue_cache_store(const char *label, uint64_t generation, uint32_t queue_id);
+/// The time-stamp counter (`rdtsc`); 0 where there is none.
+uint64_t lifeline_tsc(void);
 
-/// Whether the calling thread was already declared in the session `generation`; marks it declared.
-int lifeline_thread_declare_once(uint64_t generation);
+/// Copies a binary event record of `length` bytes (at least 16) into the log so that a process
+/// killed at any moment leaves either nothing of it, or its first 8 bytes (its length among
+/// them) with the rest, or all of it: the first 8 bytes first, then the body, then the last
+/// byte (the commit byte) after everything else.
+void lifeline_store_record(void *destination, const void *source, size_t length);
+
+/// Copies `length` bytes front to back, so that a process killed during the copy leaves a prefix
+/// of them and zero bytes after it (`memcpy` may store a copy's end first).
+void lifeline_copy_forward(void *destination, const void *source, size_t length);
+
+
+/// A queue id of ``lifeline_thread_event``: the current queue's label is not cached, and
+/// `*label` is it.
+#define LIFELINE_QUEUE_MISS 0xFFFFFFFEu
+
+/// The thread-local part of recording one event on the calling thread in the recording
+/// `generation`: counts the call it begins (`delta` 1) or ends (-1), or an instant (0), in the
+/// thread's counter of unfinished calls, and says which dispatch queue it runs on. Returns the
+/// thread's kernel id, or 0, doing nothing, when the recording has not adopted the thread yet
+/// (``lifeline_thread_adopt``).
+///
+/// `*queue` is 0 when the thread runs no queue, the id cached for the current queue's label
+/// (``lifeline_queue_cache_store``), or `LIFELINE_QUEUE_MISS` with `*label` set. The end of a
+/// call runs on the queue its begin ran on, so it takes that one without asking libdispatch.
+uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label);
+
+/// After a `LIFELINE_QUEUE_MISS`: caches `queue` for `label` on the calling thread, and for the
+/// call the event (with the same `delta`) began.
+void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint32_t queue, int64_t delta);
+
+/// Gives the calling thread its counter of unfinished calls in the recording `generation`, which
+/// owns it and reads it when recording stops.
+void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls);
+
+/// The value of a thread's counter, read from any thread.
+int64_t lifeline_thread_open_calls(const int64_t *open_calls);
 
 /// Writes the return addresses of the calling thread's stack, innermost first, into
 /// `addresses` (at most `capacity` of them) and returns how many it wrote. Uses glibc's

@@ -128,8 +128,16 @@ public struct CancelledImmediatelyRule: DiagnosisRule {
     /// Whether the program marked a point on `thread` between two events: a mark says it did
     /// something in between, so the cancel was not right after the subscribe.
     private func markedBetween(_ start: UInt64, _ end: UInt64, onThread thread: UInt64, in lifecycles: TraceLifecycles) -> Bool {
-        (start + 1..<max(end, start + 1)).contains { seq in
-            guard let event = lifecycles.event(seq), event.thread == thread, case .mark = event.kind else { return false }
+        // The events between, found by position: sequence numbers can be far apart (a damaged
+        // log's seq of 2⁶³ − 1 made a loop over the numbers run for hours).
+        let events = lifecycles.trace.events
+        var low = 0, high = events.count
+        while low < high {
+            let middle = (low + high) / 2
+            if events[middle].seq <= start { low = middle + 1 } else { high = middle }
+        }
+        return events[low...].prefix { $0.seq < end }.contains { event in
+            guard event.thread == thread, case .mark = event.kind else { return false }
             return true
         }
     }
