@@ -43,8 +43,6 @@ public enum TraceReader {
 
         var damage: [TraceDamage] = []
         var builder = TraceBuilder()
-        // Nearly every line is an event: room for them all at once, not grown a million times.
-        builder.reserveCapacity(events: lineCount(in: bytes))
         var flat = FlatLine()
         var header: TraceHeader?
         var number = 0
@@ -57,6 +55,8 @@ public enum TraceReader {
             guard number > 1 else {
                 header = try readHeader(line)
                 if header!.format == .binary { return try BinaryLogReader.read(bytes, header: header!, from: start) }
+                // Nearly every line is an event: room for them all at once, not grown a million times.
+                builder.reserveCapacity(events: lineCount(in: UnsafeBufferPointer(rebasing: bytes[min(start, length)...])))
                 continue
             }
             if !line.isEmpty, memchr(line.baseAddress!, 0, line.count) != nil, let zero = line.lastIndex(of: 0) {
