@@ -23,12 +23,12 @@ struct ExportCommandTests {
     @Test func aBinaryLogIsExportedAsJSONLinesThatReadAndDiagnoseTheSame() throws {
         let log = try Self.binaryLog()
         let binary = try TraceReader.read(contentsOf: log)
-        #expect(binary.header.version == 5)
+        #expect(binary.header.version == TraceHeader.binaryVersion)
         let exported = URL(fileURLWithPath: log).deletingLastPathComponent().appendingPathComponent("exported.jsonl").path
         let run = try LifelineExecutable.run(["export", log, "-o", exported])
         #expect(run.status == 0, "\(run.standardError)")
         let text = try String(contentsOfFile: exported, encoding: .utf8)
-        #expect(text.hasPrefix("{\"format\":\"lifeline-trace\",\"version\":4,"))
+        #expect(text.hasPrefix("{\"format\":\"lifeline-trace\",\"version\":\(TraceHeader.jsonLinesVersion),"))
         #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
         let json = try TraceReader.read(contentsOf: exported)
         #expect(json.events == binary.events)

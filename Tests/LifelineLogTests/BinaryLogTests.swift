@@ -60,7 +60,7 @@ import Testing
     @Test func aBinaryLogReadsAsTheSameJSONLogReads() throws {
         let json = try TraceReader.read(try write(log.header))
         let binary = try TraceReader.read(try write(binaryHeader))
-        #expect(binary.header.version == 5 && json.header.version == 4)
+        #expect(binary.header.version == TraceHeader.binaryVersion && json.header.version == TraceHeader.jsonLinesVersion)
         #expect(binary.events == json.events)
         #expect(binary.events == log.events)
         #expect(binary.objects == json.objects)
@@ -237,7 +237,7 @@ import Testing
     /// lines, and exports them as nanoseconds.
     @Test func aLogTimedByTheCounterReadsInNanoseconds() throws {
         let header = TraceHeader(
-            version: 5, processID: 1, processName: "clocked", startedAt: "2026-11-23T08:00:00Z", clockOrigin: 5,
+            version: TraceHeader.binaryVersion, processID: 1, processName: "clocked", startedAt: "2026-11-23T08:00:00Z", clockOrigin: 5,
             valueDescriptionLimit: nil, ticks: .init(tsc: 10_000, time: 100, perSecond: 3_000_000_000)
         )
         let path = temporaryPath("ticks")
