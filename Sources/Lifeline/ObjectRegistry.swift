@@ -47,10 +47,11 @@ final class ObjectRegistry: Sendable {
     /// sweep marks the living without looking their entries up again.
     private final class WeakReference: @unchecked Sendable {
         weak var object: AnyObject?
-        let aliveAtSeq = Atomic<UInt64>(0)
+        let aliveAtSeq: Atomic<UInt64>
 
-        init(_ object: AnyObject) {
+        init(_ object: AnyObject, aliveAt seq: UInt64) {
             self.object = object
+            aliveAtSeq = Atomic(seq)
         }
     }
 
@@ -68,7 +69,8 @@ final class ObjectRegistry: Sendable {
         /// The object, while it lives.
         var object: AnyObject? { reference.object }
 
-        /// The last sequence number at which a sweep saw the object alive, or 0.
+        /// The last sequence number at which the object was seen alive: by a sweep, or when
+        /// it was identified.
         var aliveAtSeq: UInt64 { reference.aliveAtSeq.load(ordering: .relaxed) }
     }
 
@@ -161,20 +163,24 @@ final class ObjectRegistry: Sendable {
     ///
     /// `metadata`, when given, is the class metadata of the static type the caller saw the
     /// object as: the object is then cached under it for ``cachedID(of:metadata:)``.
+    /// `seq` is the last sequence number recorded: the caller holds the object, so it is
+    /// alive after that event, and a death found later is bounded by it rather than by 0
+    /// when no sweep saw the object first.
     func identify(
         object: AnyObject, role: TraceObjectRole, combineIdentifier: CombineIdentifier? = nil,
-        metadata: UnsafeRawPointer? = nil,
+        metadata: UnsafeRawPointer? = nil, seenAliveAt seq: UInt64 = 0,
         declared: (UInt) -> TraceObjectID? = { _ in nil }, declare: (TraceObjectID) -> TraceObject
     ) -> Identity {
         let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let generation = generation
         let key = ObjectIdentifier(object)
         let valueKey = combineIdentifier.map(ValueKey.init)
-        let reference = WeakReference(object)
+        let reference = WeakReference(object, aliveAt: seq)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if let known = state.live[key] {
                 if known.object != nil {
+                    known.reference.aliveAtSeq.max(seq, ordering: .relaxed)
                     if let metadata { Self.cache(address, metadata, known.id, generation) }
                     return (known.id, false, nil)
                 }

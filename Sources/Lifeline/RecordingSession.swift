@@ -179,7 +179,7 @@ final class RecordingSession: Sendable {
         let identity: ObjectRegistry.Identity
         if isClass {
             identity = registry.identify(
-                object: object as AnyObject, role: role, combineIdentifier: key, metadata: metadata,
+                object: object as AnyObject, role: role, combineIdentifier: key, metadata: metadata, seenAliveAt: lastSeq,
                 declared: { [snapshots] address in snapshots.claim(address: address, typeName: TypeName.of(type).full) },
                 declare: declare
             )

@@ -117,5 +117,21 @@ extension RecordingTests {
             #expect(deaths.first?.aliveAtSeq == 20)
             withExtendedLifetime(keeper) {}
         }
+
+        /// An object that dies before any sweep reaches it was still alive when it was
+        /// identified: its death says so, instead of "last seen alive at #0", before any event.
+        @Test func anObjectNoSweepReachedWasLastSeenAliveWhenItWasIdentified() {
+            let registry = makeRegistry()
+            var early: Node? = Node()
+            let earlyID = registry.identify(object: early!, role: .subscriber, metadata: nodeMetadata, seenAliveAt: 7, declare: declaration).id
+            var late: Node? = Node()
+            let lateID = registry.identify(object: late!, role: .subscriber, metadata: nodeMetadata, seenAliveAt: 9, declare: declaration).id
+            // Identified again later, on a path the cache missed: the bound moves on.
+            _ = registry.identify(object: late!, role: .subscriber, seenAliveAt: 12, declare: declaration)
+            early = nil
+            late = nil
+            let deaths = registry.sweepAll(aliveAt: 20)
+            #expect(Dictionary(uniqueKeysWithValues: deaths.map { ($0.id, $0.aliveAtSeq) }) == [earlyID: 7, lateID: 12])
+        }
     }
 }
