@@ -71,6 +71,29 @@ import Testing
         #expect(!dot.contains(#"Sink #1\\nFeed"#))
     }
 
+    /// A per-call snapshot that took an object from an earlier snapshot draws it saying so, and
+    /// its caption says what that means; a complete snapshot says neither.
+    @Test func anObjectAPerCallSnapshotDidNotCheckSaysWhichSnapshotFoundIt() {
+        let base = Self.trace()
+        let complete = base.snapshots[0]
+        let perCall = TraceSnapshot(
+            index: 4, seq: 20, label: "after subscribe #20", reason: .subscribe, nodes: complete.nodes, edges: complete.edges,
+            lastChecked: [TraceObjectID(4): 12]
+        )
+        let trace = Trace(header: base.header, objects: base.objects, threads: [:], queues: [:], events: [], snapshots: [complete, perCall], damage: [])
+        let dot = OwnershipDOTRenderer.render(perCall, in: trace)
+        let nodeLines = dot.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("\"o") && !$0.contains("->") }
+        let marked = nodeLines.filter { $0.contains("as found after #12") }
+        #expect(marked.count == 1 && marked[0].hasPrefix("\"o4\" "), "\(dot)")
+        #expect(!nodeLines.contains { $0.contains("as found after") && !$0.hasPrefix("\"o4\" ") })
+        // The loop through the view model is drawn, but not as a retain cycle: this snapshot
+        // did not check the view model's references, and `retain-cycle` does not report it.
+        #expect(!dot.contains("penwidth"), "\(dot)")
+        #expect(dot.contains("was not checked by this snapshot"))
+        let completeDOT = OwnershipDOTRenderer.render(complete, in: trace)
+        #expect(!completeDOT.contains("as found after"))
+    }
+
     @Test func theDOTMatchesItsGoldenFile() throws {
         let trace = Self.trace()
         let dot = OwnershipDOTRenderer.render(trace.snapshots[0], in: trace)

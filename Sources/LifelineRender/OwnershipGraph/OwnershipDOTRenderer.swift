@@ -11,8 +11,11 @@ import LifelineLog
 ///   internals are not drawn.
 /// - Each reference is an edge labelled with its field: solid when strong, dashed when weak,
 ///   dotted when unowned.
-/// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles``) are drawn in the warning
-///   colour; deallocated objects are greyed.
+/// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles`` whose holders the
+///   snapshot checked) are drawn in the warning colour; deallocated objects are greyed.
+/// - A per-call snapshot checks only some objects and takes the others from earlier snapshots
+///   (``TraceSnapshot/lastChecked``): each of those says which one (`as found after #96`), and
+///   the caption says what that means, so a picture never passes an older look off as current.
 ///
 /// The output is deterministic: nodes in id order, edges in the snapshot's order, and every
 /// label escaped by ``DotGraph``.
@@ -39,15 +42,23 @@ public enum OwnershipDOTRenderer {
     ///   - trace: The trace that declares the snapshot's objects.
     public static func graph(_ snapshot: TraceSnapshot, in trace: Trace) -> DotGraph {
         let ownership = OwnershipGraph(snapshot: snapshot, trace: trace)
-        let cycles = ownership.retainCycles
+        // Only the loops `retain-cycle` could report: a per-call snapshot's loop through an
+        // object it did not check pieces together references seen at different moments.
+        let cycles = ownership.retainCycles.filter { cycle in
+            snapshot.isComplete || cycle.chain.allSatisfy { snapshot.checked($0.from) }
+        }
         let cycleObjects = Set(cycles.flatMap(\.chainObjects))
         let cycleEdges = Set(cycles.flatMap(\.chain))
         var graph = DotGraph.ownershipGraph(name: "ownership")
+        let takenEarlier = snapshot.nodes.contains { !snapshot.checked($0.id) }
+            ? "\nan object marked \"as found after #N\" was not checked by this snapshot: it is drawn as the snapshot after event #N found it"
+            : ""
         graph.graphAttributes.append(.label(
             "snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\", after event #\(snapshot.seq)\n"
                 + "strong n (k drawn): the runtime counts n strong references, k of them drawn here;\n"
                 + "the rest come from the stack, globals or objects not inspected. "
                 + "weak and unowned count the program's references only"
+                + takenEarlier
         ))
         graph.nodes = snapshot.nodes.map { node in
             DotNode.ownershipObject(
@@ -73,7 +84,9 @@ public enum OwnershipDOTRenderer {
     /// `deallocated` or `counts unknown` (``ReferenceTally``). The runtime's counts include
     /// references the graph cannot see (the stack, compiler temporaries, globals), so the label
     /// says how many of them it draws rather than presenting the counts as the graph's. A
-    /// system library's object says instead that its internals are not drawn.
+    /// system library's object says instead that its internals are not drawn. A node a
+    /// per-call snapshot did not check says which earlier snapshot it is drawn as:
+    /// `as found after #96`.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
         let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
         // Where the program made the object goes on a line of its own.
@@ -92,7 +105,8 @@ public enum OwnershipDOTRenderer {
         }
         // The title is the program's text: escaped and capped, so that a newline in a label
         // cannot add a line to the node and a long one cannot overflow Graphviz's scanner.
-        return "\(TraceText.printable(title))\(place)\n\(detail)"
+        let found = graph.snapshot.lastChecked[node.id].map { "\nas found after #\($0)" } ?? ""
+        return "\(TraceText.printable(title))\(place)\n\(detail)\(found)"
     }
 
     private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {
