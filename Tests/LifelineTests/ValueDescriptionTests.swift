@@ -41,5 +41,27 @@ extension RecordingTests {
             #expect(pairs >= 1)
             #expect(value.count == pairs, "described \(value.count) times for \(pairs) deliveries")
         }
+
+        /// A description too long for a binary record (its text field holds about 65,000
+        /// bytes) is recorded as a JSON event line inside the binary log, and reads back whole.
+        @Test func aDescriptionTooLongForARecordReadsBackWhole() throws {
+            let long = String(repeating: "abcdefghij", count: 7_000)
+            let trace = try Lifeline.record(options: RecordingOptions(
+                automatic: false, valueDescriptionLimit: 80_000, snapshots: .none, callSites: false
+            )) {
+                let subject = PassthroughSubject<String, Never>()
+                let cancellable = subject.lifeline("long").sink { _ in }
+                subject.send(long)
+                subject.send("short")
+                cancellable.cancel()
+            }
+            #expect(trace.header.format == .binary)
+            let values = trace.events.compactMap { event -> String? in
+                guard case .value(_, _, let text) = event.kind, event.phase == .begin else { return nil }
+                return text
+            }
+            #expect(values == [long, "short"])
+            #expect(trace.damage.isEmpty)
+        }
     }
 }
