@@ -47,15 +47,10 @@ struct DeclaredObjects {
 
     /// The first object `kind` names that no line declared.
     func firstUndeclared(in kind: TraceEvent.Kind) -> TraceObjectID? {
-        switch kind {
-        case .subscribe(let first, let second), .receiveSubscription(let first, let second):
-            if !contains(first) { return first }
-            return contains(second) ? nil : second
-        case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
-             .deallocation(let object, _):
-            return contains(object) ? nil : object
-        case .mark:
-            return nil
+        var undeclared: TraceObjectID?
+        kind.forEachObject { object in
+            if undeclared == nil && !contains(object) { undeclared = object }
         }
+        return undeclared
     }
 }

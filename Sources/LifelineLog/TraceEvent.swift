@@ -97,13 +97,24 @@ public struct TraceEvent: Hashable, Sendable {
 
         /// Every object the event refers to.
         public var objects: [TraceObjectID] {
+            var objects: [TraceObjectID] = []
+            forEachObject { objects.append($0) }
+            return objects
+        }
+
+        /// Calls `body` with every object the event refers to, in ``objects``' order, without
+        /// building an array: for the loops that visit every event of a log.
+        @inlinable
+        public func forEachObject(_ body: (TraceObjectID) throws -> Void) rethrows {
             switch self {
-            case .subscribe(let publisher, let subscriber): return [publisher, subscriber]
-            case .receiveSubscription(let subscriber, let subscription): return [subscriber, subscription]
-            case .request(let subscription, _), .cancel(let subscription): return [subscription]
-            case .value(let subscriber, _, _), .completion(let subscriber, _): return [subscriber]
-            case .deallocation(let object, _): return [object]
-            case .mark: return []
+            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
+                try body(first)
+                try body(second)
+            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
+                 .deallocation(let object, _):
+                try body(object)
+            case .mark:
+                break
             }
         }
     }

@@ -16,24 +16,25 @@ extension TraceLineEncoder {
             line.raw("],\"edges\":[")
             encode(delta.edges, into: &line)
             line.raw("],\"removed_nodes\":[")
-            for (position, id) in delta.removedNodes.enumerated() {
-                line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
-                line.number(id.rawValue)
-                line.raw("}")
-            }
+            encodeIDs(delta.removedNodes, into: &line)
             line.raw("],\"removed_edges\":[")
             encode(delta.removedEdges, into: &line)
             line.raw("]")
             if !delta.checked.isEmpty {
                 line.raw(",\"checked\":[")
-                for (position, id) in delta.checked.enumerated() {
-                    line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
-                    line.number(id.rawValue)
-                    line.raw("}")
-                }
+                encodeIDs(delta.checked, into: &line)
                 line.raw("]")
             }
             line.raw("}\n")
         }, body)
+    }
+
+    /// Writes `ids` as the members of a JSON array of `{"id":N}` objects.
+    private static func encodeIDs(_ ids: [TraceObjectID], into line: inout TraceLineBuilder) {
+        for (position, id) in ids.enumerated() {
+            line.raw(position == 0 ? "{\"id\":" : ",{\"id\":")
+            line.number(id.rawValue)
+            line.raw("}")
+        }
     }
 }

@@ -61,15 +61,8 @@ public struct TraceLifecycles: Sendable {
         bySubscriber = ObjectTable(objectCount: trace.objects.count)
         (bySubscription, firstSeen, endedPrefix) = (bySubscriber.emptyCopy(), bySubscriber.emptyCopy(), bySubscriber.emptyCopy())
         for event in trace.events {
-            switch event.kind {
-            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
-                if firstSeen[first] == nil { firstSeen[first] = event.seq }
-                if firstSeen[second] == nil { firstSeen[second] = event.seq }
-            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
-                 .deallocation(let object, _):
+            event.kind.forEachObject { object in
                 if firstSeen[object] == nil { firstSeen[object] = event.seq }
-            case .mark:
-                break
             }
             apply(event)
         }

@@ -50,16 +50,7 @@ enum LaneOrder {
         }
 
         for event in events {
-            switch event.kind {
-            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
-                see(first)
-                see(second)
-            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
-                 .deallocation(let object, _):
-                see(object)
-            case .mark:
-                break
-            }
+            event.kind.forEachObject(see)
             switch event.kind {
             case .subscribe(let publisher, let subscriber):
                 publisherOf[subscriber] = publisher

@@ -190,16 +190,7 @@ struct SequenceModel: Sendable {
             func see(_ object: TraceObjectID) {
                 lifetime[object] = lifetime[object].map { $0.lowerBound...event.seq } ?? event.seq...event.seq
             }
-            switch event.kind {
-            case .subscribe(let first, let second), .receiveSubscription(let first, let second):
-                see(first)
-                see(second)
-            case .request(let object, _), .cancel(let object), .value(let object, _, _), .completion(let object, _),
-                 .deallocation(let object, _):
-                see(object)
-            case .mark:
-                break
-            }
+            event.kind.forEachObject(see)
         }
         struct SuccessionKey: Hashable {
             let pipeline: Int?
