@@ -34,15 +34,28 @@ struct PerfettoEventWriter {
     }
 
     private let processID: UInt64
-    /// The events written so far as UTF-8, each on its line, separated by `,` and a newline.
+    /// The events written since the last ``flush(to:)`` as UTF-8, each on its line, separated
+    /// by `,` and a newline.
     private var bytes: [UInt8] = []
+    /// How many bytes ``flushIfFull(to:)`` lets gather before it hands them on.
+    private static let flushSize = 1 << 20
 
-    /// A writer for about `expectedEvents` events, whose output is reserved at once rather than
-    /// grown and copied again and again.
-    init(processID: UInt64, expectedEvents: Int = 0) {
+    init(processID: UInt64) {
         self.processID = processID
-        bytes.reserveCapacity(64 + expectedEvents * 200)
+        bytes.reserveCapacity(Self.flushSize + 4_096)
         append("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
+    }
+
+    /// Hands the bytes written so far to `emit` when they are a megabyte or more, so that a
+    /// document of hundreds of megabytes is never held whole.
+    mutating func flushIfFull(to emit: (UnsafeRawBufferPointer) -> Void) {
+        if bytes.count >= Self.flushSize { flush(to: emit) }
+    }
+
+    /// Hands the bytes written so far to `emit`.
+    private mutating func flush(to emit: (UnsafeRawBufferPointer) -> Void) {
+        bytes.withUnsafeBytes { emit($0) }
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// A metadata event (`ph: "M"`), such as `thread_name`.
@@ -113,10 +126,10 @@ struct PerfettoEventWriter {
         append("}")
     }
 
-    /// The whole JSON object, as UTF-8.
-    consuming func document() -> [UInt8] {
+    /// Ends the JSON object and hands what is left of it to `emit`.
+    consuming func finish(to emit: (UnsafeRawBufferPointer) -> Void) {
         append("\n]}\n")
-        return bytes
+        flush(to: emit)
     }
 
     private var hasEvents = false

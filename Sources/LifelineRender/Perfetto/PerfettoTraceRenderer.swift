@@ -33,8 +33,16 @@ public enum PerfettoTraceRenderer {
     /// Renders `trace` as Chrome trace event JSON in UTF-8 bytes, as ``render(_:)`` does
     /// without making a `String` of a document that can run to hundreds of megabytes.
     public static func renderUTF8(_ trace: Trace) -> [UInt8] {
+        var document: [UInt8] = []
+        render(trace) { document.append(contentsOf: $0) }
+        return document
+    }
+
+    /// Renders `trace` as Chrome trace event JSON in UTF-8, handed to `emit` a megabyte at a
+    /// time, in order: the bytes ``renderUTF8(_:)`` returns, never held whole.
+    public static func render(_ trace: Trace, to emit: (UnsafeRawBufferPointer) -> Void) {
         let model = SequenceModel(trace: trace, diagnoses: [], folding: false)
-        var writer = PerfettoEventWriter(processID: trace.header.processID, expectedEvents: model.steps.count)
+        var writer = PerfettoEventWriter(processID: trace.header.processID)
         writer.metadata("process_name", thread: 0, args: ["name": .text(trace.header.processName)])
         let tids = trace.threads.keys.sorted { lhs, rhs in
             let left = trace.threads[lhs]!.name == "main", right = trace.threads[rhs]!.name == "main"
@@ -67,6 +75,7 @@ public enum PerfettoTraceRenderer {
         }
 
         for (index, step) in model.steps.enumerated() {
+            writer.flushIfFull(to: emit)
             let time = times[index], thread = step.thread ?? 0
             var args: PerfettoEventWriter.Arguments = [:]
             if let seq = step.seq { args["seq"] = .number(seq) }
@@ -141,7 +150,7 @@ public enum PerfettoTraceRenderer {
         for (lane, lifetime) in lifetimes.enumerated() {
             if let lifetime { endLifetime(lane, at: last, thread: lifetime.thread, reason: "still open when recording stopped") }
         }
-        return writer.document()
+        writer.finish(to: emit)
     }
 
     /// Each row's time; a row without one (a call closed because an enclosing call

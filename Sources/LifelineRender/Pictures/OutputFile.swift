@@ -44,15 +44,40 @@ public enum OutputFile {
     /// Writes `bytes` to `path`: replaced at once when it is a file, written directly when it
     /// is a device, a FIFO or standard output.
     public static func write(_ bytes: Data, to path: String) throws(Failure) {
+        try write(to: path) { emit in bytes.withUnsafeBytes { emit($0) } }
+    }
+
+    /// Writes to `path` what `produce` hands its `emit` function, piece by piece, so that a
+    /// document of hundreds of megabytes is never held whole: a file is still replaced at
+    /// once, when `produce` returns, and keeps its old bytes when a write fails.
+    public static func write(
+        to path: String, streaming produce: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(Failure) {
         if let problem = problem(writing: path) {
             throw Failure(description: "cannot write \(path): \(problem)")
         }
-        let target = Destination(path)
+        // The first write that fails is the one reported; what follows it is not written.
+        func emitting(to descriptor: Int32) -> Int32? {
+            var failure: Int32?
+            produce { piece in
+                if failure == nil { failure = writeAll(piece, to: descriptor) }
+            }
+            return failure
+        }
         let failure: Int32?
-        switch target {
-        case .standardOutput: failure = writeAll(bytes, to: STDOUT_FILENO)
-        case .stream(let streamPath): failure = writeDirectly(bytes, to: streamPath)
-        case .file(let filePath): failure = replace(filePath, with: bytes)
+        switch Destination(path) {
+        case .standardOutput:
+            failure = emitting(to: STDOUT_FILENO)
+        case .stream(let streamPath):
+            let descriptor = open(streamPath, O_WRONLY | O_CLOEXEC)
+            if descriptor < 0 {
+                failure = errno
+            } else {
+                failure = emitting(to: descriptor)
+                close(descriptor)
+            }
+        case .file(let filePath):
+            failure = replace(filePath, writing: emitting)
         }
         if let failure {
             throw Failure(description: "cannot write \(path): \(Self.words(for: failure))")
@@ -156,18 +181,11 @@ public enum OutputFile {
         return current
     }
 
-    /// Writes into a device or FIFO in place. Returns the `errno` of a failure.
-    private static func writeDirectly(_ bytes: Data, to path: String) -> Int32? {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return errno }
-        defer { close(descriptor) }
-        return writeAll(bytes, to: descriptor)
-    }
-
-    /// Writes `bytes` to a temporary file beside `path`, then renames it onto `path`, so that
-    /// `path` holds either the old bytes or all the new ones. An existing file keeps its
-    /// mode. Returns the `errno` of a failure.
-    private static func replace(_ path: String, with bytes: Data) -> Int32? {
+    /// Writes to a temporary file beside `path` through `fill`, given its descriptor, then
+    /// renames it onto `path`, so that `path` holds either the old bytes or all the new ones.
+    /// An existing file keeps its mode. Returns the `errno` of a failure: the one `fill`
+    /// returns, or one of finishing the file.
+    private static func replace(_ path: String, writing fill: (Int32) -> Int32?) -> Int32? {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         var template = Array(((folder.isEmpty ? "." : folder) + "/.\(name).lifeline-XXXXXX").utf8CString)
@@ -183,7 +201,7 @@ public enum OutputFile {
             umask(mask)
             mode = 0o666 & ~mask
         }
-        var failure = writeAll(bytes, to: descriptor)
+        var failure = fill(descriptor)
         if failure == nil, fchmod(descriptor, mode) != 0 { failure = errno }
         if failure == nil, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == nil { failure = errno }
@@ -192,20 +210,18 @@ public enum OutputFile {
         return failure
     }
 
-    /// Writes all of `bytes` to `descriptor`. Returns the `errno` of a failure.
-    private static func writeAll(_ bytes: Data, to descriptor: Int32) -> Int32? {
-        bytes.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+    /// Writes all of `buffer` to `descriptor`. Returns the `errno` of a failure.
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return nil
+            offset += written
         }
+        return nil
     }
 
     /// A system error in words: `no space left on device`.

@@ -100,6 +100,13 @@ struct RenderCommand: ParsableCommand {
             ? try SnapshotChoice.snapshot(in: trace, from: self.trace, at: snapshotReference) : nil
         if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
         let notes = format.showsFindings ? chosen.diagnoses : []
+        if format == .perfetto {
+            // Hundreds of megabytes for a million events: written as they are made, never held whole.
+            try ProgressIndicator.run("writing the \(format.pictureName) of \(trace.events.count) events") {
+                try OutputFile.write(to: output ?? "-") { emit in PerfettoTraceRenderer.render(trace, to: emit) }
+            }
+            return
+        }
         let picture = try ProgressIndicator.run("drawing the \(format.pictureName) of \(trace.events.count) events") {
             do {
                 return try format.render(trace, snapshot: snapshot, diagnoses: notes, folding: !noFold,
