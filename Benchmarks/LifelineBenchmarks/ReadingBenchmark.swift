@@ -12,7 +12,10 @@ import OpenCombineShim
 /// processes, each with its wall time and peak memory, on four shapes of log.
 ///
 /// With `LIFELINE_BENCHMARK_KEEP_LOGS` set, the logs stay in the log directory, numbered
-/// `lifeline-reading-benchmark-1.jsonl` to `-4` in the order of ``shapes``, for profiling.
+/// `lifeline-reading-benchmark-1.jsonl` to `-4` in the order of ``shapes`` (and their binary
+/// forms `-1-binary.log` to `-4-binary.log`), for profiling. With
+/// `LIFELINE_BENCHMARK_REUSE_LOGS` set too, the logs kept by an earlier run are read again
+/// rather than recorded anew, so that a change to the reader is measured on the same bytes.
 enum ReadingBenchmark {
     /// A shape of log and how to record it.
     struct Shape: Sendable {
@@ -60,17 +63,21 @@ enum ReadingBenchmark {
         print("Reading a log of about \(events) events (automatic mode); commands run as child processes of \(lifeline)")
         print("read/s: JSON Lines, then the same shape recorded as binary records; the commands read the JSON Lines log")
         print("shape                               events     read/s  (binary)   diagnose          svg               perfetto")
-        let keep = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_KEEP_LOGS"] != nil
+        let environment = ProcessInfo.processInfo.environment
+        let keep = environment["LIFELINE_BENCHMARK_KEEP_LOGS"] != nil
+        let reuse = keep && environment["LIFELINE_BENCHMARK_REUSE_LOGS"] != nil
         for (number, shape) in shapes.enumerated() {
             let path = "\(logDirectory)/lifeline-reading-benchmark\(keep ? "-\(number + 1)" : "").jsonl"
-            let binaryPath = "\(logDirectory)/lifeline-reading-benchmark-binary.log"
+            let binaryPath = "\(logDirectory)/lifeline-reading-benchmark\(keep ? "-\(number + 1)" : "")-binary.log"
             defer {
-                if !keep { try? FileManager.default.removeItem(atPath: path) }
-                try? FileManager.default.removeItem(atPath: binaryPath)
+                if !keep {
+                    try? FileManager.default.removeItem(atPath: path)
+                    try? FileManager.default.removeItem(atPath: binaryPath)
+                }
             }
             // JSON Lines: the interchange format, and the slower one to read.
-            let (count, rate) = try readingRate(of: shape, events: events, at: path, format: .jsonLines)
-            let (_, binaryRate) = try readingRate(of: shape, events: events, at: binaryPath, format: .binary)
+            let (count, rate) = try readingRate(of: shape, events: events, at: path, format: .jsonLines, recording: !reuse)
+            let (_, binaryRate) = try readingRate(of: shape, events: events, at: binaryPath, format: .binary, recording: !reuse)
             var line = shape.name.padding(toLength: 34, withPad: " ", startingAt: 0)
             line += String(format: " %9d %9.2fM %8.2fM", count, rate / 1e6, binaryRate / 1e6)
             for arguments in [["diagnose", path], ["render", path, "--format", "svg"], ["render", path, "--format", "perfetto"]] {
@@ -80,14 +87,17 @@ enum ReadingBenchmark {
         }
     }
 
-    /// Records `shape` into a log at `path` in `format`, then reads it in-process: the events
-    /// read, and events per second (median of the runs).
+    /// Records `shape` into a log at `path` in `format` (unless `recording` is false: the log
+    /// is there already), then reads it in-process: the events read, and events per second
+    /// (median of the runs).
     private static func readingRate(
-        of shape: Shape, events: Int, at path: String, format: TraceLogFormat
+        of shape: Shape, events: Int, at path: String, format: TraceLogFormat, recording: Bool
     ) throws -> (events: Int, perSecond: Double) {
-        try Lifeline.start(writingTo: path, options: RecordingOptions(logFormat: format))
-        shape.record(events)
-        Lifeline.stop()
+        if recording {
+            try Lifeline.start(writingTo: path, options: RecordingOptions(logFormat: format))
+            shape.record(events)
+            Lifeline.stop()
+        }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var count = 0
         let reading = median {
