@@ -37,19 +37,46 @@ struct FlatLine {
 
     private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var values = [Value](repeating: .absent, count: Key.allCases.count)
-    /// Every key's name packed into two words (``packed(_:from:count:)``), looked through at
-    /// each member: cheaper than comparing bytes, and kept by each reader rather than globally.
-    private let keyNames: [(low: UInt64, high: UInt64, key: Key)] = Key.allCases.map { key in
-        let name = Array(key.name.utf8)
-        let words = name.withUnsafeBufferPointer { FlatLine.packed($0, from: 0, count: name.count) }
-        return (words.low, words.high, key)
+    /// The keys the line holds, one bit per ``Key`` raw value: a key whose bit is clear is
+    /// absent whatever `values` still holds from an earlier line.
+    private var present: UInt32 = 0
+    /// Every key's name packed into two words (``packed(_:from:count:)``), in the slot the
+    /// packed words hash to (``slot(low:high:)``); an empty slot packs no name. Kept by each
+    /// reader rather than globally.
+    private let keySlots: [(low: UInt64, high: UInt64, key: Key?)]
+    /// The multiplier of ``slot(low:high:)`` that gives every key a slot of its own.
+    private let slotMultiplier: UInt64
+
+    init() {
+        let names = Key.allCases.map { key in
+            let name = Array(key.name.utf8)
+            let words = name.withUnsafeBufferPointer { FlatLine.packed($0, from: 0, count: name.count) }
+            return (low: words.low, high: words.high, key: key)
+        }
+        // The first of a fixed sequence of odd multipliers under which no two names share a
+        // slot: the same one every run.
+        var multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        while Set(names.map { Self.slot(low: $0.low, high: $0.high, multiplier: multiplier) }).count < names.count {
+            multiplier = multiplier &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 | 1
+        }
+        var slots = [(low: UInt64, high: UInt64, key: Key?)](repeating: (0, 0, nil), count: Self.slotCount)
+        for name in names { slots[Self.slot(low: name.low, high: name.high, multiplier: multiplier)] = name }
+        keySlots = slots
+        slotMultiplier = multiplier
+    }
+
+    private static let slotCount = 128
+
+    /// The slot of packed words among ``slotCount``.
+    private static func slot(low: UInt64, high: UInt64, multiplier: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((low ^ (high &* 0xC2B2_AE3D_27D4_EB4F)) &* multiplier) >> 57)
     }
 
     /// Reads `line`; `false` when it is not a flat object of the values ``Value`` holds (or not
     /// JSON at all).
     mutating func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes = line
-        for index in values.indices { values[index] = .absent }
+        present = 0
         var index = skipWhitespace(from: 0)
         guard index < line.count, line[index] == UInt8(ascii: "{") else { return false }
         index = skipWhitespace(from: index + 1)
@@ -64,7 +91,10 @@ struct FlatLine {
             guard index < line.count, line[index] == UInt8(ascii: ":") else { return false }
             index = skipWhitespace(from: index + 1)
             guard index < line.count, let (value, valueEnd) = value(at: index) else { return false }
-            if let key { values[key.rawValue] = value }
+            if let key {
+                values[key.rawValue] = value
+                present |= 1 << UInt32(key.rawValue)
+            }
             index = skipWhitespace(from: valueEnd)
             guard index < line.count else { return false }
             if line[index] == UInt8(ascii: ",") {
@@ -77,7 +107,7 @@ struct FlatLine {
     }
 
     subscript(key: Key) -> Value {
-        values[key.rawValue]
+        present & (1 << UInt32(key.rawValue)) == 0 ? .absent : values[key.rawValue]
     }
 
     /// Whether the line has `key` with a value other than `null`.
@@ -157,8 +187,8 @@ struct FlatLine {
         // Every key is 1 to 15 bytes long; packed with its length, no two pack the same.
         guard end - start < 16 else { return nil }
         let (low, high) = Self.packed(bytes, from: start, count: end - start)
-        for candidate in keyNames where candidate.low == low && candidate.high == high { return candidate.key }
-        return nil
+        let candidate = keySlots[Self.slot(low: low, high: high, multiplier: slotMultiplier)]
+        return candidate.low == low && candidate.high == high ? candidate.key : nil
     }
 
     /// `count` (at most 15) bytes from `start`, packed into two words, the count in the top

@@ -27,6 +27,8 @@ package enum TraceText {
     /// `4 * limit` Unicode scalars, the last character being `…` when anything was cut. The
     /// scalar bound keeps text made of one letter and ten thousand combining marks short too.
     package static func shortened(_ text: String, limit: Int = limit) -> String {
+        // No more bytes than the limit: no more scalars or characters either.
+        if text.utf8.count <= limit { return text }
         let scalarLimit = limit > Int.max / 4 ? Int.max : 4 * limit
         let scalarCount = text.unicodeScalars.count
         guard scalarCount > limit else { return text }
@@ -52,6 +54,8 @@ package enum TraceText {
     /// U+200F, U+202A to U+202E, U+2066 to U+2069), and the noncharacters U+FFFE and U+FFFF,
     /// which XML cannot carry.
     package static func escaped(_ text: String) -> String {
+        // Printable ASCII, nearly all text, needs no escape: told from its bytes alone.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

@@ -14,21 +14,28 @@ struct PerfettoEventWriter {
         Array(JSONText.quoted(text).utf8)
     }
 
-    /// An event's arguments: a handful of keys, kept in a list rather than hashed.
+    /// An event's arguments: a handful of keys, kept in a list in key order (the order the
+    /// object is written in) rather than hashed.
     struct Arguments: ExpressibleByDictionaryLiteral {
         fileprivate var pairs: [(key: String, value: Value)] = []
 
         init(dictionaryLiteral elements: (String, Value)...) {
-            pairs = elements.map { (key: $0.0, value: $0.1) }
+            for (key, value) in elements { self[key] = value }
         }
 
         var isEmpty: Bool { pairs.isEmpty }
 
         subscript(key: String) -> Value? {
-            get { pairs.last { $0.key == key }?.value }
+            get { pairs.first { $0.key == key }?.value }
             set {
-                pairs.removeAll { $0.key == key }
-                if let newValue { pairs.append((key, newValue)) }
+                let position = pairs.firstIndex { $0.key >= key } ?? pairs.endIndex
+                let present = position < pairs.endIndex && pairs[position].key == key
+                switch (newValue, present) {
+                case (let value?, true): pairs[position].value = value
+                case (let value?, false): pairs.insert((key, value), at: position)
+                case (nil, true): pairs.remove(at: position)
+                case (nil, false): break
+                }
             }
         }
     }
@@ -142,10 +149,10 @@ struct PerfettoEventWriter {
     /// `args` as a JSON object, keys in order.
     private mutating func appendObject(_ args: Arguments) {
         append("{")
-        let pairs = args.pairs.indices.dropFirst().allSatisfy({ args.pairs[$0 - 1].key < args.pairs[$0].key })
-            ? args.pairs : args.pairs.sorted(by: { $0.key < $1.key })
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { append(",") }
+        var first = true
+        for pair in args.pairs {
+            if !first { append(",") }
+            first = false
             appendQuoted(pair.key)
             append(":")
             appendValue(pair.value)
@@ -183,11 +190,15 @@ struct PerfettoEventWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(number))
             return
         }
-        var divisor: UInt64 = 1
-        while number / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
-            divisor /= 10
+        // The digits from the last, into the end of a buffer, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = number, start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }

@@ -64,6 +64,9 @@ struct Lane: Hashable, Sendable {
     /// first, then the end of the file name, so that the line number stays
     /// (`HomeScreenMo…:33`).
     static func shortened(_ place: String, to limit: Int) -> String {
+        // Printable ASCII, as nearly every place is: one character a byte, and the digits of
+        // the line number the only numbers. Shortened bytewise, without grapheme breaking.
+        if place.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return shortenedASCII(place, to: limit) }
         guard place.count > limit else { return place }
         var name = Substring(place), line = Substring("")
         if let colon = place.lastIndex(of: ":"), place[place.index(after: colon)...].allSatisfy(\.isNumber) {
@@ -75,6 +78,24 @@ struct Lane: Hashable, Sendable {
         let keep = limit - line.count - 1
         guard keep >= 4 else { return String(place.prefix(max(limit - 1, 1))) + "…" }
         return String(name.prefix(keep) + "…" + line)
+    }
+
+    /// ``shortened(_:to:)`` of a place in printable ASCII, counted in bytes.
+    private static func shortenedASCII(_ place: String, to limit: Int) -> String {
+        let bytes = Array(place.utf8)
+        guard bytes.count > limit else { return place }
+        var name = bytes[...], line = bytes[bytes.endIndex...]
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")),
+           bytes[(colon + 1)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            name = bytes[..<colon]
+            line = bytes[colon...]
+        }
+        if name.count >= 6, name.suffix(6).elementsEqual(".swift".utf8) { name = name.dropLast(6) }
+        func text(_ parts: ArraySlice<UInt8>...) -> String { String(decoding: parts.joined(), as: UTF8.self) }
+        guard name.count + line.count > limit else { return text(name, line) }
+        let keep = limit - line.count - 1
+        guard keep >= 4 else { return text(bytes.prefix(max(limit - 1, 1))) + "…" }
+        return text(name.prefix(keep)) + "…" + text(line)
     }
 
     /// Both heading lines on one line, for formats that show participants in one line.
