@@ -124,9 +124,10 @@ struct RepeatedPipelines {
         for seq in pipeline.events {
             guard let event = lifecycles.event(seq) else { continue }
             key.append(-(KindWords.callNumber(event) + 1))
-            for object in event.kind.objects {
-                if local[object] == nil { local[object] = local.count }
-                key.append(local[object]!)
+            event.kind.forEachObject { object in
+                let number = local[object] ?? local.count
+                if number == local.count { local[object] = number }
+                key.append(number)
                 key.append(words.typeNumber(of: object))
             }
         }
@@ -139,10 +140,11 @@ struct RepeatedPipelines {
 private struct KindWords {
     let trace: Trace
     private var numbers: [String: Int] = [:]
-    private var typeNumbers: [TraceObjectID: Int] = [:]
+    private var typeNumbers: ObjectTable<Int>
 
     init(_ trace: Trace) {
         self.trace = trace
+        typeNumbers = ObjectTable(objectCount: trace.objects.count)
     }
 
     mutating func number(of word: String) -> Int {
