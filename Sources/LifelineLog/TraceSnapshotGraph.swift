@@ -39,23 +39,23 @@ struct TraceSnapshotGraph: Sendable {
         }
     }
 
-    /// One level of the trie: 16 children, or at the bottom level 16 entries.
-    private final class Level: Sendable {
-        let children: [Level?]
-        let entries: [Entry?]
+    /// One level of the trie: 16 children, or at the bottom level 16 entries. A level is
+    /// changed in place only while one graph alone holds it (while a delta is being applied, the
+    /// levels it already copied); once shared, it is copied first.
+    private final class Level: @unchecked Sendable {
+        var children: [Level?]
+        var entries: [Entry?]
 
         init(children: [Level?] = [], entries: [Entry?] = []) {
             self.children = children
             self.entries = entries
         }
-
-        static let empty = Level()
     }
 
     private static let fanOut = 16
     private static let bitsPerLevel: UInt64 = 4
 
-    private var root = Level.empty
+    private var root = Level()
     /// Levels below the root: the trie holds ids below 16^(height + 1).
     private var height = 0
     /// The number of entries.
@@ -103,25 +103,27 @@ struct TraceSnapshotGraph: Sendable {
                 root = Level(children: children)
                 height += 1
             }
-            let (level, change) = Self.setting(newValue, at: key, in: root, shift: Self.bitsPerLevel * UInt64(height))
-            root = level
-            count += change
+            count += Self.set(newValue, at: key, in: &root, shift: Self.bitsPerLevel * UInt64(height))
         }
     }
 
-    /// `level` with the entry for `key` replaced, and the change in the number of entries.
-    private static func setting(_ entry: Entry?, at key: UInt64, in level: Level, shift: UInt64) -> (Level, Int) {
+    /// Puts `entry` at `key` under `level`, copying the levels on the way that other graphs
+    /// share; the change in the number of entries.
+    private static func set(_ entry: Entry?, at key: UInt64, in level: inout Level, shift: UInt64) -> Int {
+        if !isKnownUniquelyReferenced(&level) { level = Level(children: level.children, entries: level.entries) }
         let slot = Int((key >> shift) & 0xf)
         if shift == 0 {
-            var entries = level.entries.isEmpty ? [Entry?](repeating: nil, count: fanOut) : level.entries
-            let change = (entry == nil ? 0 : 1) - (entries[slot] == nil ? 0 : 1)
-            entries[slot] = entry
-            return (Level(entries: entries), change)
+            if level.entries.isEmpty { level.entries = [Entry?](repeating: nil, count: fanOut) }
+            let change = (entry == nil ? 0 : 1) - (level.entries[slot] == nil ? 0 : 1)
+            level.entries[slot] = entry
+            return change
         }
-        var children = level.children.isEmpty ? [Level?](repeating: nil, count: fanOut) : level.children
-        let (child, change) = setting(entry, at: key, in: children[slot] ?? .empty, shift: shift - bitsPerLevel)
-        children[slot] = child
-        return (Level(children: children), change)
+        if level.children.isEmpty { level.children = [Level?](repeating: nil, count: fanOut) }
+        var child = level.children[slot] ?? Level()
+        level.children[slot] = nil
+        let change = set(entry, at: key, in: &child, shift: shift - bitsPerLevel)
+        level.children[slot] = child
+        return change
     }
 
     /// Every entry, ordered by id.
