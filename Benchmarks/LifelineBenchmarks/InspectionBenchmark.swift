@@ -73,17 +73,18 @@ enum InspectionBenchmark {
 
     /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps
     /// `pipelines` pipelines alive: the same calls recorded with snapshots after every call and
-    /// with snapshots at stop only, time per call.
+    /// with snapshots at stop only, time per call; and the CPU time of reading the per-call log
+    /// back (its delta snapshot lines applied: what the reader pays for them).
     static func measurePerCallSnapshots(pipelines: Int, calls: Int = 500) {
         func threadCPUTime() -> UInt64 {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
         }
-        func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, reads: Double, objects: Int) {
+        func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, reads: Double, objects: Int, snapshots: Int, reading: Double) {
             let path = "/dev/shm/lifeline-inspection-\(getpid()).jsonl"
             defer { unlink(path) }
-            var objects = 0, elapsed: UInt64 = 0, reads: UInt64 = 0
+            var objects = 0, elapsed: UInt64 = 0, reads: UInt64 = 0, snapshotCount = 0, reading: UInt64 = 0
             do {
                 try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: snapshots, callSites: false))
                 let model = ViewModel(pipelines: pipelines)
@@ -98,15 +99,20 @@ enum InspectionBenchmark {
                 reads = HeapInspector.memoryReadCount - readsBefore
                 withExtendedLifetime(model) {}
                 Lifeline.stop()
-                objects = (try? TraceReader.read(contentsOf: path))?.snapshot(at: "bound")?.nodes.count ?? 0
+                let readStart = threadCPUTime()
+                let trace = try TraceReader.read(contentsOf: path)
+                reading = threadCPUTime() - readStart
+                snapshotCount = trace.snapshots.count
+                objects = trace.snapshot(at: "bound")?.nodes.count ?? 0
             } catch {
                 print("per-call snapshots: \(error)")
             }
-            return (Double(elapsed) / Double(calls * 2), Double(reads) / Double(calls * 2), objects)
+            return (Double(elapsed) / Double(calls * 2), Double(reads) / Double(calls * 2), objects, snapshotCount, Double(reading))
         }
         let atStop = cost(.atStop), everyCall = cost(.everyCall)
         print(String(format: "per-call snapshot among %5d live objects (a subscribe or a cancel, %d each)  %7.1f µs/snapshot CPU  %5.1f reads/snapshot",
-                     everyCall.objects, calls, (everyCall.nanoseconds - atStop.nanoseconds) / 1_000, everyCall.reads))
+                     everyCall.objects, calls, (everyCall.nanoseconds - atStop.nanoseconds) / 1_000, everyCall.reads)
+            + String(format: "  reading its log (%d snapshots) %6.1f ms CPU", everyCall.snapshots, everyCall.reading / 1_000_000))
     }
 
     static func measure(_ name: String, root: AnyObject) {

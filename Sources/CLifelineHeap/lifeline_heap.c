@@ -27,6 +27,24 @@ int lifeline_heap_read(int process, uintptr_t address, void *buffer, size_t leng
     ssize_t copied = process_vm_readv((pid_t)process, &local, 1, &remote, 1, 0);
     return copied == (ssize_t)length;
 }
+size_t lifeline_heap_read_pages(int process, const uintptr_t *addresses, void *const *buffers, size_t count, size_t page_size) {
+    size_t done = 0;
+    while (done < count) {
+        struct iovec local[64], remote[64];
+        size_t batch = count - done < 64 ? count - done : 64;
+        for (size_t index = 0; index < batch; index++) {
+            local[index] = (struct iovec){ buffers[done + index], page_size };
+            remote[index] = (struct iovec){ (void *)addresses[done + index], page_size };
+        }
+        atomic_fetch_add_explicit(&read_count, 1, memory_order_relaxed);
+        ssize_t copied = process_vm_readv((pid_t)process, local, batch, remote, batch, 0);
+        size_t whole = copied > 0 ? (size_t)copied / page_size : 0;
+        done += whole;
+        if (whole < batch) break;
+    }
+    return done;
+}
+
 /// Parses the hexadecimal number at `*cursor`, moving past it. 0 digits or more than 16 fail.
 static int parse_hexadecimal(const char **cursor, const char *end, uintptr_t *value) {
     const char *p = *cursor;
@@ -173,5 +191,10 @@ int lifeline_heap_read(int process, uintptr_t address, void *buffer, size_t leng
     (void)address;
     (void)buffer;
     return length == 0;
+}
+
+size_t lifeline_heap_read_pages(int process, const uintptr_t *addresses, void *const *buffers, size_t count, size_t page_size) {
+    (void)process; (void)addresses; (void)buffers; (void)count; (void)page_size;
+    return 0;
 }
 #endif

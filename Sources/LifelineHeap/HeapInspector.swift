@@ -35,6 +35,11 @@ package struct HeapInspector: Sendable {
         /// How many objects and references the last inspection found: the next one reserves
         /// room for as many, rather than growing its tables step by step.
         var lastSize = (objects: 0, references: 0)
+        /// The pages the last inspection that read everything copied: the next one copies them
+        /// again in a few system calls before it starts, rather than one at a time as it meets
+        /// them (after a long run the heap is fragmented, and a view model's objects lie on as
+        /// many pages as there are objects).
+        var lastPages: [UInt] = []
 
         /// Memory for the next inspection, with the mappings the last one used.
         func memory() -> ProcessMemory {
@@ -117,9 +122,15 @@ package struct HeapInspector: Sendable {
                     )
                     // A walk that reads everything finds about what the last one did; one that
                     // reads what changed finds a few objects, and reserves nothing.
-                    if known == nil { walk.reserve(objects: shared.lastSize.objects, references: shared.lastSize.references) }
+                    if known == nil {
+                        walk.reserve(objects: shared.lastSize.objects, references: shared.lastSize.references)
+                        walk.memory.prefetch(pages: shared.lastPages)
+                    }
                     walk.run(roots: roots)
-                    if known == nil { shared.lastSize = (walk.graph.nodes.count, walk.graph.references.count) }
+                    if known == nil {
+                        shared.lastSize = (walk.graph.nodes.count, walk.graph.references.count)
+                        shared.lastPages = walk.memory.copiedPages
+                    }
                     return walk.graph
                 }
             }

@@ -51,6 +51,40 @@ final class PageCache {
         for way in recentNumbers.indices { recentNumbers[way] = .max }
     }
 
+    /// The pages copied so far, by page number (readable ones only).
+    var copiedPages: [UInt] {
+        slots.compactMap { $0.value >= 0 ? $0.key : nil }
+    }
+
+    /// Copies the pages `numbers` that are not copied yet, all in a few system calls rather than
+    /// one each: what a walk that will touch them all would otherwise pay page by page, on pages
+    /// scattered over a fragmented heap. A page that cannot be read is skipped and left for a
+    /// read of its own to find unreadable.
+    func prefetch(_ numbers: [UInt]) {
+        var wanted = Array(Set(numbers.filter { slots[$0] == nil }))
+        wanted.sort()
+        wanted = Array(wanted.prefix(Self.pageLimit - copiedCount))
+        var start = 0
+        while start < wanted.count {
+            let count = wanted.count - start
+            while copiedCount + count > slabs.count * Self.slabPages {
+                slabs.append(.allocate(byteCount: Self.slabPages * Self.pageSize, alignment: Self.pageSize))
+            }
+            let addresses = wanted[start...].map { UInt($0 << Self.pageShift) }
+            let buffers = (0..<count).map { Optional(UnsafeMutableRawPointer(address(ofSlot: copiedCount + $0))) }
+            let read = addresses.withUnsafeBufferPointer { addresses in
+                buffers.withUnsafeBufferPointer { buffers in
+                    lifeline_heap_read_pages(process, addresses.baseAddress, buffers.baseAddress, count, Self.pageSize)
+                }
+            }
+            for offset in 0..<read {
+                slots[wanted[start + offset]] = copiedCount
+                copiedCount += 1
+            }
+            start += read + 1
+        }
+    }
+
     func word(at address: UInt) -> UInt? {
         guard let bytes = bytes(at: address, length: 8) else { return nil }
         return UInt(lifeline_heap_load_uint64(bytes))

@@ -80,6 +80,16 @@ struct ProcessMemory {
         pages.forgetCopies()
     }
 
+    /// The pages this inspection copied, by page number: what the next inspection of the same
+    /// objects will touch again.
+    var copiedPages: [UInt] { pages.copiedPages }
+
+    /// Copies the pages `numbers` (page numbers, as ``copiedPages`` gives them) in a few system
+    /// calls, ahead of the reads that will touch them.
+    func prefetch(pages numbers: [UInt]) {
+        pages.prefetch(numbers)
+    }
+
     func word(at address: UInt) -> UInt? {
         guard address % 8 == 0 else { return nil }
         return pages.word(at: address)

@@ -8,7 +8,9 @@ struct TraceBuilder {
     private var events: [TraceEvent] = []
     /// The line of each event, for messages.
     private var eventLines: [Int] = []
-    private var snapshots: [(snapshot: TraceSnapshot, line: Int)] = []
+    /// Each snapshot, its line, and the nodes the line itself lists (all of them for a full
+    /// line, the new or changed ones for a delta): what `finish` checks are declared.
+    private var snapshots: [(snapshot: TraceSnapshot, line: Int, listed: [TraceSnapshot.Node])] = []
     private var callSites: [UInt64: TraceCallSite] = [:]
     private var end: (events: UInt64, dropped: UInt64, line: Int)?
     private var interner = TextInterner()
@@ -67,7 +69,7 @@ struct TraceBuilder {
         case "snapshot":
             let snapshot = try Self.snapshot(fields)
             let full = fields.has("base") ? try TraceSnapshotDelta.reconstruct(fields, changes: snapshot, after: snapshots.last?.snapshot) : snapshot
-            snapshots.append((full, fields.number))
+            snapshots.append((full, fields.number, snapshot.nodes))
         case "end":
             if let end { throw .repeatedEndRecord(line: fields.number, firstLine: end.line) }
             end = (try fields.unsigned("events"), try fields.unsigned("dropped"), fields.number)
@@ -126,11 +128,13 @@ struct TraceBuilder {
             }
         }
         var snapshotIndexes = Set<Int>()
-        for (snapshot, line) in snapshots {
+        for (snapshot, line, listed) in snapshots {
             guard snapshotIndexes.insert(snapshot.index).inserted else {
                 throw .badField(line: line, field: "snapshot", reason: "repeats snapshot number \(snapshot.index)")
             }
-            for node in snapshot.nodes where !objects.contains(node.id) {
+            // A node enters a snapshot only through a line that lists it: checking what each
+            // line lists checks every snapshot's nodes, without making each delta's whole.
+            for node in listed where !objects.contains(node.id) {
                 throw .undeclared(line: line, what: "object \(node.id.rawValue)")
             }
         }

@@ -21,24 +21,28 @@ public struct TraceSnapshot: Hashable, Sendable {
     /// Why the snapshot was taken.
     public let reason: Reason
     /// The objects the snapshot saw, ordered by id.
-    public let nodes: [Node]
+    public var nodes: [Node] { content.arrays.nodes }
     /// The references between them, ordered by source, then field, then target.
-    public let edges: [Edge]
+    public var edges: [Edge] { content.arrays.edges }
     /// The nodes this snapshot did not check, each with the ``seq`` of the snapshot that last
     /// did: such a node's references, counts and liveness are what that earlier snapshot
     /// found. Empty for a complete snapshot, one that checked every node (requested and stop
     /// snapshots, and the first of a log). A per-call snapshot checks what the call's events
     /// name and what changed with them, and the other objects in turns (docs/LogFormat.md,
     /// "Delta snapshots").
-    public let lastChecked: [TraceObjectID: UInt64]
+    public var lastChecked: [TraceObjectID: UInt64] { content.arrays.lastChecked }
+
+    /// The nodes and edges, as given or as a delta left them (``TraceSnapshotDelta``).
+    let content: Content
 
     /// Whether the snapshot checked every node: nothing in it is older than ``seq``.
-    public var isComplete: Bool { lastChecked.isEmpty }
+    public var isComplete: Bool { content.uncheckedCount == 0 }
 
     /// Whether the snapshot checked `id`'s references, counts and liveness itself, rather
     /// than taking them from an earlier snapshot.
     public func checked(_ id: TraceObjectID) -> Bool {
-        lastChecked[id] == nil
+        if let graph = content.madeByDelta { return graph[id].map { $0.checkedBy == graph.generation } ?? true }
+        return lastChecked[id] == nil
     }
 
     /// Creates a snapshot. `nodes` are sorted by id and `edges` by source, field and target,
@@ -47,21 +51,37 @@ public struct TraceSnapshot: Hashable, Sendable {
         index: Int, seq: UInt64, label: String, reason: Reason, nodes: [Node], edges: [Edge],
         lastChecked: [TraceObjectID: UInt64] = [:]
     ) {
+        self.init(
+            index: index, seq: seq, label: label, reason: reason,
+            content: Content(nodes: nodes.sorted { $0.id < $1.id }, edges: edges.sorted(by: TraceSnapshotGraph.precedes), lastChecked: lastChecked)
+        )
+    }
+
+    init(index: Int, seq: UInt64, label: String, reason: Reason, content: Content) {
         self.index = index
         self.seq = seq
         self.label = label
         self.reason = reason
-        self.lastChecked = lastChecked
-        self.nodes = nodes.sorted { $0.id < $1.id }
-        self.edges = edges.sorted {
-            ($0.from.rawValue, $0.field, $0.to.rawValue, $0.ownership.rawValue)
-                < ($1.from.rawValue, $1.field, $1.to.rawValue, $1.ownership.rawValue)
-        }
+        self.content = content
     }
 
     /// The node for `id`, if the snapshot saw that object.
     public func node(_ id: TraceObjectID) -> Node? {
-        nodes.first { $0.id == id }
+        if let graph = content.madeByDelta { return graph[id]?.node }
+        return nodes.first { $0.id == id }
+    }
+
+    public static func == (lhs: TraceSnapshot, rhs: TraceSnapshot) -> Bool {
+        guard lhs.index == rhs.index, lhs.seq == rhs.seq, lhs.label == rhs.label, lhs.reason == rhs.reason else { return false }
+        return lhs.content === rhs.content || lhs.content.arrays == rhs.content.arrays
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+        hasher.combine(seq)
+        hasher.combine(label)
+        hasher.combine(reason)
+        hasher.combine(content.arrays)
     }
 
     /// What made the recorder take a snapshot.

@@ -100,38 +100,33 @@ public struct TraceSnapshotDelta: Hashable, Sendable {
 
     /// The full snapshot: `base` with this delta's changes.
     ///
+    /// It takes time in proportion to what the delta changes, not to the size of the snapshot:
+    /// the result shares what did not change with `base` (``TraceSnapshotGraph``).
+    ///
     /// - Throws: ``Mismatch`` when `base` is not the snapshot the delta names, or the delta
     ///   does not fit it (a damaged or hand-edited log).
     public func applied(to base: TraceSnapshot?) throws(Mismatch) -> TraceSnapshot {
         guard let base, base.index == self.base else { throw .wrongBase(expected: self.base, found: base?.index) }
-        var nodes = Dictionary(base.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        for id in removedNodes {
-            guard nodes.removeValue(forKey: id) != nil else { throw .missing("object \(id.rawValue)") }
+        guard var graph = base.content.graph(seq: base.seq) else {
+            throw .danglingEdge(base.edges.first { base.node($0.from) == nil || base.node($0.to) == nil }.map { base.node($0.from) == nil ? $0.from : $0.to } ?? TraceObjectID(0))
         }
-        for node in self.nodes { nodes[node.id] = node }
-        let gone = Set(removedNodes)
-        var edges = Set(base.edges.filter { !gone.contains($0.from) && !gone.contains($0.to) })
+        graph.advance()
+        for id in removedNodes {
+            guard graph.removeNode(id) else { throw .missing("object \(id.rawValue)") }
+        }
+        for node in nodes { _ = graph.check(node.id, at: seq, node: node) }
         for edge in removedEdges {
-            guard edges.remove(edge) != nil else {
+            guard graph.remove(edge) else {
                 throw .missing("the edge \(edge.from.rawValue) → \(edge.to.rawValue) (\(edge.field))")
             }
         }
-        edges.formUnion(self.edges)
         for edge in edges {
-            for id in [edge.from, edge.to] where nodes[id] == nil { throw .danglingEdge(id) }
+            for id in [edge.from, edge.to] where graph[id] == nil { throw .danglingEdge(id) }
+            graph.insert(edge)
         }
-        var checkedNow = Set(self.nodes.map(\.id))
         for id in checked {
-            guard nodes[id] != nil else { throw .checkedNonNode(id) }
-            checkedNow.insert(id)
+            guard graph.check(id, at: seq) else { throw .checkedNonNode(id) }
         }
-        var lastChecked: [TraceObjectID: UInt64] = [:]
-        for id in nodes.keys where !checkedNow.contains(id) {
-            lastChecked[id] = base.lastChecked[id] ?? base.seq
-        }
-        return TraceSnapshot(
-            index: index, seq: seq, label: label, reason: reason, nodes: Array(nodes.values), edges: Array(edges),
-            lastChecked: lastChecked
-        )
+        return TraceSnapshot(index: index, seq: seq, label: label, reason: reason, content: .init(graph: graph))
     }
 }

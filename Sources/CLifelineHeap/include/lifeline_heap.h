@@ -13,6 +13,12 @@ int lifeline_heap_process_id(void);
 /// Returns 1 when every byte was read, 0 otherwise (always 0 on platforms other than Linux).
 int lifeline_heap_read(int process, uintptr_t address, void *buffer, size_t length);
 
+/// Copies the `count` pages (`page_size` bytes each) at `addresses` into `buffers`, in order,
+/// with one process_vm_readv per 64 pages: what one read of many scattered pages costs.
+/// Returns how many of them, from the first, were read whole (the kernel stops at the first
+/// page it cannot read; 0 on platforms other than Linux). Counts as one read per system call.
+size_t lifeline_heap_read_pages(int process, const uintptr_t *addresses, void *const *buffers, size_t count, size_t page_size);
+
 /// How many times `lifeline_heap_read` has been called in this process (each call is one
 /// system call on Linux), for benchmarks.
 uint64_t lifeline_heap_read_count(void);
