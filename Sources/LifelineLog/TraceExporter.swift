@@ -54,7 +54,8 @@ public enum TraceExporter {
             output.append(line)
             if terminated { output.append(UInt8(ascii: "\n")) }
         }
-        try BinaryLogLayout.forEachPart(in: bytes, from: start) { part, number throws(TraceReadError) in
+        let chunked = BinaryLogLayout.isChunked(header)
+        try BinaryLogLayout.forEachPart(in: bytes, from: start, chunked: chunked) { part, number throws(TraceReadError) in
             switch part {
             case .line(let range):
                 try emit(UnsafeBufferPointer(rebasing: bytes[range]), number: number, terminated: true)
@@ -65,7 +66,8 @@ public enum TraceExporter {
             case .record(let range):
                 let event = try BinaryEventRecord.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), number: number)
                 TraceLineEncoder.withLine(for: event.timed(conversion.time(ofTicks: event.time))) { output.append(contentsOf: $0) }
-            case .damage:
+            case .damage, .unwritten:
+                // Reading the log first said whether these are damage, and refused it if so.
                 break
             }
         }

@@ -35,6 +35,42 @@ void lifeline_store_record(void *destination, const void *source, size_t length)
 void lifeline_copy_forward(void *destination, const void *source, size_t length);
 
 
+/// A thread's share of a log: the bytes it reserved with one atomic add (its chunk, a few
+/// kilobytes) and writes its records into without any other shared atomic. `position` and
+/// `end` are file offsets; only the owning thread writes them while recording runs. `busy` is 1
+/// while the thread records an event: the writer, stopping, waits for it to fall to 0 before it
+/// pads the chunk's unused end. `writer` is the id of the log writer the chunk belongs to.
+typedef struct lifeline_chunk {
+    uint64_t position;
+    uint64_t end;
+    uint64_t busy;
+    uint64_t writer;
+    uint64_t thread;
+} lifeline_chunk;
+
+/// The calling thread's chunk of the log writer `writer`, or NULL when it has none yet (or
+/// last wrote to another writer).
+lifeline_chunk *lifeline_chunk_current(uint64_t writer);
+
+/// Makes `chunk` the calling thread's chunk, for its writer.
+void lifeline_chunk_adopt(lifeline_chunk *chunk);
+
+/// Marks the thread busy recording an event in `chunk`, before it takes the event's sequence
+/// number with an atomic add that releases (which orders this store before it).
+static inline void lifeline_chunk_enter(lifeline_chunk *chunk) {
+    __atomic_store_n(&chunk->busy, 1, __ATOMIC_RELAXED);
+}
+
+/// Marks the thread done with its event: everything it wrote is before this store.
+static inline void lifeline_chunk_leave(lifeline_chunk *chunk) {
+    __atomic_store_n(&chunk->busy, 0, __ATOMIC_RELEASE);
+}
+
+/// Whether the chunk's thread is recording an event, read from any thread.
+static inline int lifeline_chunk_is_busy(const lifeline_chunk *chunk) {
+    return __atomic_load_n(&chunk->busy, __ATOMIC_ACQUIRE) != 0;
+}
+
 /// A queue id of ``lifeline_thread_event``: the current queue's label is not cached, and
 /// `*label` is it.
 #define LIFELINE_QUEUE_MISS 0xFFFFFFFEu
