@@ -31,7 +31,7 @@ final class RecordingSession: Sendable {
     private let writer: TraceFileWriter
     private let generation: UInt64
     private let clockOrigin: UInt64
-    /// Whether events are written as binary records (log format version 6).
+    /// Whether events are written as binary records (log format version 7).
     private let writesRecords: Bool
     /// Whether event times are time-stamp counter readings, which the reader converts.
     private let readsTimeStampCounter: Bool

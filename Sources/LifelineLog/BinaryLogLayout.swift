@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The parts of a version 6 log after its header, in file order: JSON lines, binary records,
+/// The parts of a version 6 or 7 log after its header, in file order: JSON lines, binary records,
 /// and what a crash left (docs/LogFormat.md, "Binary event records").
 ///
 /// Each part begins with a byte that says what it is: `{` a JSON line, up to its newline; a

@@ -3,7 +3,7 @@ import Foundation
 /// Writes any log as the documented JSON Lines form (log format version 5): what
 /// `lifeline export` prints.
 ///
-/// A version 6 log's lines are kept in file order: its JSON lines as they are, its binary
+/// A version 6 or 7 log's lines are kept in file order: its JSON lines as they are, its binary
 /// records as the event lines a JSON recorder writes (times converted to nanoseconds), its
 /// header as the version 5 header, without the `clock` lines and without the damage a crash
 /// left (torn records, unwritten bytes). So a recording made in binary and exported has the
