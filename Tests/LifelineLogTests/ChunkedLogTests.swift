@@ -24,10 +24,10 @@ import Testing
     /// `threads` threads each record `perThread` marks through a writer with chunks of
     /// `chunkSize` bytes, as the recorder does (a sequence number per event from the writer);
     /// the log is closed, or left as a kill leaves it.
-    func write(threads: Int, perThread: Int, chunkSize: Int = 256, closed: Bool) throws -> Written {
+    func write(threads: Int, perThread: Int, chunkSize: Int = 256, capacity: Int = 64 << 30, closed: Bool) throws -> Written {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunked-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try TraceFileWriter(path: path, header: header, capacity: 64 << 30, windowShift: 26, chunkSize: chunkSize)
+        let writer = try TraceFileWriter(path: path, header: header, capacity: capacity, windowShift: 26, chunkSize: chunkSize)
         TraceLineEncoder.withLine(for: log.threads[0]) { writer.append($0) }
         let written = Mutex<[UInt64: TraceEvent]>([:])
         // Threads of their own: `concurrentPerform` may run every iteration on one thread.
@@ -171,6 +171,61 @@ import Testing
                 #expect(read.events.allSatisfy { written.events[$0.seq] == $0 }, "\(context), torn")
                 #expect(read.events.map(\.seq) == survivors.map { seq(ofRecordAt: $0, in: written.data) }.sorted(), "\(context), torn")
             }
+        }
+    }
+
+    /// A log that may not grow drops the events whose chunk it cannot hold, and its end record
+    /// counts every number taken: the events read and the ones it says were dropped add up.
+    @Test func eventsPastTheCapacityAreDroppedAndCounted() throws {
+        let written = try write(threads: 4, perThread: 500, capacity: 8_192, closed: true)
+        let trace = try TraceReader.read(written.data)
+        guard case .droppedEvents(let dropped)? = trace.damage.first else {
+            Issue.record("expected dropped events, got \(trace.damage)")
+            return
+        }
+        #expect(dropped > 0)
+        #expect(trace.events.count + Int(dropped) == 2_000)
+        #expect(trace.events.allSatisfy { written.events[$0.seq] == $0 })
+        #expect(written.data.count <= 8_192 + 512)
+    }
+
+    /// A thread that records into one log, then into another while the first is still open,
+    /// then into the first again, and finally into a log opened after the first is gone, writes
+    /// each event into the log that numbered it: a chunk belongs to its writer, never to the
+    /// thread's previous one.
+    @Test func aThreadWritingToSeveralLogsKeepsEachEventInItsOwnLog() throws {
+        let paths = (0..<3).map { FileManager.default.temporaryDirectory.appendingPathComponent("chunked-\($0)-\(UUID().uuidString).log").path }
+        defer { paths.forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        func open(_ path: String) throws -> TraceFileWriter {
+            let writer = try TraceFileWriter(path: path, header: header, capacity: 64 << 30, windowShift: 26, chunkSize: 256)
+            TraceLineEncoder.withLine(for: log.threads[0]) { writer.append($0) }
+            return writer
+        }
+        func record(_ count: Int, _ label: String, into writer: TraceFileWriter) {
+            for _ in 0..<count {
+                guard let ticket = writer.beginEvent() else { return }
+                let event = TraceEvent(seq: ticket.seq, time: 0, thread: 7, queue: nil, phase: .instant, kind: .mark(label: label))
+                writer.appendRecord(event, in: ticket)
+                writer.endEvent(ticket)
+            }
+        }
+        do {
+            let first = try open(paths[0])
+            let second = try open(paths[1])
+            record(30, "first", into: first)
+            record(40, "second", into: second)
+            record(30, "first", into: first)
+            second.closeNumbered()
+            first.closeNumbered()
+        }
+        let third = try open(paths[2])
+        record(25, "third", into: third)
+        third.closeNumbered()
+        for (path, (label, count)) in zip(paths, [("first", 60), ("second", 40), ("third", 25)]) {
+            let trace = try TraceReader.read(contentsOf: path)
+            #expect(trace.damage.isEmpty, "\(label): \(trace.damage)")
+            #expect(trace.events.map(\.seq) == Array(1...UInt64(count)), "\(label)")
+            #expect(trace.events.allSatisfy { $0.kind == .mark(label: label) }, "\(label)")
         }
     }
 }
