@@ -202,7 +202,7 @@ public final class TraceFileWriter: Sendable {
                 return found
             }
             let chunk = UnsafeMutablePointer<lifeline_chunk>.allocate(capacity: 1)
-            chunk.initialize(to: lifeline_chunk(position: 0, end: 0, busy: 0, writer: id, thread: thread))
+            chunk.initialize(to: lifeline_chunk(cursor: nil, remaining: 0, end: 0, busy: 0, writer: id, thread: thread))
             chunks.append(UInt(bitPattern: chunk))
             return chunk
         }
@@ -210,27 +210,33 @@ public final class TraceFileWriter: Sendable {
         return chunk
     }
 
-    /// Copies `record` into the thread's chunk, reserving a new chunk when it does not fit. A
-    /// record too long for chunks is written with a reservation of its own.
+    /// Copies `record` (8-byte aligned) into the thread's chunk, reserving a new chunk when it
+    /// does not fit. A record too long for chunks is written with a reservation of its own.
     @inline(__always)
     private func place(_ record: UnsafeRawBufferPointer, in chunk: UnsafeMutablePointer<lifeline_chunk>) {
+        let stored = lifeline_chunk_store(chunk, record.baseAddress!.assumingMemoryBound(to: UInt64.self), UInt64(record.count))
+        if stored == 0 { placeSlowly(record, in: chunk) }
+    }
+
+    /// ``place(_:in:)`` when the record does not fit the chunk, or the chunk straddles two
+    /// mapping windows.
+    @inline(never)
+    private func placeSlowly(_ record: UnsafeRawBufferPointer, in chunk: UnsafeMutablePointer<lifeline_chunk>) {
         let count = record.count
-        var position = Int(chunk.pointee.position)
-        if position + count > Int(chunk.pointee.end) {
+        if count > Int(chunk.pointee.remaining) {
             guard count <= chunkSize / 4 else { return write(record, isEvent: true, isRecord: true) }
             guard renew(chunk) else {
                 dropped.add(1, ordering: .relaxed)
                 return
             }
-            position = Int(chunk.pointee.position)
+            if lifeline_chunk_store(chunk, record.baseAddress!.assumingMemoryBound(to: UInt64.self), UInt64(count)) != 0 { return }
         }
-        copyRecord(record, to: position)
-        chunk.pointee.position = UInt64(position + count)
+        copyRecord(record, to: Int(chunk.pointee.end - chunk.pointee.remaining))
+        chunk.pointee.remaining -= UInt64(count)
     }
 
     /// Fills the unused end of `chunk` and reserves the thread a new one. Returns false, leaving
     /// the chunk empty, when the log may not grow that far.
-    @inline(never)
     private func renew(_ chunk: UnsafeMutablePointer<lifeline_chunk>) -> Bool {
         fill(chunk)
         let before = state.add(UInt64(chunkSize) << Self.inFlightBits, ordering: .acquiringAndReleasing).oldValue
@@ -242,7 +248,10 @@ public final class TraceFileWriter: Sendable {
             cutoff.min(start, ordering: .relaxed)
             return false
         }
-        chunk.pointee.position = UInt64(start)
+        let within = start & (windowSize - 1)
+        chunk.pointee.cursor = within + chunkSize <= windowSize
+            ? (windows[start >> windowShift]! + within).assumingMemoryBound(to: UInt8.self) : nil
+        chunk.pointee.remaining = UInt64(chunkSize)
         chunk.pointee.end = UInt64(end)
         if grew { writeClockLine() }
         return true
@@ -250,15 +259,16 @@ public final class TraceFileWriter: Sendable {
 
     /// Writes filler bytes over the unused end of `chunk` and empties it.
     private func fill(_ chunk: UnsafeMutablePointer<lifeline_chunk>) {
-        var position = Int(chunk.pointee.position)
         let end = Int(chunk.pointee.end)
+        var position = end - Int(chunk.pointee.remaining)
         while position < end {
             let within = position & (windowSize - 1)
             let count = min(end - position, windowSize - within)
             (windows[position >> windowShift]! + within).initializeMemory(as: UInt8.self, repeating: BinaryEventRecord.fillerByte, count: count)
             position += count
         }
-        chunk.pointee.position = UInt64(end)
+        chunk.pointee.cursor = nil
+        chunk.pointee.remaining = 0
     }
 
     /// Encodes `event` and appends its line: the recorder's hot path, specialised here so that
@@ -578,7 +588,7 @@ public final class TraceFileWriter: Sendable {
         var length = min(reserved, limit, cutoff.load(ordering: .relaxed))
         for chunk in threadChunks where Int(chunk.pointee.end) <= length {
             if Int(chunk.pointee.end) == length {
-                length = Int(chunk.pointee.position)
+                length -= Int(chunk.pointee.remaining)
             } else {
                 fill(chunk)
             }
