@@ -68,9 +68,14 @@ public final class TraceFileWriter: Sendable {
     private let growth: Mutex<Growth>
     /// This writer's id among all writers of the process, which keys each thread's chunk.
     private let id: UInt64
-    /// The next sequence number, with ``stoppedBit`` set once writing stops: a thread takes an
-    /// event's number and learns whether it may still write with one atomic add.
+    /// The next sequence number, with ``stoppedBit`` set once writing stops and ``fullBit``
+    /// once the log could not grow: a thread takes an event's number and learns whether it may
+    /// still write with one atomic add.
     private let sequence = Atomic<UInt64>(1)
+    /// Set in ``sequence`` when a reservation could not be written: from then on no event is
+    /// written, not even into the room left in a thread's chunk, because the lines that declare
+    /// the objects later events name are dropped too.
+    private static let fullBit: UInt64 = 1 << 62
     /// The sequence number that was next when writing stopped, or 0 while it runs.
     private let sequenceAtStop = Atomic<UInt64>(0)
     /// How many bytes a thread reserves at a time for its records.
@@ -158,6 +163,8 @@ public final class TraceFileWriter: Sendable {
         /// The event's sequence number.
         public let seq: UInt64
         let chunk: UnsafeMutablePointer<lifeline_chunk>
+        /// False once the log is full: the event is then counted as dropped instead of written.
+        let writes: Bool
     }
 
     /// Begins recording an event on the calling thread: takes its sequence number. Returns nil,
@@ -176,7 +183,7 @@ public final class TraceFileWriter: Sendable {
             lifeline_chunk_leave(chunk)
             return nil
         }
-        return EventTicket(seq: before, chunk: chunk)
+        return EventTicket(seq: before & ~Self.fullBit, chunk: chunk, writes: before & Self.fullBit == 0)
     }
 
     /// Ends the event `ticket` began, written or not.
@@ -188,7 +195,7 @@ public final class TraceFileWriter: Sendable {
     /// The sequence number of the last event begun, or 0 before the first.
     public var lastSequence: UInt64 {
         let stopped = sequenceAtStop.load(ordering: .relaxed)
-        return (stopped != 0 ? stopped : sequence.load(ordering: .relaxed) & ~Self.stoppedBit) - 1
+        return (stopped != 0 ? stopped : sequence.load(ordering: .relaxed) & ~(Self.stoppedBit | Self.fullBit)) - 1
     }
 
     /// The calling thread's chunk of this log, made the first time the thread records into it
@@ -213,7 +220,12 @@ public final class TraceFileWriter: Sendable {
     /// Copies `record` (8-byte aligned) into the thread's chunk, reserving a new chunk when it
     /// does not fit. A record too long for chunks is written with a reservation of its own.
     @inline(__always)
-    private func place(_ record: UnsafeRawBufferPointer, in chunk: UnsafeMutablePointer<lifeline_chunk>) {
+    private func place(_ record: UnsafeRawBufferPointer, for ticket: EventTicket) {
+        guard ticket.writes else {
+            dropped.add(1, ordering: .relaxed)
+            return
+        }
+        let chunk = ticket.chunk
         let stored = lifeline_chunk_store(chunk, record.baseAddress!.assumingMemoryBound(to: UInt64.self), UInt64(record.count))
         if stored == 0 { placeSlowly(record, in: chunk) }
     }
@@ -235,6 +247,13 @@ public final class TraceFileWriter: Sendable {
         chunk.pointee.remaining -= UInt64(count)
     }
 
+    /// Ends the log at `start`, where a reservation could not be written, and stops events
+    /// from being written from then on.
+    private func markFull(at start: Int) {
+        cutoff.min(start, ordering: .relaxed)
+        sequence.bitwiseOr(Self.fullBit, ordering: .relaxed)
+    }
+
     /// Fills the unused end of `chunk` and reserves the thread a new one. Returns false, leaving
     /// the chunk empty, when the log may not grow that far.
     private func renew(_ chunk: UnsafeMutablePointer<lifeline_chunk>) -> Bool {
@@ -245,7 +264,7 @@ public final class TraceFileWriter: Sendable {
         let end = start + chunkSize
         var grew = false
         guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
-            cutoff.min(start, ordering: .relaxed)
+            markFull(at: start)
             return false
         }
         let within = start & (windowSize - 1)
@@ -321,13 +340,13 @@ public final class TraceFileWriter: Sendable {
             var storage = RecordStorage()
             withUnsafeMutableBytes(of: &storage) { buffer in
                 BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
-                place(UnsafeRawBufferPointer(rebasing: buffer[..<length]), in: ticket.chunk)
+                place(UnsafeRawBufferPointer(rebasing: buffer[..<length]), for: ticket)
             }
             return
         }
         withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
             BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
-            place(UnsafeRawBufferPointer(buffer), in: ticket.chunk)
+            place(UnsafeRawBufferPointer(buffer), for: ticket)
         }
     }
 
@@ -426,7 +445,7 @@ public final class TraceFileWriter: Sendable {
             base.storeBytes(of: BinaryEventRecord.commitByte, toByteOffset: length - 1, as: UInt8.self)
             return length
         }
-        withUnsafeBytes(of: &words) { place(UnsafeRawBufferPointer(rebasing: $0[..<length]), in: ticket.chunk) }
+        withUnsafeBytes(of: &words) { place(UnsafeRawBufferPointer(rebasing: $0[..<length]), for: ticket) }
         return true
     }
 
@@ -456,7 +475,7 @@ public final class TraceFileWriter: Sendable {
         var grew = false
         guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
             if isEvent { dropped.add(1, ordering: .relaxed) }
-            cutoff.min(start, ordering: .relaxed)
+            markFull(at: start)
             return
         }
         if isRecord {
@@ -568,7 +587,7 @@ public final class TraceFileWriter: Sendable {
     private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
         let next = sequence.bitwiseOr(Self.stoppedBit, ordering: .acquiringAndReleasing).oldValue
         guard next & Self.stoppedBit == 0 else { return nil }
-        sequenceAtStop.store(next, ordering: .relaxed)
+        sequenceAtStop.store(next & ~Self.fullBit, ordering: .relaxed)
         let started = monotonicNanoseconds()
         let threadChunks = chunks.withLock { $0.compactMap { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) } }
         for chunk in threadChunks {

@@ -233,4 +233,26 @@ import Testing
             #expect(trace.events.allSatisfy { $0.kind == .mark(label: label) }, "\(label)")
         }
     }
+
+    /// Once a line cannot be written because the log may not grow, no event is written after
+    /// it, not even into the room left in its thread's chunk: the line may declare an object the
+    /// event names. The event is counted as dropped.
+    @Test func noEventIsWrittenAfterALineThatDidNotFit() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chunked-full-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path, header: header, capacity: 8_192, windowShift: 26, chunkSize: 1_024)
+        TraceLineEncoder.withLine(for: log.threads[0]) { writer.append($0) }
+        func mark(_ label: String) {
+            guard let ticket = writer.beginEvent() else { return }
+            writer.appendRecord(TraceEvent(seq: ticket.seq, time: 0, thread: 7, queue: nil, phase: .instant, kind: .mark(label: label)), in: ticket)
+            writer.endEvent(ticket)
+        }
+        mark("before")
+        TraceLineEncoder.withLine(for: TraceThread(tid: 8, name: String(repeating: "n", count: 10_000))) { writer.append($0) }
+        mark("after")
+        writer.closeNumbered()
+        let trace = try TraceReader.read(contentsOf: path)
+        #expect(trace.events.map(\.kind) == [.mark(label: "before")])
+        #expect(trace.damage == [.droppedEvents(1)])
+    }
 }
