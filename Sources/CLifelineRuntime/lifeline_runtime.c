@@ -110,6 +110,20 @@ void lifeline_copy_forward(void *destination, const void *source, size_t length)
     }
 }
 
+// The chunk the thread writes into, and the writer it belongs to: the pointer is only used when
+// the writer matches, so a chunk freed with its writer is never touched.
+LIFELINE_THREAD_LOCAL uint64_t chunk_writer;
+LIFELINE_THREAD_LOCAL lifeline_chunk *chunk_of_writer;
+
+lifeline_chunk *lifeline_chunk_current(uint64_t writer) {
+    return chunk_writer == writer ? chunk_of_writer : NULL;
+}
+
+void lifeline_chunk_adopt(lifeline_chunk *chunk) {
+    chunk_writer = chunk->writer;
+    chunk_of_writer = chunk;
+}
+
 LIFELINE_THREAD_LOCAL int64_t *open_calls_counter;
 
 // The queue each unfinished call of the thread began on, by depth.

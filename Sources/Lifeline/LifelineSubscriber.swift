@@ -16,31 +16,44 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
     typealias Failure = Downstream.Failure
 
     let combineIdentifier = CombineIdentifier()
-    /// Read on every value: exclusive access is not checked at run time (it is only ever
-    /// written in `deinit`, when no call can be running).
-    @exclusivity(unchecked) private var downstream: Downstream?
-    private weak var downstreamObject: AnyObject?
+    /// The downstream, in a box of its own that the proxy releases by hand: a call borrows the
+    /// box's constant in place, where reading a stored variable would copy the downstream on
+    /// every value, retaining objects that have side tables (the registry's weak references)
+    /// through the runtime's slow path.
+    private let box: Unmanaged<DownstreamBox>
     private let id: TraceObjectID
     private let hop: LifelineHop
 
+    private final class DownstreamBox {
+        let downstream: Downstream
+        init(_ downstream: Downstream) { self.downstream = downstream }
+    }
+
     init(downstream: Downstream, id: TraceObjectID, hop: LifelineHop) {
-        self.downstream = downstream
-        if Downstream.self is AnyClass { downstreamObject = downstream as AnyObject }
+        box = .passRetained(DownstreamBox(downstream))
         self.id = id
         self.hop = hop
     }
 
     deinit {
+        weak var downstreamObject: AnyObject?
+        if Downstream.self is AnyClass { downstreamObject = box.takeUnretainedValue().downstream as AnyObject }
         let tracked = downstreamObject != nil
-        downstream = nil
+        box.release()
         if tracked && downstreamObject == nil { hop.session.recordExactDeath(of: id) }
+    }
+
+    /// Calls `body` with the downstream, borrowed.
+    @inline(__always)
+    private func withDownstream<Result>(_ body: (borrowing Downstream) -> Result) -> Result {
+        box._withUnsafeGuaranteedRef { body($0.downstream) }
     }
 
     func receive(subscription: Subscription) {
         let proxy = LifelineSubscription(upstream: subscription, hop: hop)
         hop.session.record(.begin, .receiveSubscription(subscriber: id, subscription: proxy.id))
         hop.session.callSites.handshakeBegins()
-        downstream?.receive(subscription: proxy)
+        withDownstream { $0.receive(subscription: proxy) }
         hop.session.callSites.handshakeEnds()
         hop.session.sweep(after: hop.session.record(.end, .receiveSubscription(subscriber: id, subscription: proxy.id)))
     }
@@ -51,7 +64,7 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
         let description = session.describe(input)
         session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: description))
         session.callSites.deliveryBegins(to: id)
-        let demand = downstream?.receive(input) ?? .none
+        let demand = withDownstream { $0.receive(input) }
         session.callSites.deliveryEnds()
         session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: description))
         return demand
@@ -61,7 +74,7 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
         let event = TraceEvent.Kind.completion(subscriber: id, completion: TraceEvent.Completion(completion))
         hop.session.record(.begin, event)
         hop.session.callSites.deliveryBegins(to: id)
-        downstream?.receive(completion: completion)
+        withDownstream { $0.receive(completion: completion) }
         hop.session.callSites.deliveryEnds()
         let seq = hop.session.record(.end, event)
         hop.session.callEnded(at: seq, snapshotReason: .completion)

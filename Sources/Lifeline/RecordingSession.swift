@@ -14,8 +14,10 @@ import Synchronization
 /// ``record(_:_:callSite:)`` is the hot path: an atomic add for the sequence number, one read
 /// of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not invariant), the
 /// thread's own counter of unfinished calls, its id and queue from thread-local storage, and a
-/// binary record (or a JSON line) built on the stack and copied into the mapped log. No lock,
-/// no system call and no heap allocation, except the first time a thread or queue is seen.
+/// binary record built on the stack and copied into the thread's own chunk of the mapped log
+/// (a JSON line is copied with a reservation of its own). No lock, no system call, no heap
+/// allocation and no other shared atomic, except the first time a thread or queue is seen and
+/// once per chunk (4 KiB) of records.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry: ObjectRegistry
@@ -29,12 +31,11 @@ final class RecordingSession: Sendable {
     private let writer: TraceFileWriter
     private let generation: UInt64
     private let clockOrigin: UInt64
-    /// Whether events are written as binary records (log format version 6).
+    /// Whether events are written as binary records (log format version 7).
     private let writesRecords: Bool
     /// Whether event times are time-stamp counter readings, which the reader converts.
     private let readsTimeStampCounter: Bool
     private let snapshotsEveryCall: Bool
-    private let nextSeq = Atomic<UInt64>(1)
     /// Set when recording stops: from then on nothing is recorded.
     private let isFinished = Atomic<Bool>(false)
     private let contexts = Mutex(ExecutionContexts())
@@ -61,7 +62,7 @@ final class RecordingSession: Sendable {
         let origin = lifeline_monotonic_ns()
         clockOrigin = origin
         let header = TraceHeader(
-            version: writesRecords ? TraceHeader.binaryVersion : TraceHeader.jsonLinesVersion,
+            version: writesRecords ? TraceHeader.chunkedBinaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
             startedAt: ISO8601DateFormatter().string(from: Date()), clockOrigin: origin,
             valueDescriptionLimit: options.valueDescriptionLimit,
@@ -100,20 +101,23 @@ final class RecordingSession: Sendable {
         case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread, delta: delta)
         default: queueID
         }
-        let seq = nextSeq.add(1, ordering: .relaxed).oldValue
+        guard let ticket = writer.beginEvent() else { return 0 }
+        defer { writer.endEvent(ticket) }
         if snapshotsEveryCall { snapshots.touch(copy kind) }
         let time = readsTimeStampCounter ? lifeline_tsc() : lifeline_monotonic_ns() &- clockOrigin
         if writesRecords,
-           writer.appendRecord(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite) {
-            return seq
+           writer.appendRecord(ticket, time: time, thread: thread, queue: queue, phase: phase, kind: kind, callSite: callSite) {
+            return ticket.seq
         }
-        let event = TraceEvent(seq: seq, time: time, thread: thread, queue: queue, phase: phase, kind: copy kind, callSite: callSite)
+        let event = TraceEvent(
+            seq: ticket.seq, time: time, thread: thread, queue: queue, phase: phase, kind: copy kind, callSite: callSite
+        )
         if writesRecords {
-            writer.appendRecord(event)
+            writer.appendRecord(event, in: ticket)
         } else {
             writer.append(event)
         }
-        return seq
+        return ticket.seq
     }
 
     /// The time-stamp counter's reference for the header: a reading with the event time it was
@@ -205,7 +209,7 @@ final class RecordingSession: Sendable {
 
     /// The sequence number of the last event recorded, or 0 before the first.
     var lastSeq: UInt64 {
-        nextSeq.load(ordering: .relaxed) - 1
+        writer.lastSequence
     }
 
     /// Writes a snapshot line.
@@ -278,7 +282,7 @@ final class RecordingSession: Sendable {
         isFinished.store(true, ordering: .relaxed)
         let openCalls = contexts.withLock { $0.openCallCounters.reduce(0) { $0 + lifeline_thread_open_calls(UnsafePointer(bitPattern: $1)) } }
         let unfinishedCalls = UInt64(max(0, openCalls))
-        writer.close(events: lastSeq + unfinishedCalls, neverAppended: unfinishedCalls)
+        writer.closeNumbered(neverAppended: unfinishedCalls)
     }
 
     private func recordDeath(_ death: ObjectRegistry.Death) {

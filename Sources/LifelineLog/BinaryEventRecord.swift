@@ -20,6 +20,9 @@
 enum BinaryEventRecord {
     /// The last byte of every complete record.
     static let commitByte: UInt8 = 0x0A
+    /// The byte that fills the unused end of a thread's chunk in a version 7 log: never the
+    /// first byte of a record (its phase bits are 3) or of a line.
+    static let fillerByte: UInt8 = 0x83
     /// Records are at least this long: the fixed fields and the commit byte, rounded up.
     static let smallestLength = 32
     /// The fixed fields before the optional ones.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The parts of a version 6 log after its header, in file order: JSON lines, binary records,
+/// The parts of a version 6 or 7 log after its header, in file order: JSON lines, binary records,
 /// and what a crash left (docs/LogFormat.md, "Binary event records").
 ///
 /// Each part begins with a byte that says what it is: `{` a JSON line, up to its newline; a
@@ -23,12 +23,16 @@ enum BinaryLogLayout {
         /// Something skipped: unwritten bytes, a torn record or line, a record cut off by the
         /// end of the file.
         case damage(TraceDamage)
+        /// In a version 7 log, a run of zero bytes between parts: the unused end of a chunk of
+        /// a process killed before it stopped recording (an event that took its chunk's space
+        /// and wrote nothing of it is lost with it), or damage in a log that was stopped.
+        case unwritten(line: Int)
     }
 
     /// Calls `body` with each part of `bytes` from `start` (just after the header's newline),
     /// and its number. `bytes` ends with its last non-zero byte.
     static func forEachPart(
-        in bytes: UnsafeBufferPointer<UInt8>, from start: Int,
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, chunked: Bool = false,
         _ body: (Part, Int) throws(TraceReadError) -> Void
     ) throws(TraceReadError) {
         let length = bytes.count
@@ -39,7 +43,17 @@ enum BinaryLogLayout {
             if first == 0 {
                 // Bytes reserved and never written: the next part tells where they end.
                 while position < length && bytes[position] == 0 { position += 1 }
-                if position < length { try body(.damage(.unwrittenGap(line: number + 1)), number + 1) }
+                if position < length {
+                    try body(chunked ? .unwritten(line: number + 1) : .damage(.unwrittenGap(line: number + 1)), number + 1)
+                }
+                continue
+            }
+            if chunked && first == BinaryEventRecord.fillerByte {
+                // The unused end of a thread's chunk, filled when recording stopped (or when the
+                // thread took its next chunk); a kill while filling leaves zeros among it.
+                while position < length && (bytes[position] == BinaryEventRecord.fillerByte || bytes[position] == 0) {
+                    position += 1
+                }
                 continue
             }
             number += 1
@@ -85,6 +99,11 @@ enum BinaryLogLayout {
         }
     }
 
+    /// Whether the log's records were written in per-thread chunks (version 7 on).
+    static func isChunked(_ header: TraceHeader) -> Bool {
+        header.version >= TraceHeader.chunkedBinaryVersion
+    }
+
     /// Whether `line` is a `clock` line.
     static func isClockLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         let prefix: StaticString = "{\"kind\":\"clock\","
@@ -116,7 +135,7 @@ enum BinaryLogLayout {
     static func conversion(of bytes: UnsafeBufferPointer<UInt8>, from start: Int, header: TraceHeader) -> TickConversion {
         var clocks: [TickConversion.Point] = []
         if header.ticks != nil {
-            try? forEachPart(in: bytes, from: start) { part, number throws(TraceReadError) in
+            try? forEachPart(in: bytes, from: start, chunked: isChunked(header)) { part, number throws(TraceReadError) in
                 guard case .line(let range) = part else { return }
                 let line = UnsafeBufferPointer(rebasing: bytes[range])
                 if isClockLine(line), let point = try? clockPoint(line, number: number) { clocks.append(point) }

@@ -1,4 +1,4 @@
-/// Reads a version 6 log (binary event records between JSON lines) into a ``Trace``, with the
+/// Reads a version 6 or 7 log (binary event records between JSON lines) into a ``Trace``, with the
 /// same checks and the same tolerance of crash damage as a log of JSON lines.
 enum BinaryLogReader {
     /// Reads the parts of `bytes` after the header line, which ends before `start`.
@@ -7,7 +7,9 @@ enum BinaryLogReader {
         var builder = TraceBuilder()
         var flat = FlatLine()
         var damage: [TraceDamage] = []
-        try BinaryLogLayout.forEachPart(in: bytes, from: start) { part, number throws(TraceReadError) in
+        var firstUnwritten: Int?
+        let chunked = BinaryLogLayout.isChunked(header)
+        try BinaryLogLayout.forEachPart(in: bytes, from: start, chunked: chunked) { part, number throws(TraceReadError) in
             switch part {
             case .record(let range):
                 let event = try BinaryEventRecord.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), number: number)
@@ -22,9 +24,17 @@ enum BinaryLogReader {
                 }
             case .damage(let found):
                 damage.append(found)
+            case .unwritten(let line):
+                firstUnwritten = firstUnwritten ?? line
             }
         }
-        return try builder.finish(header: header, damage: damage)
+        let trace = try builder.finish(header: header, damage: damage)
+        // A killed recording leaves the unused ends of its threads' chunks unwritten, and loses
+        // nothing by them; a stopped one fills them, so zero bytes there are damage.
+        if let line = firstUnwritten, !trace.damage.contains(.notClosed) {
+            throw .malformedLine(line: line, reason: "zero bytes inside a log that was closed cleanly")
+        }
+        return trace
     }
 
     private static func add(

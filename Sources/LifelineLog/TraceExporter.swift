@@ -3,7 +3,7 @@ import Foundation
 /// Writes any log as the documented JSON Lines form (log format version 5): what
 /// `lifeline export` prints.
 ///
-/// A version 6 log's lines are kept in file order: its JSON lines as they are, its binary
+/// A version 6 or 7 log's lines are kept in file order: its JSON lines as they are, its binary
 /// records as the event lines a JSON recorder writes (times converted to nanoseconds), its
 /// header as the version 5 header, without the `clock` lines and without the damage a crash
 /// left (torn records, unwritten bytes). So a recording made in binary and exported has the
@@ -54,7 +54,8 @@ public enum TraceExporter {
             output.append(line)
             if terminated { output.append(UInt8(ascii: "\n")) }
         }
-        try BinaryLogLayout.forEachPart(in: bytes, from: start) { part, number throws(TraceReadError) in
+        let chunked = BinaryLogLayout.isChunked(header)
+        try BinaryLogLayout.forEachPart(in: bytes, from: start, chunked: chunked) { part, number throws(TraceReadError) in
             switch part {
             case .line(let range):
                 try emit(UnsafeBufferPointer(rebasing: bytes[range]), number: number, terminated: true)
@@ -65,7 +66,8 @@ public enum TraceExporter {
             case .record(let range):
                 let event = try BinaryEventRecord.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), number: number)
                 TraceLineEncoder.withLine(for: event.timed(conversion.time(ofTicks: event.time))) { output.append(contentsOf: $0) }
-            case .damage:
+            case .damage, .unwritten:
+                // Reading the log first said whether these are damage, and refused it if so.
                 break
             }
         }

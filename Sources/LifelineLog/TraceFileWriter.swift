@@ -26,7 +26,12 @@ import Synchronization
 /// appear in the file in a different order from their sequence numbers. Readers order events
 /// by sequence number.
 ///
-/// A version 6 header makes a log of binary event records (``appendRecord(_:)``). Its lines
+/// Binary records of events numbered by ``beginEvent()`` go into a chunk of the file that their
+/// thread reserved (4 KiB, with one atomic add), so such an event takes no shared atomic
+/// operation but its sequence number; a chunk's unused end is filled with filler bytes when the
+/// thread takes its next chunk and when writing stops (log format version 7, docs/LogFormat.md).
+///
+/// A version 6 or 7 header makes a log of binary event records (``appendRecord(_:)``). Its lines
 /// and records are written so that a kill leaves each either whole, absent, or recognisably
 /// torn: a line front to back, a record's length first and its commit byte last. When such a
 /// log's events are timed by the time-stamp counter, each growth step also writes a `clock`
@@ -34,7 +39,7 @@ import Synchronization
 public final class TraceFileWriter: Sendable {
     /// The path written to.
     public let path: String
-    /// How events are written: binary records for a version 6 header, JSON lines otherwise.
+    /// How events are written: binary records for a version 6 or 7 header, JSON lines otherwise.
     public let format: TraceLogFormat
 
     private let descriptor: Int32
@@ -61,6 +66,23 @@ public final class TraceFileWriter: Sendable {
     /// Where the first reservation that could not be written began: the log ends there.
     private let cutoff = Atomic<Int>(Int.max)
     private let growth: Mutex<Growth>
+    /// This writer's id among all writers of the process, which keys each thread's chunk.
+    private let id: UInt64
+    /// The next sequence number, with ``stoppedBit`` set once writing stops and ``fullBit``
+    /// once the log could not grow: a thread takes an event's number and learns whether it may
+    /// still write with one atomic add.
+    private let sequence = Atomic<UInt64>(1)
+    /// Set in ``sequence`` when a reservation could not be written: from then on no event is
+    /// written, not even into the room left in a thread's chunk, because the lines that declare
+    /// the objects later events name are dropped too.
+    private static let fullBit: UInt64 = 1 << 62
+    /// The sequence number that was next when writing stopped, or 0 while it runs.
+    private let sequenceAtStop = Atomic<UInt64>(0)
+    /// How many bytes a thread reserves at a time for its records.
+    private let chunkSize: Int
+    /// Every thread's chunk of this log (addresses of `lifeline_chunk`s), which stopping pads.
+    private let chunks = Mutex<[UInt]>([])
+    private static let writerIDs = Atomic<UInt64>(1)
     /// Reads the time-stamp counter and the event time together, for `clock` lines.
     private let clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
 
@@ -97,10 +119,12 @@ public final class TraceFileWriter: Sendable {
     /// Creates a writer that maps the file in windows of `1 << windowShift` bytes (64 MiB
     /// outside tests). Capacities above 65,536 windows are cut to that.
     init(
-        path: String, header: TraceHeader, capacity: Int, windowShift: Int,
+        path: String, header: TraceHeader, capacity: Int, windowShift: Int, chunkSize: Int = 4 << 10,
         clock: (@Sendable () -> (tsc: UInt64, time: UInt64))? = nil
     ) throws(TraceWriteError) {
         self.path = path
+        id = Self.writerIDs.add(1, ordering: .relaxed).oldValue
+        self.chunkSize = min(max(chunkSize, 64), 32 << 10) & ~7
         format = header.format
         self.clock = header.format == .binary ? clock : nil
         self.windowShift = windowShift
@@ -130,6 +154,140 @@ public final class TraceFileWriter: Sendable {
 
     deinit {
         windows.deallocate()
+        chunks.withLock { $0.forEach { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0)?.deallocate() } }
+    }
+
+    /// An event being recorded on the calling thread: its sequence number, and the thread's
+    /// chunk of the log, which its record goes into. Every ticket ends with ``endEvent(_:)``.
+    public struct EventTicket {
+        /// The event's sequence number.
+        public let seq: UInt64
+        let chunk: UnsafeMutablePointer<lifeline_chunk>
+        /// False once the log is full: the event is then counted as dropped instead of written.
+        let writes: Bool
+    }
+
+    /// Begins recording an event on the calling thread: takes its sequence number. Returns nil,
+    /// with nothing to end, once the log is stopping.
+    ///
+    /// The thread says it is busy in its chunk before it takes the number, and the number's
+    /// atomic add releases that: stopping sets the stop bit in the same counter with an add
+    /// that acquires, then waits for every chunk that was busy to be left. So every event whose
+    /// number was taken before the stop is in the log, and none after it.
+    @inline(__always)
+    public func beginEvent() -> EventTicket? {
+        let chunk = lifeline_chunk_current(id) ?? adoptChunk()
+        lifeline_chunk_enter(chunk)
+        let before = sequence.add(1, ordering: .acquiringAndReleasing).oldValue
+        guard before & Self.stoppedBit == 0 else {
+            lifeline_chunk_leave(chunk)
+            return nil
+        }
+        return EventTicket(seq: before & ~Self.fullBit, chunk: chunk, writes: before & Self.fullBit == 0)
+    }
+
+    /// Ends the event `ticket` began, written or not.
+    @inline(__always)
+    public func endEvent(_ ticket: EventTicket) {
+        lifeline_chunk_leave(ticket.chunk)
+    }
+
+    /// The sequence number of the last event begun, or 0 before the first.
+    public var lastSequence: UInt64 {
+        let stopped = sequenceAtStop.load(ordering: .relaxed)
+        return (stopped != 0 ? stopped : sequence.load(ordering: .relaxed) & ~(Self.stoppedBit | Self.fullBit)) - 1
+    }
+
+    /// The calling thread's chunk of this log, made the first time the thread records into it
+    /// (or found again when it wrote to another log since).
+    @inline(never)
+    private func adoptChunk() -> UnsafeMutablePointer<lifeline_chunk> {
+        let thread = lifeline_thread_id()
+        let chunk = chunks.withLock { chunks in
+            if let found = chunks.lazy.compactMap({ UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) })
+                .first(where: { $0.pointee.thread == thread }) {
+                return found
+            }
+            let chunk = UnsafeMutablePointer<lifeline_chunk>.allocate(capacity: 1)
+            chunk.initialize(to: lifeline_chunk(cursor: nil, remaining: 0, end: 0, busy: 0, writer: id, thread: thread))
+            chunks.append(UInt(bitPattern: chunk))
+            return chunk
+        }
+        lifeline_chunk_adopt(chunk)
+        return chunk
+    }
+
+    /// Copies `record` (8-byte aligned) into the thread's chunk, reserving a new chunk when it
+    /// does not fit. A record too long for chunks is written with a reservation of its own.
+    @inline(__always)
+    private func place(_ record: UnsafeRawBufferPointer, for ticket: EventTicket) {
+        guard ticket.writes else {
+            dropped.add(1, ordering: .relaxed)
+            return
+        }
+        let chunk = ticket.chunk
+        let stored = lifeline_chunk_store(chunk, record.baseAddress!.assumingMemoryBound(to: UInt64.self), UInt64(record.count))
+        if stored == 0 { placeSlowly(record, in: chunk) }
+    }
+
+    /// ``place(_:in:)`` when the record does not fit the chunk, or the chunk straddles two
+    /// mapping windows.
+    @inline(never)
+    private func placeSlowly(_ record: UnsafeRawBufferPointer, in chunk: UnsafeMutablePointer<lifeline_chunk>) {
+        let count = record.count
+        if count > Int(chunk.pointee.remaining) {
+            guard count <= chunkSize / 4 else { return write(record, isEvent: true, isRecord: true) }
+            guard renew(chunk) else {
+                dropped.add(1, ordering: .relaxed)
+                return
+            }
+            if lifeline_chunk_store(chunk, record.baseAddress!.assumingMemoryBound(to: UInt64.self), UInt64(count)) != 0 { return }
+        }
+        copyRecord(record, to: Int(chunk.pointee.end - chunk.pointee.remaining))
+        chunk.pointee.remaining -= UInt64(count)
+    }
+
+    /// Ends the log at `start`, where a reservation could not be written, and stops events
+    /// from being written from then on.
+    private func markFull(at start: Int) {
+        cutoff.min(start, ordering: .relaxed)
+        sequence.bitwiseOr(Self.fullBit, ordering: .relaxed)
+    }
+
+    /// Fills the unused end of `chunk` and reserves the thread a new one. Returns false, leaving
+    /// the chunk empty, when the log may not grow that far.
+    private func renew(_ chunk: UnsafeMutablePointer<lifeline_chunk>) -> Bool {
+        fill(chunk)
+        let before = state.add(UInt64(chunkSize) << Self.inFlightBits, ordering: .acquiringAndReleasing).oldValue
+        guard before & Self.stoppedBit == 0 else { return false }
+        let start = Int((before & ~Self.stoppedBit) >> Self.inFlightBits)
+        let end = start + chunkSize
+        var grew = false
+        guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
+            markFull(at: start)
+            return false
+        }
+        let within = start & (windowSize - 1)
+        chunk.pointee.cursor = within + chunkSize <= windowSize
+            ? (windows[start >> windowShift]! + within).assumingMemoryBound(to: UInt8.self) : nil
+        chunk.pointee.remaining = UInt64(chunkSize)
+        chunk.pointee.end = UInt64(end)
+        if grew { writeClockLine() }
+        return true
+    }
+
+    /// Writes filler bytes over the unused end of `chunk` and empties it.
+    private func fill(_ chunk: UnsafeMutablePointer<lifeline_chunk>) {
+        let end = Int(chunk.pointee.end)
+        var position = end - Int(chunk.pointee.remaining)
+        while position < end {
+            let within = position & (windowSize - 1)
+            let count = min(end - position, windowSize - within)
+            (windows[position >> windowShift]! + within).initializeMemory(as: UInt8.self, repeating: BinaryEventRecord.fillerByte, count: count)
+            position += count
+        }
+        chunk.pointee.cursor = nil
+        chunk.pointee.remaining = 0
     }
 
     /// Encodes `event` and appends its line: the recorder's hot path, specialised here so that
@@ -174,6 +332,24 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
+    /// Encodes `event`, numbered by `ticket`, as a binary record into the calling thread's
+    /// chunk; an event the binary form cannot hold is written as a JSON line instead.
+    public func appendRecord(_ event: borrowing TraceEvent, in ticket: EventTicket) {
+        guard let length = BinaryEventRecord.length(of: event) else { return append(event) }
+        if length <= MemoryLayout<RecordStorage>.size {
+            var storage = RecordStorage()
+            withUnsafeMutableBytes(of: &storage) { buffer in
+                BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
+                place(UnsafeRawBufferPointer(rebasing: buffer[..<length]), for: ticket)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: length, alignment: 8) { buffer in
+            BinaryEventRecord.encode(event, length: length, into: buffer.baseAddress!)
+            place(UnsafeRawBufferPointer(buffer), for: ticket)
+        }
+    }
+
     /// 64 bytes of stack for a record without text.
     private struct RecordStorage {
         var words = SIMD8<UInt64>()
@@ -185,7 +361,7 @@ public final class TraceFileWriter: Sendable {
     /// cannot hold: the caller then appends the ``TraceEvent`` with ``appendRecord(_:)``.
     @inline(__always)
     public func appendRecord(
-        seq: UInt64, time: UInt64, thread: UInt64, queue: UInt32?, phase: TraceEvent.Phase,
+        _ ticket: EventTicket, time: UInt64, thread: UInt64, queue: UInt32?, phase: TraceEvent.Phase,
         kind: borrowing TraceEvent.Kind, callSite: UInt64?
     ) -> Bool {
         typealias Flag = BinaryEventRecord.Flag
@@ -263,13 +439,13 @@ public final class TraceFileWriter: Sendable {
             base.storeBytes(
                 of: (marker | UInt64(flags) << 8 | UInt64(length) << 16 | thread << 32).littleEndian, as: UInt64.self
             )
-            base.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: UInt64.self)
+            base.storeBytes(of: ticket.seq.littleEndian, toByteOffset: 8, as: UInt64.self)
             base.storeBytes(of: time.littleEndian, toByteOffset: 16, as: UInt64.self)
             base.storeBytes(of: UInt32(truncatingIfNeeded: first).littleEndian, toByteOffset: 24, as: UInt32.self)
             base.storeBytes(of: BinaryEventRecord.commitByte, toByteOffset: length - 1, as: UInt8.self)
             return length
         }
-        withUnsafeBytes(of: &words) { write(UnsafeRawBufferPointer(rebasing: $0[..<length]), isEvent: true, isRecord: true) }
+        withUnsafeBytes(of: &words) { place(UnsafeRawBufferPointer(rebasing: $0[..<length]), for: ticket) }
         return true
     }
 
@@ -299,7 +475,7 @@ public final class TraceFileWriter: Sendable {
         var grew = false
         guard end <= committedSize.load(ordering: .acquiring) || grow(to: end, grew: &grew) else {
             if isEvent { dropped.add(1, ordering: .relaxed) }
-            cutoff.min(start, ordering: .relaxed)
+            markFull(at: start)
             return
         }
         if isRecord {
@@ -360,10 +536,21 @@ public final class TraceFileWriter: Sendable {
     ///     running when recording stopped); they are counted as dropped with the events that
     ///     did not fit.
     public func close(events: UInt64, neverAppended: UInt64 = 0) {
+        close(events: { _ in events }, neverAppended: neverAppended)
+    }
+
+    /// Closes a log whose events were numbered by ``beginEvent()``: the end record counts
+    /// every number taken before writing stopped, and `neverAppended` more (the ends of calls
+    /// still running), which it counts as dropped too.
+    public func closeNumbered(neverAppended: UInt64 = 0) {
+        close(events: { $0 + neverAppended }, neverAppended: neverAppended)
+    }
+
+    private func close(events: (UInt64) -> UInt64, neverAppended: UInt64) {
         Self.openWriters.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         writeClockLine()
         guard let length = stopWriting(waitingAtMost: nil) else { return }
-        TraceLineEncoder.withEndLine(events: events, dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
+        TraceLineEncoder.withEndLine(events: events(lastSequence), dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
             _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
         }
         Glibc.close(descriptor)
@@ -392,17 +579,39 @@ public final class TraceFileWriter: Sendable {
     /// Stops all writing, waits for the writers in flight, unmaps the file and cuts it to the
     /// length written. Returns that length, or nil when the writer was already stopped or the
     /// writers in flight did not finish in time (the file is then left as it is).
+    ///
+    /// Events stop first: no number is taken after the stop bit, and the threads that took one
+    /// before it finish writing theirs (into their chunks, which may still grow the log). Then
+    /// every chunk's unused end is filled, except that of the chunk the log ends with, which is
+    /// cut off.
     private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
+        let next = sequence.bitwiseOr(Self.stoppedBit, ordering: .acquiringAndReleasing).oldValue
+        guard next & Self.stoppedBit == 0 else { return nil }
+        sequenceAtStop.store(next & ~Self.fullBit, ordering: .relaxed)
+        let started = monotonicNanoseconds()
+        let threadChunks = chunks.withLock { $0.compactMap { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) } }
+        for chunk in threadChunks {
+            while lifeline_chunk_is_busy(chunk) != 0 {
+                if let timeout, monotonicNanoseconds() - started > timeout { return nil }
+                sched_yield()
+            }
+        }
         let before = state.bitwiseOr(Self.stoppedBit, ordering: .sequentiallyConsistent).oldValue
         guard before & Self.stoppedBit == 0 else { return nil }
         let reserved = Int(before >> Self.inFlightBits)
-        let started = monotonicNanoseconds()
         while state.load(ordering: .sequentiallyConsistent) & Self.inFlightMask > 0 {
             if let timeout, monotonicNanoseconds() - started > timeout { return nil }
             sched_yield()
         }
         let limit = growth.withLock { $0.limit }
-        let length = min(reserved, limit, cutoff.load(ordering: .relaxed))
+        var length = min(reserved, limit, cutoff.load(ordering: .relaxed))
+        for chunk in threadChunks where Int(chunk.pointee.end) <= length {
+            if Int(chunk.pointee.end) == length {
+                length -= Int(chunk.pointee.remaining)
+            } else {
+                fill(chunk)
+            }
+        }
         unmapWindows()
         ftruncate(descriptor, off_t(length))
         return length

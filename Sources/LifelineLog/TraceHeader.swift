@@ -7,16 +7,21 @@ public struct TraceHeader: Hashable, Sendable {
     /// line with a `base`), version 5 per-call snapshots that take the nodes they did not
     /// check from earlier snapshots.
     public static let jsonLinesVersion = 5
-    /// The log format version of a log with binary event records (``TraceLogFormat/binary``):
+    /// The first log format version with binary event records (``TraceLogFormat/binary``):
     /// version 5 with events as binary records and `clock` lines.
     public static let binaryVersion = 6
+    /// The log format version this build writes for a log of binary event records: version 6
+    /// with each thread's records in chunks of the file it reserved, whose unused ends are
+    /// filler bytes (`0x83`) when recording stopped and zero bytes when it was killed.
+    public static let chunkedBinaryVersion = 7
     /// The newest log format version this build reads and writes.
-    public static let currentVersion = binaryVersion
+    public static let currentVersion = chunkedBinaryVersion
     /// The log format versions this build reads. A version 1 log is a version 2 log without
     /// snapshots, a version 2 log a version 3 log without call sites, a version 3 log a
     /// version 4 log without delta snapshots, a version 4 log a version 5 log whose
-    /// snapshots all checked every node, and a version 5 log a version 6 log without binary
-    /// records.
+    /// snapshots all checked every node, a version 5 log a version 6 log without binary
+    /// records, and a version 6 log a version 7 log whose records were written one reservation
+    /// each.
     public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.

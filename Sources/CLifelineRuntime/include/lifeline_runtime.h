@@ -35,6 +35,72 @@ void lifeline_store_record(void *destination, const void *source, size_t length)
 void lifeline_copy_forward(void *destination, const void *source, size_t length);
 
 
+/// A thread's share of a log: the bytes it reserved with one atomic add (its chunk, a few
+/// kilobytes) and writes its records into without any other shared atomic. Only the owning
+/// thread writes `cursor`, `remaining` and `end` while recording runs. `busy` is 1 while the
+/// thread records an event: the writer, stopping, waits for it to fall to 0 before it fills the
+/// chunk's unused end. `writer` is the id of the log writer the chunk belongs to.
+typedef struct lifeline_chunk {
+    /// Where the next record goes in the mapped log, when the chunk lies within one mapping
+    /// window; NULL when it straddles two (the writer then copies piece by piece).
+    unsigned char *cursor;
+    /// The bytes left in the chunk.
+    uint64_t remaining;
+    /// The file offset of the chunk's end.
+    uint64_t end;
+    uint64_t busy;
+    uint64_t writer;
+    uint64_t thread;
+} lifeline_chunk;
+
+/// The calling thread's chunk of the log writer `writer`, or NULL when it has none yet (or
+/// last wrote to another writer).
+lifeline_chunk *lifeline_chunk_current(uint64_t writer);
+
+/// Makes `chunk` the calling thread's chunk, for its writer.
+void lifeline_chunk_adopt(lifeline_chunk *chunk);
+
+/// Marks the thread busy recording an event in `chunk`, before it takes the event's sequence
+/// number with an atomic add that releases (which orders this store before it).
+static inline void lifeline_chunk_enter(lifeline_chunk *chunk) {
+    __atomic_store_n(&chunk->busy, 1, __ATOMIC_RELAXED);
+}
+
+/// Marks the thread done with its event: everything it wrote is before this store.
+static inline void lifeline_chunk_leave(lifeline_chunk *chunk) {
+    __atomic_store_n(&chunk->busy, 0, __ATOMIC_RELEASE);
+}
+
+/// Copies a binary record of `length` bytes (a multiple of 8, at least 16) from the 8-byte
+/// aligned `record` into the chunk and returns 1, or returns 0, writing nothing, when it does not
+/// fit or the chunk straddles two mapping windows. The record goes in whole words: its first word
+/// (marker and length) first, its last word (commit byte) last, so that a process killed at any
+/// moment leaves nothing of it, a torn record with its length, or all of it.
+static inline int lifeline_chunk_store(lifeline_chunk *chunk, const uint64_t *record, uint64_t length) {
+    unsigned char *to = chunk->cursor;
+    if (to == NULL || length > chunk->remaining) {
+        return 0;
+    }
+    uint64_t words = length / 8;
+    __builtin_memcpy(to, record, 8);
+    __asm__ volatile("" ::: "memory");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (uint64_t word = 1; word + 1 < words; word++) {
+        __builtin_memcpy(to + word * 8, record + word, 8);
+    }
+    __asm__ volatile("" ::: "memory");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __builtin_memcpy(to + length - 8, record + words - 1, 8);
+    chunk->cursor = to + length;
+    chunk->remaining -= length;
+    return 1;
+}
+
+/// Whether the chunk's thread is recording an event, read from any thread.
+static inline int lifeline_chunk_is_busy(const lifeline_chunk *chunk) {
+    return __atomic_load_n(&chunk->busy, __ATOMIC_ACQUIRE) != 0;
+}
+
 /// A queue id of ``lifeline_thread_event``: the current queue's label is not cached, and
 /// `*label` is it.
 #define LIFELINE_QUEUE_MISS 0xFFFFFFFEu
