@@ -31,10 +31,12 @@ public struct TracePipelines: Sendable {
 
     /// Groups the hops of `lifecycles` into pipelines.
     public init(_ lifecycles: TraceLifecycles) {
+        // Lifecycles are read field by field by index, never copied whole: a copy retains its
+        // nine arrays, and a retry has a hundred thousand lifecycles.
         let all = lifecycles.lifecycles
         var components = UnionFind(count: all.count)
-        for lifecycle in all {
-            for upstream in lifecycle.upstream { components.union(lifecycle.id.rawValue, upstream.rawValue) }
+        for index in all.indices {
+            for upstream in all[index].upstream { components.union(all[index].id.rawValue, upstream.rawValue) }
         }
 
         // Groups that pass values on to another group: their deliveries enclose a delivery
@@ -53,14 +55,15 @@ public struct TracePipelines: Sendable {
         var pipelineOfComponent: [Int: Int] = [:]
         var members: [[Int]] = []
         var ends: [Lifecycle.ID] = []
-        for lifecycle in all {
-            let component = components.root(lifecycle.id.rawValue)
+        for index in all.indices {
+            let id = all[index].id
+            let component = components.root(id.rawValue)
             if let pipeline = pipelineOfComponent[component] {
-                members[pipeline].append(lifecycle.id.rawValue)
+                members[pipeline].append(id.rawValue)
                 continue
             }
             var joined: Int?
-            if let start = lifecycle.events.first, !Self.endsThere(lifecycle, forwarding: forwards.contains(component)) {
+            if let start = all[index].events.first, !Self.endsThere(all[index], forwarding: forwards.contains(component)) {
                 for call in lifecycles.calls.enclosingCalls(of: start) {
                     guard let outer = lifecycles.lifecycleID(ofEvent: call.begin),
                           let pipeline = pipelineOfComponent[components.root(outer.rawValue)] else { continue }
@@ -70,11 +73,11 @@ public struct TracePipelines: Sendable {
             }
             if let joined {
                 pipelineOfComponent[component] = joined
-                members[joined].append(lifecycle.id.rawValue)
+                members[joined].append(id.rawValue)
             } else {
                 pipelineOfComponent[component] = members.count
-                members.append([lifecycle.id.rawValue])
-                ends.append(lifecycle.id)
+                members.append([id.rawValue])
+                ends.append(id)
             }
         }
 
@@ -93,16 +96,16 @@ public struct TracePipelines: Sendable {
         var pipelines: [Pipeline] = []
         var ownersOfObject: [TraceObjectID: [Pipeline.ID]] = [:]
         for index in order {
-            let hops = members[index].map { all[$0] }
+            let hops = members[index]
             let id = Pipeline.ID(number[index])
             var objects = Set<TraceObjectID>()
             // Sorted once and repeats dropped: a request shared by several hops is in each.
             var events: [UInt64] = []
             for hop in hops {
-                objects.insert(hop.subscriber)
-                if let publisher = hop.publisher { objects.insert(publisher) }
-                if let subscription = hop.subscription { objects.insert(subscription) }
-                events += hop.events
+                objects.insert(all[hop].subscriber)
+                if let publisher = all[hop].publisher { objects.insert(publisher) }
+                if let subscription = all[hop].subscription { objects.insert(subscription) }
+                events += all[hop].events
             }
             events.sort()
             var kept = 0
@@ -118,14 +121,14 @@ public struct TracePipelines: Sendable {
             var sharers = Set<Pipeline.ID>()
             var publishers = Set<TraceObjectID>()
             for hop in hops {
-                if let publisher = hop.publisher, trace.objects[publisher]?.lifetimeTracked == true { publishers.insert(publisher) }
+                if let publisher = all[hop].publisher, trace.objects[publisher]?.lifetimeTracked == true { publishers.insert(publisher) }
             }
             for object in publishers.sorted() {
                 sharers.formUnion(ownersOfObject[object, default: []])
                 ownersOfObject[object, default: []].append(id)
             }
             pipelines.append(Self.pipeline(
-                id: id, end: all[ends[index].rawValue], hops: hops, objects: sortedObjects, events: events,
+                id: id, end: all[ends[index].rawValue], hops: hops, in: all, objects: sortedObjects, events: events,
                 sharesUpstreamWith: sharers.sorted(), lifecycles: lifecycles
             ))
         }
@@ -167,7 +170,7 @@ public struct TracePipelines: Sendable {
     }
 
     private static func pipeline(
-        id: Pipeline.ID, end: Lifecycle, hops: [Lifecycle], objects: [TraceObjectID], events: [UInt64],
+        id: Pipeline.ID, end: Lifecycle, hops: [Int], in all: [Lifecycle], objects: [TraceObjectID], events: [UInt64],
         sharesUpstreamWith: [Pipeline.ID], lifecycles: TraceLifecycles
     ) -> Pipeline {
         let trace = lifecycles.trace
@@ -176,7 +179,7 @@ public struct TracePipelines: Sendable {
         let endObject = trace.object(end.subscriber)
         var location = endObject?.placeName, label = endObject?.label
         if location == nil || label == nil {
-            for object in hops.lazy.flatMap({ [$0.subscriber] + [$0.subscription].compactMap { $0 } }).compactMap(trace.object) {
+            for object in hops.lazy.flatMap({ [all[$0].subscriber] + [all[$0].subscription].compactMap { $0 } }).compactMap(trace.object) {
                 if location == nil { location = object.placeName }
                 if label == nil { label = object.label }
                 if location != nil && label != nil { break }
@@ -193,7 +196,7 @@ public struct TracePipelines: Sendable {
         default: state = .live
         }
         return Pipeline(
-            id: id, end: end.id, lifecycles: hops.map(\.id), objects: objects, events: events, name: name,
+            id: id, end: end.id, lifecycles: hops.map { all[$0].id }, objects: objects, events: events, name: name,
             label: label, sourceLocation: location, values: end.deliveries.count, state: state,
             sharesUpstreamWith: sharesUpstreamWith
         )

@@ -74,10 +74,12 @@ public enum PerfettoTraceRenderer {
                          id: model.lanes[lane].object.id.rawValue, args: ["ended by": .text(reason)])
         }
 
+        // Two lists of arguments serve every row, emptied and refilled: none is allocated per event.
+        var args: PerfettoEventWriter.Arguments = [:], endArgs: PerfettoEventWriter.Arguments = [:]
         for (index, step) in model.steps.enumerated() {
             writer.flushIfFull(to: emit)
             let time = times[index], thread = step.thread ?? 0
-            var args: PerfettoEventWriter.Arguments = [:]
+            args.removeAll()
             if let seq = step.seq { args["seq"] = .number(seq) }
             if let context = step.context { args["on"] = .quoted(quotedContexts[context]) }
             switch step.content {
@@ -128,7 +130,7 @@ public enum PerfettoTraceRenderer {
                     break
                 }
             case .callReturn(_, _, let kind, _, let demand):
-                var endArgs: PerfettoEventWriter.Arguments = [:]
+                endArgs.removeAll()
                 if let demand { endArgs["returned demand"] = .text(CallKind.name(of: demand)) }
                 if step.seq == nil { endArgs["closed"] = .text("never returned; closed when an enclosing call returned") }
                 writer.event(phase: "E", name: "", category: kindCategory(kind), time: time, thread: thread, args: endArgs)

@@ -32,7 +32,8 @@ enum LaneOrder {
 
         // Each edge once, found by hashing: a subscriber re-subscribed 100,000 times (`retry`)
         // has as many upstreams, too many to search one by one for every new one.
-        var linked = Set<Edge>()
+        // Room for an edge or so per subscribe, made at once rather than by growing and rehashing.
+        var linked = Set<Edge>(minimumCapacity: events.count / 4)
 
         func link(
             _ upstream: TraceObjectID, to downstream: TraceObjectID, kind: Edge.Kind,
@@ -83,18 +84,28 @@ enum LaneOrder {
             // Depth-first, upstream neighbours first; an explicit stack so that a chain of
             // thousands of hops cannot overflow the call stack.
             visited[root] = true
-            func upstreams(of object: TraceObjectID) -> [TraceObjectID] {
-                subscriptionUpstreams[object, default: []] + publisherUpstreams[object, default: []]
-                    + nestedUpstreams[object, default: []]
+            // An object's upstreams are its subscriptions', then its publishers', then its nested
+            // subscribers' edges, taken from the three tables in turn: no array is joined per object.
+            func upstream(of object: TraceObjectID, at position: Int) -> TraceObjectID? {
+                var position = position
+                if let edges = subscriptionUpstreams[object] {
+                    if position < edges.count { return edges[position] }
+                    position -= edges.count
+                }
+                if let edges = publisherUpstreams[object] {
+                    if position < edges.count { return edges[position] }
+                    position -= edges.count
+                }
+                if let edges = nestedUpstreams[object], position < edges.count { return edges[position] }
+                return nil
             }
-            var stack: [(object: TraceObjectID, upstreams: [TraceObjectID], next: Int)] = [(root, upstreams(of: root), 0)]
+            var stack: [(object: TraceObjectID, next: Int)] = [(root, 0)]
             while let top = stack.last {
-                if top.next < top.upstreams.count {
+                if let upstream = upstream(of: top.object, at: top.next) {
                     stack[stack.count - 1].next += 1
-                    let upstream = top.upstreams[top.next]
                     if visited[upstream] == nil {
                         visited[upstream] = true
-                        stack.append((upstream, upstreams(of: upstream), 0))
+                        stack.append((upstream, 0))
                     }
                 } else {
                     ordered.append(top.object)

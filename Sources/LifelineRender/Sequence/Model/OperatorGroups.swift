@@ -40,9 +40,12 @@ struct OperatorGroups {
         }
         // A publisher whose subscriber was handed an operator's stage as its subscription is
         // an operator too, even when it subscribes upstream later (`subscribe(on:)`).
-        let stages = Set(lifecycles.lifecycles.map(\.subscriber))
-        for lifecycle in lifecycles.lifecycles {
-            if let publisher = lifecycle.publisher, let subscription = lifecycle.subscription, stages.contains(subscription) {
+        // Lifecycles are read field by field by index, never copied whole: a copy retains its
+        // nine arrays, and a retry has a hundred thousand lifecycles.
+        let all = lifecycles.lifecycles
+        let stages = Set(all.indices.lazy.map { all[$0].subscriber })
+        for index in all.indices {
+            if let publisher = all[index].publisher, let subscription = all[index].subscription, stages.contains(subscription) {
                 forwardingPublishers.insert(publisher)
             }
         }
@@ -51,15 +54,15 @@ struct OperatorGroups {
         var names: [Int: String] = [:]
         var ends: [Int: TraceObjectID] = [:]
         for (index, pipeline) in pipelines.pipelines.enumerated() {
-            ends[index] = lifecycles.lifecycle(pipeline.end).subscriber
+            let end = all[pipeline.end.rawValue].subscriber
+            ends[index] = end
             for object in pipeline.objects where pipelineOf[object] == nil { pipelineOf[object] = index }
-            let end = lifecycles.lifecycle(pipeline.end).subscriber
-            for hop in pipeline.lifecycles.map(lifecycles.lifecycle) {
+            for hop in pipeline.lifecycles.lazy.map(\.rawValue) {
                 var folded: [TraceObjectID] = []
-                if hop.subscriber != end { folded.append(hop.subscriber) }
-                if let publisher = hop.publisher, forwardingPublishers.contains(publisher) {
+                if all[hop].subscriber != end { folded.append(all[hop].subscriber) }
+                if let publisher = all[hop].publisher, forwardingPublishers.contains(publisher) {
                     folded.append(publisher)
-                    if let subscription = hop.subscription { folded.append(subscription) }
+                    if let subscription = all[hop].subscription { folded.append(subscription) }
                 }
                 for object in folded where groupOf[object] == nil && object != end {
                     groupOf[object] = index
@@ -71,8 +74,8 @@ struct OperatorGroups {
         self.pipelineOf = pipelineOf
         self.ends = ends
         var sourceOf: [TraceObjectID: TraceObjectID] = [:]
-        for lifecycle in lifecycles.lifecycles {
-            guard let publisher = lifecycle.publisher, let subscription = lifecycle.subscription,
+        for index in all.indices {
+            guard let publisher = all[index].publisher, let subscription = all[index].subscription,
                   groupOf[publisher] == nil, groupOf[subscription] == nil, !stages.contains(subscription),
                   sourceOf[subscription] == nil else { continue }
             sourceOf[subscription] = publisher

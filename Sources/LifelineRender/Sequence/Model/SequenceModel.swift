@@ -78,9 +78,16 @@ struct SequenceModel: Sendable {
         // Each thread and queue is named once, not at every event.
         var contextNames: [String] = []
         var nameOfPlace: [ExecutionPlace: Int] = [:]
+        // Consecutive events nearly always ran in one place, found again without hashing.
+        var lastPlace: (place: ExecutionPlace, name: Int)?
         let placeOfEvent = trace.events.map { event in
             let place = ExecutionPlace(thread: event.thread, queue: event.queue)
-            if let name = nameOfPlace[place] { return name }
+            if let lastPlace, lastPlace.place == place { return lastPlace.name }
+            if let name = nameOfPlace[place] {
+                lastPlace = (place, name)
+                return name
+            }
+            lastPlace = (place, contextNames.count)
             nameOfPlace[place] = contextNames.count
             contextNames.append(trace.executionContextName(of: event))
             return contextNames.count - 1
@@ -113,9 +120,10 @@ struct SequenceModel: Sendable {
         var notes: [DiagnosisNote] = []
         var notesAfter: [Int: [DiagnosisNote]] = [:]
         var trailingNotes: [DiagnosisNote] = []
+        // Only the rows a finding cites are looked up: a million rows need not be hashed for a few.
         var stepIndexOfSeq: [UInt64: Int] = [:]
-        for (index, step) in steps.enumerated() {
-            if let seq = step.seq, stepIndexOfSeq[seq] == nil { stepIndexOfSeq[seq] = index }
+        for (index, step) in steps.enumerated() where !cited.isEmpty {
+            if let seq = step.seq, cited.contains(seq), stepIndexOfSeq[seq] == nil { stepIndexOfSeq[seq] = index }
         }
         var inputNumber: [Diagnosis: Int] = [:]
         for (index, diagnosis) in diagnoses.sorted(by: TraceAnalyzer.precedes).enumerated() where inputNumber[diagnosis] == nil {
@@ -320,6 +328,21 @@ extension SequenceStep {
         case .note(let note): return [note.lane]
         case .fold(let run): return [run.lanes.lowerBound, run.lanes.upperBound]
         case .mark: return []
+        }
+    }
+
+    /// Calls `body` with each lane ``lanes`` lists, in that order, without making the array.
+    func forEachLane(_ body: (Int) -> Void) {
+        switch content {
+        case .call(let caller, let callee, _, _), .callReturn(let caller, let callee, _, _, _):
+            body(callee)
+            if let caller { body(caller) }
+        case .deallocation(let lane, _): body(lane)
+        case .note(let note): body(note.lane)
+        case .fold(let run):
+            body(run.lanes.lowerBound)
+            body(run.lanes.upperBound)
+        case .mark: break
         }
     }
 }

@@ -414,14 +414,18 @@ struct StepBuilder {
     }
 
     private func fold(_ leftOut: ArraySlice<SequenceStep>, repeats: Int) -> SequenceStep {
-        let seqs = leftOut.compactMap(\.seq)
-        let lanes = leftOut.flatMap(\.lanes)
+        // The bounds are found in one pass, with no array per row: a retry's run is a million rows.
+        var seqs = (low: UInt64.max, high: UInt64.min), lanes = (low: Int.max, high: Int.min)
+        func include(_ lane: Int) { lanes = (min(lanes.low, lane), max(lanes.high, lane)) }
+        for step in leftOut {
+            if let seq = step.seq { seqs = (min(seqs.low, seq), max(seqs.high, seq)) }
+            step.forEachLane(include)
+        }
         var noun = "repetitions"
         if case .call(_, _, let kind, _) = leftOut.first?.content {
             if kind.isValue { noun = "values" } else if case .request = kind { noun = "requests" }
         }
-        let run = RepeatedRun(repeats: repeats, noun: noun, seqs: seqs.min()!...seqs.max()!,
-                              lanes: lanes.min()!...lanes.max()!)
+        let run = RepeatedRun(repeats: repeats, noun: noun, seqs: seqs.low...seqs.high, lanes: lanes.low...lanes.high)
         return SequenceStep(content: .fold(run), seq: nil, time: nil, thread: nil, context: nil)
     }
 }
