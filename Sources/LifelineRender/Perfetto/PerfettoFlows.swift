@@ -13,15 +13,22 @@ struct PerfettoFlows {
     private(set) var incoming: [Int: [UInt64]] = [:]
 
     init(model: SequenceModel) {
-        var downstreamOf: [Int: Int] = [:]
+        // Each upstream lane's downstream is the last lane it handed a subscription to, with the
+        // row where it did.
+        var downstreamOf: [Int: (lane: Int, row: Int)] = [:]
         var valueCount: [Int: Int] = [:]
-        for step in model.steps {
+        for (row, step) in model.steps.enumerated() {
             guard case .call(let caller, let callee, let kind, _) = step.content else { continue }
-            if case .receiveSubscription = kind, let caller { downstreamOf[caller] = callee }
+            if case .receiveSubscription = kind, let caller { downstreamOf[caller] = (callee, row) }
             if kind.isValue { valueCount[callee, default: 0] += 1 }
         }
+        // A lane that received subscriptions from several upstreams takes the last one as its
+        // upstream: in the order of the rows, never in the order of a table, which Swift seeds
+        // differently in every run.
         var upstreamOf: [Int: Int] = [:]
-        for (upstream, downstream) in downstreamOf { upstreamOf[downstream] = upstream }
+        for (upstream, downstream) in downstreamOf.sorted(by: { $0.value.row < $1.value.row }) {
+            upstreamOf[downstream.lane] = upstream
+        }
 
         var openValues: [UInt64: [(lane: Int, row: Int)]] = [:]
         // Deliveries to each lane that may still lead to an arrow, oldest first, with the
