@@ -42,7 +42,7 @@ struct RecordingCost {
                 after()
                 continue
             }
-            let path = "\(logDirectory)/lifeline-benchmark.jsonl"
+            let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
             defer { try? FileManager.default.removeItem(atPath: path) }
             try Lifeline.start(writingTo: path, options: options)
             let elapsed = ValueChain.send(values, with: instrument)

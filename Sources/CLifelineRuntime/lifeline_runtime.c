@@ -216,6 +216,18 @@ void lifeline_scope_pop(uint64_t generation) {
     }
 }
 
+lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value) {
+    if (scope_generation != generation || scope_depth == 0) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    scope_depth -= 1;
+    if (scope_depth >= LIFELINE_SCOPE_CAPACITY) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    *value = scope_values[scope_depth];
+    return (lifeline_scope_kind)scope_kinds[scope_depth];
+}
+
 lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
     if (scope_generation != generation || scope_depth == 0 || scope_depth > LIFELINE_SCOPE_CAPACITY) {
         return LIFELINE_SCOPE_NONE;

@@ -87,10 +87,15 @@ final class CallSiteRecorder: Sendable {
         lifeline_scope_push(generation, LIFELINE_SCOPE_DELIVERY, subscriber.rawValue)
     }
 
-    /// At the end of a delivery.
-    func deliveryEnds() {
-        guard capturing else { return }
-        lifeline_scope_pop(generation)
+    /// At the end of a delivery: the subscriber its beginning was recorded for, when the
+    /// calling thread's innermost scope is that delivery (`nil` when call sites are not
+    /// captured, the beginning came before recording started, or scopes nest too deep), so
+    /// the end event need not identify the subscriber again.
+    @discardableResult
+    func deliveryEnds() -> TraceObjectID? {
+        guard capturing else { return nil }
+        var value: UInt64 = 0
+        return lifeline_scope_pop_returning(generation, &value) == LIFELINE_SCOPE_DELIVERY ? TraceObjectID(value) : nil
     }
 
     /// At the beginning of a cancel call: its call site, or `nil` for a cancel made inside

@@ -71,14 +71,15 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     func didReceive<Downstream: Subscriber>(
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
-        session.callSites.deliveryEnds()
+        // The subscriber the beginning was recorded for, from the thread's delivery scope.
+        let begun = session.callSites.deliveryEnds()
         // Described once, at the beginning of the delivery, when that was recorded.
         var description: String?
         if session.options.valueDescriptionLimit != nil {
             description = session.valueDescriptions.pop() ?? session.describe(input)
         }
         session.record(.end, .value(
-            subscriber: id(of: subscriber, role: .subscriber, joined: true), returnedDemand: TraceDemand(resultingDemand),
+            subscriber: begun ?? id(of: subscriber, role: .subscriber, joined: true), returnedDemand: TraceDemand(resultingDemand),
             value: description
         ))
     }
@@ -90,9 +91,9 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
-        session.callSites.deliveryEnds()
+        let begun = session.callSites.deliveryEnds()
         let seq = session.record(.end, .completion(
-            subscriber: id(of: subscriber, role: .subscriber, joined: true), completion: TraceEvent.Completion(completion)
+            subscriber: begun ?? id(of: subscriber, role: .subscriber, joined: true), completion: TraceEvent.Completion(completion)
         ))
         session.callEnded(at: seq, snapshotReason: .completion)
     }

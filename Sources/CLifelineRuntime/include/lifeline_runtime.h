@@ -157,6 +157,11 @@ void lifeline_scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t
 /// Leaves the innermost scope, when it belongs to the recording `generation`.
 void lifeline_scope_pop(uint64_t generation);
 
+/// Leaves the innermost scope, when it belongs to the recording `generation`, and returns it
+/// with its value (`LIFELINE_SCOPE_NONE` as `lifeline_scope_top` would): one call where a
+/// scope's end needs what its beginning pushed.
+lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value);
+
 /// The innermost scope of the calling thread in the recording `generation`, and its value;
 /// `LIFELINE_SCOPE_NONE` when the thread is inside none (or deeper than the stack can hold).
 lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value);
