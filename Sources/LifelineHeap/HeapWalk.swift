@@ -10,17 +10,20 @@ struct HeapWalk {
     var graph = HeapGraph()
     var pending: [(address: UInt, layout: ClassLayout)] = []
     /// The objects put in `pending` so far.
-    var queued = Set<UInt>()
+    var queued = AddressTable<Void>()
+    /// The addresses of the graph's nodes: asked for every reference followed, and cheaper
+    /// to ask here than the graph's dictionary.
+    var nodeAddresses = AddressTable<Void>()
     /// Where the references of the object being read start in the graph's list: each object's
     /// references are found while it is read, so only those can repeat one another.
     var segmentStart = 0
     /// The references of the object being read, once they are too many to compare one by one.
     var seenReferences = Set<HeapGraph.Reference>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
-    var openContainers = Set<UInt>()
+    var openContainers = AddressTable<Void>()
     /// Instances validated during this walk, so an object many others refer to is checked
     /// once.
-    var validated: [UInt: ClassLayout] = [:]
+    var validated = AddressTable<ClassLayout>()
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
 
@@ -48,6 +51,7 @@ struct HeapWalk {
         graph.references.reserveCapacity(references)
         validated.reserveCapacity(objects)
         queued.reserveCapacity(objects)
+        nodeAddresses.reserveCapacity(objects)
     }
 
     mutating func run(roots: [UInt]) {
@@ -60,7 +64,8 @@ struct HeapWalk {
             if !seenReferences.isEmpty { seenReferences.removeAll(keepingCapacity: true) }
             graph.read.insert(address)
             noteRegion(of: address, start: address, size: layout.instanceSize)
-            if graph.nodes[address]?.isOpaque == true {
+            // Only `addInstance` queues, with the node it makes: opaque when its layout is.
+            if layout.isSystemLibrary {
                 walkInterior(of: address, layout)
                 continue
             }
@@ -141,8 +146,9 @@ struct HeapWalk {
     /// Records the instance and queues its fields. `false` when the object limit is reached.
     @discardableResult
     mutating func addInstance(_ address: UInt, _ layout: ClassLayout) -> Bool {
-        if graph.nodes[address] != nil { return true }
+        if nodeAddresses.contains(address) { return true }
         guard graph.nodes.count < objectLimit, !excluding(address, layout.typeName) else { return false }
+        nodeAddresses.insert(address)
         graph.nodes[address] = HeapGraph.Node(
             address: address, typeName: layout.typeName, isCollection: false,
             isOpaque: layout.isSystemLibrary, counts: counts(of: address)
@@ -153,7 +159,7 @@ struct HeapWalk {
 
     /// Puts the object in `pending`, for its fields to be read, unless it was already.
     mutating func queue(_ address: UInt, _ layout: ClassLayout) {
-        if queued.insert(address).inserted { pending.append((address, layout)) }
+        if queued.insert(address) { pending.append((address, layout)) }
     }
 
     /// Scans a system-library object's internals (``SystemLibrary``) as if they were its own
@@ -357,7 +363,7 @@ struct HeapWalk {
         // task's handler, and the operation that will call it): it is read once, at its
         // shortest path.
         if interior != nil, interior?.visit(container: word) != true { return }
-        guard let size = memory.allocationSize(at: word), openContainers.insert(word).inserted else { return }
+        guard let size = memory.allocationSize(at: word), openContainers.insert(word) else { return }
         noteRegion(of: holder, start: word, size: size)
         defer { openContainers.remove(word) }
         switch kind {
@@ -448,9 +454,9 @@ struct HeapWalk {
             guard interior?.visit(container: storage) == true else { return }
             (elementHolder, elementOwnership, elementPathPrefix) = (holder, ownership, path)
         } else {
-            let isNew = graph.nodes[storage] == nil
-            if isNew {
+            if !nodeAddresses.contains(storage) {
                 guard graph.nodes.count < objectLimit else { return }
+                nodeAddresses.insert(storage)
                 graph.nodes[storage] = HeapGraph.Node(
                     address: storage, typeName: _typeName(type, qualified: true), isCollection: true, isOpaque: false,
                     counts: counts(of: storage)

@@ -81,25 +81,25 @@ final class MetadataCatalog {
     )
 
     private var memory: ProcessMemory
-    private var cache: [UInt: HeapKind] = [:]
+    private var cache = AddressTable<HeapKind>()
     /// The last kinds ``heapKind(metadata:)`` found, by a few bits of their metadata's address:
     /// most words an inspection follows have one of a few metadata, and a look-up here costs
     /// no hashing.
     @exclusivity(unchecked) private var recentKinds = [(metadata: UInt, kind: HeapKind)?](repeating: nil, count: 64)
     /// Words that did not check out as heap metadata, in this inspection.
-    private var rejected = Set<UInt>()
+    private var rejected = AddressTable<Void>()
     /// Generic arguments already proven to be type metadata. Type metadata is never freed, so
     /// a proof holds for the whole inspection, and a type nested in many others (a pipeline's
     /// upstream type, repeated in every later operator's type) is checked once.
-    private var genuineArguments = Set<UInt>()
-    private var structs: [UInt: [StructField]] = [:]
-    private var referenceStructFields: [UInt: [StructField]] = [:]
-    private var shapes: [UInt: CollectionShape?] = [:]
-    private var holdsReferences: [UInt: Bool] = [:]
-    private var optionalClassReferences: [UInt: Bool] = [:]
-    private var enums: [UInt: [EnumCase]?] = [:]
-    private var enumWitnesses: [UInt: EnumWitnesses?] = [:]
-    private var tuples: [UInt: [TupleElement]?] = [:]
+    private var genuineArguments = AddressTable<Void>()
+    private var structs = AddressTable<[StructField]>()
+    private var referenceStructFields = AddressTable<[StructField]>()
+    private var shapes = AddressTable<CollectionShape?>()
+    private var holdsReferences = AddressTable<Bool>()
+    private var optionalClassReferences = AddressTable<Bool>()
+    private var enums = AddressTable<[EnumCase]?>()
+    private var enumWitnesses = AddressTable<EnumWitnesses?>()
+    private var tuples = AddressTable<[TupleElement]?>()
 
     init(memory: ProcessMemory) {
         self.memory = memory
@@ -109,7 +109,7 @@ final class MetadataCatalog {
     /// forgets what did not.
     func begin(with memory: ProcessMemory) {
         self.memory = memory
-        rejected.removeAll(keepingCapacity: true)
+        rejected.removeAll()
     }
 
     /// The stored properties of a struct type (metadata the runtime handed out, never a word

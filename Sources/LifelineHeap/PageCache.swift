@@ -19,7 +19,9 @@ final class PageCache {
     private let process = lifeline_heap_process_id()
     /// The slot of each page read so far (its index among the copies), by page number; -1 for
     /// a page that could not be read.
-    @exclusivity(unchecked) private var slots: [UInt: Int] = [:]
+    @exclusivity(unchecked) private var slots = AddressTable<Int>()
+    /// The page number of each slot, in the order the pages were copied.
+    @exclusivity(unchecked) private var copiedNumbers: [UInt] = []
     @exclusivity(unchecked) private var slabs: [UnsafeMutableRawPointer] = []
     @exclusivity(unchecked) private var copiedCount = 0
     /// The page the last read touched, which the next read usually touches again, and its
@@ -44,17 +46,16 @@ final class PageCache {
 
     /// Drops every copy, so that each page is read again the next time it is touched.
     func forgetCopies() {
-        slots.removeAll(keepingCapacity: true)
+        slots.removeAll()
+        copiedNumbers.removeAll(keepingCapacity: true)
         copiedCount = 0
         lastNumber = .max
         lastCopy = nil
         for way in recentNumbers.indices { recentNumbers[way] = .max }
     }
 
-    /// The pages copied so far, by page number (readable ones only).
-    var copiedPages: [UInt] {
-        slots.compactMap { $0.value >= 0 ? $0.key : nil }
-    }
+    /// The pages copied so far, by page number, in the order they were copied.
+    var copiedPages: [UInt] { copiedNumbers }
 
     /// Copies the pages `numbers` that are not copied yet, all in a few system calls rather than
     /// one each: what a walk that will touch them all would otherwise pay page by page, on pages
@@ -79,6 +80,7 @@ final class PageCache {
             }
             for offset in 0..<read {
                 slots[wanted[start + offset]] = copiedCount
+                copiedNumbers.append(wanted[start + offset])
                 copiedCount += 1
             }
             start += read + 1
@@ -191,6 +193,7 @@ final class PageCache {
             return .unreadable
         }
         slots[number] = copiedCount
+        copiedNumbers.append(number)
         copiedCount += 1
         return .copied(UnsafeRawPointer(destination))
     }
