@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LifelineLog
 
-/// Version 5 logs: binary event records between JSON lines, read like JSON Lines, exported to
+/// Version 6 logs: binary event records between JSON lines, read like JSON Lines, exported to
 /// JSON Lines byte for byte, and what a kill can leave of them.
 @Suite struct BinaryLogTests {
     let log = SampleLog()
@@ -42,19 +42,8 @@ import Testing
 
     /// Where each record of a binary log begins, by seq.
     func recordOffsets(in data: Data) -> [UInt64: Int] {
-        var offsets: [UInt64: Int] = [:]
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var length = bytes.count
-            while length > 0 && bytes[length - 1] == 0 { length -= 1 }
-            let trimmed = UnsafeBufferPointer(rebasing: bytes[0..<length])
-            let start = TraceReader.lineEnd(in: trimmed, from: 0) + 1
-            try? BinaryLogLayout.forEachPart(in: trimmed, from: start) { part, _ throws(TraceReadError) in
-                guard case .record(let range) = part else { return }
-                offsets[raw.loadUnaligned(fromByteOffset: range.lowerBound + 8, as: UInt64.self)] = range.lowerBound
-            }
-        }
-        return offsets
+        Dictionary(BinaryLogRecords.ranges(in: data).map { (BinaryLogRecords.seq(ofRecordAt: $0, in: data), $0.lowerBound) },
+                   uniquingKeysWith: { _, last in last })
     }
 
     @Test func aBinaryLogReadsAsTheSameJSONLogReads() throws {

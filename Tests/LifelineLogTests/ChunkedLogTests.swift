@@ -67,26 +67,6 @@ import Testing
         return Written(data: data, events: events)
     }
 
-    /// The byte ranges of the records in `data`, in file order.
-    func recordRanges(in data: Data) -> [Range<Int>] {
-        data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var length = bytes.count
-            while length > 0 && bytes[length - 1] == 0 { length -= 1 }
-            let trimmed = UnsafeBufferPointer(rebasing: bytes[0..<length])
-            let start = TraceReader.lineEnd(in: trimmed, from: 0) + 1
-            var ranges: [Range<Int>] = []
-            try? BinaryLogLayout.forEachPart(in: trimmed, from: start, chunked: true) { part, _ throws(TraceReadError) in
-                if case .record(let range) = part { ranges.append(range) }
-            }
-            return ranges
-        }
-    }
-
-    func seq(ofRecordAt range: Range<Int>, in data: Data) -> UInt64 {
-        data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: range.lowerBound + 8, as: UInt64.self) }
-    }
-
     /// Many threads' chunks interleave in the file; the reader gives every event in seq order,
     /// and the stop filled every chunk's unused end, so the log reads without damage. With 64 KiB
     /// mapping windows, some chunks straddle two windows (their records are copied piece by
@@ -98,7 +78,7 @@ import Testing
         #expect(trace.damage.isEmpty)
         #expect(trace.events.map(\.seq) == Array(1...16_000))
         #expect(trace.events.allSatisfy { written.events[$0.seq] == $0 })
-        let fileOrder = recordRanges(in: written.data).map { seq(ofRecordAt: $0, in: written.data) }
+        let fileOrder = BinaryLogRecords.ranges(in: written.data).map { BinaryLogRecords.seq(ofRecordAt: $0, in: written.data) }
         #expect(fileOrder.count == 16_000)
         #expect(fileOrder != fileOrder.sorted(), "the threads' chunks did not interleave")
         #expect(written.data.contains(BinaryEventRecord.fillerByte))
@@ -108,7 +88,7 @@ import Testing
     /// closed log are damage: a log whose filler was zeroed is refused.
     @Test func aStopFillsChunkEndsAndZeroesInAClosedLogAreRefused() throws {
         let written = try write(threads: 2, perThread: 300, closed: true)
-        let ranges = recordRanges(in: written.data)
+        let ranges = BinaryLogRecords.ranges(in: written.data)
         // The filler after some record, before the next part.
         let gap = try #require(zip(ranges, ranges.dropFirst()).first {
             $0.upperBound < $1.lowerBound && written.data[$0.upperBound] == BinaryEventRecord.fillerByte
@@ -131,7 +111,7 @@ import Testing
         #expect(trace.damage == [.notClosed])
         #expect(trace.events.map(\.seq) == Array(1...UInt64(4 * 777)))
         #expect(trace.events.allSatisfy { written.events[$0.seq] == $0 })
-        let ranges = recordRanges(in: written.data)
+        let ranges = BinaryLogRecords.ranges(in: written.data)
         #expect(zip(ranges, ranges.dropFirst()).contains { $0.upperBound < $1.lowerBound && written.data[$0.upperBound] == 0 },
                 "no chunk was left partly filled")
         let exported = try TraceExporter.jsonLines(of: written.data)
@@ -144,7 +124,7 @@ import Testing
     /// written, every record before the cut is read, and the damage is only what a kill says.
     @Test func aLogCutAtEveryByteOffsetNeverMisreads() throws {
         let written = try write(threads: 1, perThread: 40, chunkSize: 256, closed: false)
-        let ranges = recordRanges(in: written.data)
+        let ranges = BinaryLogRecords.ranges(in: written.data)
         try #require(ranges.count == 40)
         let allowed: (TraceDamage) -> Bool = { damage in
             switch damage {
@@ -165,7 +145,7 @@ import Testing
                 let cut = try TraceReader.read(written.data.prefix(offset))
                 #expect(cut.damage.allSatisfy(allowed), "\(context): \(cut.damage)")
                 #expect(cut.events.allSatisfy { written.events[$0.seq] == $0 }, "\(context)")
-                #expect(cut.events.map(\.seq) == ranges[..<index].map { seq(ofRecordAt: $0, in: written.data) }.sorted(), "\(context)")
+                #expect(cut.events.map(\.seq) == ranges[..<index].map { BinaryLogRecords.seq(ofRecordAt: $0, in: written.data) }.sorted(), "\(context)")
 
                 let zeroFrom = offset < range.lowerBound + 8 ? range.lowerBound : offset
                 var torn = written.data
@@ -174,7 +154,7 @@ import Testing
                 let survivors = ranges.filter { $0.upperBound <= zeroFrom || $0.lowerBound >= regionEnd[index] }
                 #expect(read.damage.allSatisfy(allowed), "\(context), torn: \(read.damage)")
                 #expect(read.events.allSatisfy { written.events[$0.seq] == $0 }, "\(context), torn")
-                #expect(read.events.map(\.seq) == survivors.map { seq(ofRecordAt: $0, in: written.data) }.sorted(), "\(context), torn")
+                #expect(read.events.map(\.seq) == survivors.map { BinaryLogRecords.seq(ofRecordAt: $0, in: written.data) }.sorted(), "\(context), torn")
             }
         }
     }
