@@ -1,15 +1,16 @@
 #if canImport(Runtime)
-@_spi(Internal) import Runtime
+@_spi(Internal) @_spi(MemoryReaders) import Runtime
 #endif
 import Synchronization
 
 /// Turns raw return addresses into functions, files and lines, each distinct address once per
 /// process.
 ///
-/// The only file that uses Swift's `Runtime` module (and its `Internal` SPI, to symbolicate
-/// addresses captured by other means than `Backtrace.capture()`, which is far too slow for a
-/// recording path). It reads the binaries' symbol tables and DWARF line tables in process;
-/// nothing external is run. Called when a recording stops, never while recording.
+/// The only file that uses Swift's `Runtime` module (and its `Internal` and `MemoryReaders`
+/// SPI, to symbolicate addresses captured by other means than `Backtrace.capture()`, which is
+/// far too slow for a recording path). It reads the binaries' symbol tables and DWARF line
+/// tables in process; nothing external is run. Called when a recording stops, never while
+/// recording.
 enum CallStackSymbolicator {
     /// What one return address resolves to: its frames, innermost first (more than one when
     /// the compiler inlined calls there).
@@ -65,7 +66,12 @@ enum CallStackSymbolicator {
             architecture: architecture, frames: addresses.map { RichFrame<UInt>.returnAddress($0) }, images: nil
         )
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
-        guard let symbolicated = backtrace.symbolicated(with: ImageMap.capture(), options: options) else { return [:] }
+        // The image map checks every mapped file for an ELF header. `ImageMap.capture()` reads
+        // them in place and crashes on a mapping without read access (a binary mapped
+        // `PROT_NONE`, or valgrind's own images); a `LocalMemoryReader` copies them with
+        // `process_vm_readv`, which fails in words instead.
+        let images = ImageMap.capture(using: LocalMemoryReader())
+        guard let symbolicated = backtrace.symbolicated(with: images, options: options) else { return [:] }
         var frames: [UInt: [Frame]] = [:]
         for frame in symbolicated.frames {
             guard case .returnAddress(let address) = frame.captured, let key = UInt(address) else { continue }

@@ -1,4 +1,7 @@
 import CLifelineRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 import OpenCombineShim
 import Testing
 @testable import Lifeline
@@ -107,6 +110,22 @@ extension RecordingTests {
             #expect(here.line == line)
             #expect(here.file == #filePath)
             #expect(CallStackSymbolicator.frames(returnAddresses: addresses).flatMap { $0 } == frames)
+        }
+
+        /// Swift's `ImageMap.capture()` reads each mapped file's ELF header in place, and an
+        /// ELF file mapped without read access (as valgrind's own images look to its guest)
+        /// crashed the traced program when recording stopped.
+        @Test func anUnreadableMappingOfABinaryDoesNotCrashSymbolication() throws {
+            let file = open("/usr/bin/true", O_RDONLY) // a binary the process has not mapped
+            try #require(file >= 0)
+            defer { close(file) }
+            let page = try #require(mmap(nil, 4096, PROT_NONE, MAP_PRIVATE, file, 0))
+            try #require(page != MAP_FAILED)
+            defer { munmap(page, 4096) }
+            let (addresses, line) = (Self.returnAddresses(), #line)
+            let frames = CallStackSymbolicator.frames(returnAddresses: addresses).flatMap { $0 }
+            let here = try #require(frames.first { $0.name?.contains("anUnreadableMappingOfABinaryDoesNotCrashSymbolication") == true })
+            #expect(here.line == line)
         }
 
         @inline(never)
