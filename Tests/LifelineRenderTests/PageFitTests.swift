@@ -167,6 +167,26 @@ import Testing
         #expect(PageFit.tooWideWarning(format: .graphPNG, picture: header, trace: trace, diagnoses: [], collapse: .auto) != nil)
     }
 
+    /// A Mermaid diagram longer than Mermaid's default `maxTextSize` (50,000 UTF-16 code
+    /// units), which GitHub and editors' previews refuse to draw, says so; one at the limit,
+    /// and other formats, do not. Characters are counted as Mermaid counts them, not as bytes.
+    @Test func aMermaidDiagramLongerThanMermaidDrawsSaysSo() {
+        let sequence = Array("sequenceDiagram\n".utf8)
+        func diagram(_ length: Int, filler: String = "a") -> [UInt8] {
+            sequence + Array(String(repeating: filler, count: length - sequence.count).utf8)
+        }
+        let warning = PageFit.tooLongWarning(format: .mermaid, picture: diagram(50_001))
+        #expect(warning?.hasPrefix("the Mermaid diagram is 50001 characters long") == true, "\(warning ?? "no warning")")
+        #expect(warning?.contains("--split") == true)
+        #expect(PageFit.tooLongWarning(format: .mermaid, picture: diagram(50_000)) == nil)
+        #expect(PageFit.tooLongWarning(format: .plantuml, picture: diagram(60_000)) == nil)
+        // 30,000 two-byte characters: 60,000 bytes, but 30,000 characters to Mermaid.
+        #expect(PageFit.tooLongWarning(format: .mermaid, picture: diagram(30_000, filler: "é")) == nil)
+        let split = PageFit.tooLongWarning(format: .mermaid, picture: diagram(50_001), name: "P3")
+        #expect(split?.hasPrefix("the Mermaid diagram of P3 is") == true)
+        #expect(split?.contains("--split") == false)
+    }
+
     /// A model that fits is not cut.
     @Test func aPictureThatFitsIsOneSection() {
         let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true)

@@ -28,11 +28,32 @@ public enum PageFit {
         case .perfetto, .dot: width = nil
         }
         guard let width, width > pageWidth else { return nil }
-        var advice = ["--between MARK MARK"]
-        if name == nil { advice.insert(contentsOf: ["--split (one picture per pipeline)", "--pipeline ID (see `lifeline pipelines`)"], at: 0) }
+        var advice = drawLess(split: name == nil)
         if format.showsFindings && collapse == .none { advice.insert("--collapse operators", at: 0) }
         return "the \(format.pictureName)\(name.map { " of \($0)" } ?? "") is \(width) px wide, more than a \(pageWidth) px page; "
             + "draw less of it with " + advice.joined(separator: ", ")
+    }
+
+    /// The longest diagram Mermaid draws unless told otherwise: its `maxTextSize`, in UTF-16
+    /// code units. GitHub, GitLab and editors' previews keep it, and show "Maximum text size in
+    /// diagram exceeded" in place of a longer diagram.
+    static let mermaidTextLimit = 50_000
+
+    /// The warning (without its `warning:` prefix) to give when a Mermaid diagram is longer
+    /// than Mermaid draws by default, with what to do about it, or `nil` for any other picture
+    /// and for one that Mermaid draws. `name` is the pipeline a split picture draws.
+    public static func tooLongWarning(format: PictureFormat, picture: [UInt8], name: String? = nil) -> String? {
+        guard format == .mermaid, picture.count > mermaidTextLimit else { return nil }
+        let length = String(decoding: picture, as: UTF8.self).utf16.count
+        guard length > mermaidTextLimit else { return nil }
+        return "the Mermaid diagram\(name.map { " of \($0)" } ?? "") is \(length) characters long, more than Mermaid draws "
+            + "unless its maxTextSize is raised (\(mermaidTextLimit)); draw less of it with "
+            + drawLess(split: name == nil).joined(separator: ", ")
+    }
+
+    /// The options that draw a part of a picture: a split picture is already one pipeline.
+    private static func drawLess(split: Bool) -> [String] {
+        (split ? ["--split (one picture per pipeline)", "--pipeline ID (see `lifeline pipelines`)"] : []) + ["--between MARK MARK"]
     }
 
     /// The most nodes an ownership graph is laid out with. Above it Graphviz needs sfdp, whose

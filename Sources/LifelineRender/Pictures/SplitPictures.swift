@@ -18,7 +18,8 @@ public enum SplitPictures {
     /// `darkCopy`, a format with a theme is drawn twice, in `theme` (`P3.svg`) and in the dark
     /// palette (`P3~dark.svg`), for pages that pair light and dark pictures; `index.md` links
     /// the first. `warn` is given each picture too wide for a page
-    /// (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``).
+    /// (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``) and each
+    /// Mermaid diagram too long for Mermaid (``PageFit/tooLongWarning(format:picture:name:)``).
     /// `lifecycles`, the lifecycles of `trace` when the caller has them (it diagnosed the
     /// trace), are not rebuilt; the trace's pipelines are found once for every picture.
     /// Returns the pipelines drawn, in order.
@@ -55,6 +56,9 @@ public enum SplitPictures {
                 if copy.name == nil, let warning = PageFit.tooWideWarning(
                     format: format, picture: picture, trace: chosen.trace, diagnoses: notes, collapse: collapse, name: pipeline.id.description
                 ) {
+                    warn(warning)
+                }
+                if copy.name == nil, let warning = PageFit.tooLongWarning(format: format, picture: picture, name: pipeline.id.description) {
                     warn(warning)
                 }
                 let name = fileName(pipeline.id, format: format, copy: copy.name)

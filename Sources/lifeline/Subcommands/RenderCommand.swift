@@ -121,6 +121,9 @@ struct RenderCommand: ParsableCommand {
         if let warning = PageFit.tooWideWarning(format: format, picture: picture, trace: trace, diagnoses: notes, collapse: collapse) {
             StandardError.write("warning: \(warning)")
         }
+        if let warning = PageFit.tooLongWarning(format: format, picture: picture) {
+            StandardError.write("warning: \(warning)")
+        }
         try PageFit.checkViewable(format: format, picture: picture)
         if let output {
             try OutputFile.write(Data(picture), to: output)
