@@ -15,9 +15,16 @@ extension SequenceModel {
     /// alone is one section, drawn as narrow as its lanes allow. Returns `[self]` when the
     /// model fits whole, or cannot be cut.
     func sections(fitting pageWidth: Int) -> [SequenceModel] {
+        let ranges = sectionRanges(fitting: pageWidth)
+        return ranges.count > 1 ? ranges.map(part) : [self]
+    }
+
+    /// The rows of each of ``sections(fitting:)``, in order; `[steps.indices]` when the model
+    /// fits whole or cannot be cut.
+    func sectionRanges(fitting pageWidth: Int) -> [Range<Int>] {
         guard steps.count <= Self.longestSectionedModel,
-              SequenceSVGLayout.lanesWidth(of: self, packing: SequenceSVGLayout.tightestPacking) > pageWidth else { return [self] }
-        var sections: [SequenceModel] = []
+              SequenceSVGLayout.lanesWidth(of: self, packing: SequenceSVGLayout.tightestPacking) > pageWidth else { return [steps.indices] }
+        var sections: [Range<Int>] = []
         var start = 0, end = 0
         var lanes = Set<Int>()
         for stretch in stretchesBetweenCuts() {
@@ -27,7 +34,7 @@ extension SequenceModel {
             // up to the packing's cap: it is measured again only when a lane joins.
             if end > start, joined != lanes,
                SequenceSVGLayout.lanesWidth(of: part(start..<stretch.upperBound), packing: SequenceSVGLayout.tightestPacking) > pageWidth {
-                sections.append(part(start..<end))
+                sections.append(start..<end)
                 start = stretch.lowerBound
                 lanes = stretchLanes
             } else {
@@ -35,8 +42,8 @@ extension SequenceModel {
             }
             end = stretch.upperBound
         }
-        if end > start { sections.append(part(start..<end)) }
-        return sections.count > 1 ? sections : [self]
+        if end > start { sections.append(start..<end) }
+        return sections.count > 1 ? sections : [steps.indices]
     }
 
     /// Every lane a row is drawn across: a folded run spans the lanes between its ends.
