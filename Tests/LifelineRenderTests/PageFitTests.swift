@@ -187,6 +187,20 @@ import Testing
         #expect(split?.contains("--split") == false)
     }
 
+    /// PlantUML is cut into the sections the SVG is, and says it is too wide only when a
+    /// section is; Mermaid, drawn side by side, says so for the whole story.
+    @Test func plantUMLIsTooWideOnlyWhenASectionIs() {
+        let sample = SelectionGoldenTests.schedulers
+        func warning(_ format: PictureFormat) -> String? {
+            let picture = Array(format == .plantuml
+                ? PlantUMLSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses).utf8
+                : MermaidSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses).utf8)
+            return PageFit.tooWideWarning(format: format, picture: picture, trace: sample.trace, diagnoses: sample.diagnoses, collapse: .auto)
+        }
+        #expect(warning(.mermaid) != nil)
+        #expect(warning(.plantuml) == nil)
+    }
+
     /// A model that fits is not cut.
     @Test func aPictureThatFitsIsOneSection() {
         let model = SequenceModel(trace: SampleTraces.mapChain, diagnoses: [], folding: true)

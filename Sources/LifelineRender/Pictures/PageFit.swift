@@ -23,7 +23,8 @@ public enum PageFit {
         switch format {
         case .svg, .marbles, .graphSVG: width = svgSize(picture)?.0
         case .mermaid, .plantuml:
-            width = SequenceSVGRenderer.estimatedWidth(trace, diagnoses: diagnoses, options: .init(collapse: collapse))
+            width = SequenceSVGRenderer.estimatedWidth(trace, diagnoses: diagnoses, options: .init(collapse: collapse),
+                                                       sectioned: format == .plantuml)
         case .graphPNG: width = pngWidth(picture)
         case .perfetto, .dot: width = nil
         }

@@ -44,10 +44,17 @@ public enum SequenceSVGRenderer {
     }
 
     /// How wide the SVG of `trace` is laid out for `options`, in pixels, before notes: what
-    /// the text formats (Mermaid, PlantUML) are checked against the page width with.
-    public static func estimatedWidth(_ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init()) -> Int {
+    /// the text formats are checked against the page width with. With `sectioned`, the widest
+    /// of the sections the SVG and PlantUML cut a picture too wide for the page into; without,
+    /// the picture side by side, as Mermaid draws it.
+    public static func estimatedWidth(
+        _ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init(), sectioned: Bool = false
+    ) -> Int {
         let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options)
-        return (0...SequenceSVGLayout.tightestPacking).lazy.map { SequenceSVGLayout.lanesWidth(of: model, packing: $0) }
-            .first { $0 <= options.pageWidth } ?? SequenceSVGLayout.lanesWidth(of: model, packing: SequenceSVGLayout.tightestPacking)
+        let parts = sectioned ? model.sections(fitting: options.pageWidth) : [model]
+        return parts.map { part in
+            (0...SequenceSVGLayout.tightestPacking).lazy.map { SequenceSVGLayout.lanesWidth(of: part, packing: $0) }
+                .first { $0 <= options.pageWidth } ?? SequenceSVGLayout.lanesWidth(of: part, packing: SequenceSVGLayout.tightestPacking)
+        }.max() ?? 0
     }
 }
