@@ -70,9 +70,14 @@ final class PageCache {
     /// scattered over a fragmented heap. A page that cannot be read is skipped and left for a
     /// read of its own to find unreadable.
     func prefetch(_ numbers: [UInt]) {
-        var wanted = Array(Set(numbers.filter { slots[$0] == nil }))
+        var wanted = numbers.filter { slots[$0] == nil }
         wanted.sort()
-        wanted = Array(wanted.prefix(Self.pageLimit - copiedCount))
+        var unique = 0
+        for number in wanted where unique == 0 || wanted[unique - 1] != number {
+            wanted[unique] = number
+            unique += 1
+        }
+        wanted.removeSubrange(min(unique, Self.pageLimit - copiedCount)...)
         var start = 0
         while start < wanted.count {
             let count = wanted.count - start

@@ -53,7 +53,7 @@ public struct RetainCycleRule: DiagnosisRule {
                 let later = snapshots[(position + 1)...]
                 guard !later.contains(where: { Self.showsBroken(chain, $0, lifecycles: lifecycles) }) else { return nil }
                 let graph = OwnershipGraph(snapshot: snapshots[position], trace: lifecycles.trace)
-                let cycle = graph.strongCycles.first { $0.chain == chain }!
+                guard let cycle = graph.strongCycles.first(where: { $0.chain == chain }) else { return nil }
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, lifecycles: lifecycles)
             }
     }
