@@ -356,15 +356,20 @@ struct HeapWalk {
             }
             return
         }
-        if let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
+        // Only a word whose metadata checks out as a closure context's or a box's is sized
+        // with malloc, and only then are its contents read. One that does is no weak
+        // reference's side table (whose first word is an object, never such metadata), so it is
+        // not tried as one: most words that are not objects are closure contexts.
+        var container: MetadataCatalog.HeapKind?
+        if depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
+            if case .instance = kind {} else { container = kind }
+        }
+        if container == nil, let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
            let layout = instanceLayout(at: object) {
             reach(object, layout, path: path, ownership: .weak, holder: holder)
             return
         }
-        // Only a word whose metadata checks out as a closure context's or a box's is sized
-        // with malloc, and only then are its contents read.
-        guard depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) else { return }
-        if case .instance = kind { return }
+        guard let kind = container else { return }
         // A system library's internals often reach one closure from several places (a data
         // task's handler, and the operation that will call it): it is read once, at its
         // shortest path.
