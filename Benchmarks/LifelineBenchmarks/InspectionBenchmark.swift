@@ -74,16 +74,23 @@ enum InspectionBenchmark {
     /// What a per-call snapshot adds to a subscribe and a cancel while a view model keeps
     /// `pipelines` pipelines alive: the same calls recorded with snapshots after every call and
     /// with snapshots at stop only, time per call; and the CPU time of reading the per-call log
-    /// back (its delta snapshot lines applied: what the reader pays for them).
+    /// back (its delta snapshot lines applied: what the reader pays for them), and the wall time
+    /// and peak memory of `lifeline diagnose` and `lifeline snapshots` on it (child processes of
+    /// the `lifeline` binary beside this one). `LIFELINE_BENCHMARK_KEEP_LOGS` keeps the log as
+    /// `/dev/shm/lifeline-per-call-PIPELINES.jsonl`.
     static func measurePerCallSnapshots(pipelines: Int, calls: Int = 500) {
         func threadCPUTime() -> UInt64 {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
         }
+        let lifeline = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lifeline").path
+        let keep = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_KEEP_LOGS"] != nil
+        var commands: [String] = []
         func cost(_ snapshots: RecordingOptions.SnapshotPolicy) -> (nanoseconds: Double, reads: Double, objects: Int, snapshots: Int, reading: Double) {
-            let path = "/dev/shm/lifeline-inspection-\(getpid()).jsonl"
-            defer { unlink(path) }
+            let kept = keep && snapshots == .everyCall
+            let path = kept ? "/dev/shm/lifeline-per-call-\(pipelines).jsonl" : "/dev/shm/lifeline-inspection-\(getpid()).jsonl"
+            defer { if !kept { unlink(path) } }
             var objects = 0, elapsed: UInt64 = 0, reads: UInt64 = 0, snapshotCount = 0, reading: UInt64 = 0
             do {
                 try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: snapshots, callSites: false))
@@ -104,6 +111,9 @@ enum InspectionBenchmark {
                 reading = threadCPUTime() - readStart
                 snapshotCount = trace.snapshots.count
                 objects = trace.snapshot(at: "bound")?.nodes.count ?? 0
+                if snapshots == .everyCall, FileManager.default.isExecutableFile(atPath: lifeline) {
+                    commands = ["diagnose", "snapshots"].map { "lifeline \($0) " + ChildRun(lifeline, [$0, path]).summary }
+                }
             } catch {
                 print("per-call snapshots: \(error)")
             }
@@ -112,7 +122,8 @@ enum InspectionBenchmark {
         let atStop = cost(.atStop), everyCall = cost(.everyCall)
         print(String(format: "per-call snapshot among %5d live objects (a subscribe or a cancel, %d each)  %7.1f µs/snapshot CPU  %5.1f reads/snapshot",
                      everyCall.objects, calls, (everyCall.nanoseconds - atStop.nanoseconds) / 1_000, everyCall.reads)
-            + String(format: "  reading its log (%d snapshots) %6.1f ms CPU", everyCall.snapshots, everyCall.reading / 1_000_000))
+            + String(format: "  reading its log (%d snapshots) %6.1f ms CPU", everyCall.snapshots, everyCall.reading / 1_000_000)
+            + commands.map { "  " + $0 }.joined())
     }
 
     static func measure(_ name: String, root: AnyObject) {

@@ -17,8 +17,10 @@ struct HeapWalk {
     /// Where the references of the object being read start in the graph's list: each object's
     /// references are found while it is read, so only those can repeat one another.
     var segmentStart = 0
-    /// The references of the object being read, once they are too many to compare one by one.
-    var seenReferences = Set<HeapGraph.Reference>()
+    /// The targets of the references of the object being read, once they are too many to
+    /// compare one by one: a new reference is compared with the others only when its target
+    /// is among them.
+    var seenTargets = AddressTable<Void>()
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = AddressTable<Void>()
     /// Instances validated during this walk, so an object many others refer to is checked
@@ -61,7 +63,7 @@ struct HeapWalk {
         }
         while let (address, layout) = pending.popLast() {
             segmentStart = graph.references.count
-            if !seenReferences.isEmpty { seenReferences.removeAll(keepingCapacity: true) }
+            if !seenTargets.isEmpty { seenTargets.removeAll() }
             graph.read.insert(address)
             noteRegion(of: address, start: address, size: layout.instanceSize)
             // Only `addInstance` queues, with the node it makes: opaque when its layout is.
@@ -199,8 +201,12 @@ struct HeapWalk {
         if found < Self.referencesComparedOneByOne {
             for index in segmentStart..<graph.references.count where graph.references[index] == reference { return }
         } else {
-            if found == Self.referencesComparedOneByOne { seenReferences.formUnion(graph.references[segmentStart...]) }
-            guard seenReferences.insert(reference).inserted else { return }
+            if found == Self.referencesComparedOneByOne {
+                for index in segmentStart..<graph.references.count { seenTargets.insert(graph.references[index].to) }
+            }
+            if !seenTargets.insert(target) {
+                for index in segmentStart..<graph.references.count where graph.references[index] == reference { return }
+            }
         }
         graph.references.append(reference)
     }
@@ -216,7 +222,7 @@ struct HeapWalk {
     ) {
         guard depth < 8 else { return }
         let metadata = unsafeBitCast(type, to: UInt.self)
-        guard let kind = memory.word(at: metadata) else { return }
+        guard let kind = catalog.kind(of: type) else { return }
         switch kind {
         case RuntimeLayout.classMetadataKind:
             if let word = memory.word(at: address) {
@@ -238,7 +244,7 @@ struct HeapWalk {
                 return
             }
             for field in catalog.referenceFields(ofStruct: type) {
-                scanValue(at: address + UInt(field.offset), type: field.type, path: path + "." + field.name,
+                scanValue(at: address + UInt(field.offset), type: field.type, path: field.paths.joined(to: path),
                           ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
             }
         case RuntimeLayout.optionalMetadataKind where catalog.isOptionalClassReference(type):
@@ -293,7 +299,7 @@ struct HeapWalk {
     ) {
         let tag = witnesses.takeTag(ofCopy: copy)
         guard cases.indices.contains(tag), let payload = cases[tag].payload else { return }
-        let casePath = namesCase ? "\(path).\(cases[tag].name)" : path
+        let casePath = namesCase ? cases[tag].paths.joined(to: path) : path
         let payloadAddress = UInt(bitPattern: copy)
         if cases[tag].isIndirect {
             // The payload lives in a box described like a closure context that captures it.
@@ -350,15 +356,20 @@ struct HeapWalk {
             }
             return
         }
-        if let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
+        // Only a word whose metadata checks out as a closure context's or a box's is sized
+        // with malloc, and only then are its contents read. One that does is no weak
+        // reference's side table (whose first word is an object, never such metadata), so it is
+        // not tried as one: most words that are not objects are closure contexts.
+        var container: MetadataCatalog.HeapKind?
+        if depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
+            if case .instance = kind {} else { container = kind }
+        }
+        if container == nil, let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
            let layout = instanceLayout(at: object) {
             reach(object, layout, path: path, ownership: .weak, holder: holder)
             return
         }
-        // Only a word whose metadata checks out as a closure context's or a box's is sized
-        // with malloc, and only then are its contents read.
-        guard depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) else { return }
-        if case .instance = kind { return }
+        guard let kind = container else { return }
         // A system library's internals often reach one closure from several places (a data
         // task's handler, and the operation that will call it): it is read once, at its
         // shortest path.
@@ -433,7 +444,7 @@ struct HeapWalk {
     }
 
     func closurePath(_ path: String) -> String {
-        path.hasSuffix(" (closure)") ? path : "\(path) (closure)"
+        path.hasSuffix(" (closure)") ? path : catalog.closurePaths.joined(to: path)
     }
 
     // MARK: Collections

@@ -26,6 +26,8 @@ final class MetadataCatalog {
     /// One case of an enum.
     struct EnumCase {
         let name: String
+        /// The paths through the case: a path, `.` and the name.
+        let paths: PathJoins
         /// The payload's type; `nil` for an empty case, or when it could not be resolved.
         let payload: Any.Type?
         /// Whether the payload lives in a box (an `indirect` case).
@@ -68,6 +70,8 @@ final class MetadataCatalog {
     /// One stored property of a struct.
     struct StructField {
         let name: String
+        /// The paths through the field: a path, `.` and the name.
+        let paths: PathJoins
         let offset: Int
         let type: Any.Type
         /// The declared ownership, from the struct's field descriptor (strong when it could
@@ -80,29 +84,49 @@ final class MetadataCatalog {
         RuntimeLayout.referenceBuiltinNames.compactMap { _typeByName($0) }.map { unsafeBitCast($0, to: UInt.self) }
     )
 
-    private var memory: ProcessMemory
-    private var cache = AddressTable<HeapKind>()
+    // The caches are read and written only under the inspector's lock, by one walk at a time,
+    // and no access to one overlaps another: the runtime's exclusivity checks on them were 3 %
+    // of a warm walk.
+    @exclusivity(unchecked) private var memory: ProcessMemory
+    @exclusivity(unchecked) private var cache = AddressTable<HeapKind>()
     /// The last kinds ``heapKind(metadata:)`` found, by a few bits of their metadata's address:
     /// most words an inspection follows have one of a few metadata, and a look-up here costs
     /// no hashing.
     @exclusivity(unchecked) private var recentKinds = [(metadata: UInt, kind: HeapKind)?](repeating: nil, count: 64)
     /// Words that did not check out as heap metadata, in this inspection.
-    private var rejected = AddressTable<Void>()
+    @exclusivity(unchecked) private var rejected = AddressTable<Void>()
     /// Generic arguments already proven to be type metadata. Type metadata is never freed, so
     /// a proof holds for the whole inspection, and a type nested in many others (a pipeline's
     /// upstream type, repeated in every later operator's type) is checked once.
-    private var genuineArguments = AddressTable<Void>()
-    private var structs = AddressTable<[StructField]>()
-    private var referenceStructFields = AddressTable<[StructField]>()
-    private var shapes = AddressTable<CollectionShape?>()
-    private var holdsReferences = AddressTable<Bool>()
-    private var optionalClassReferences = AddressTable<Bool>()
-    private var enums = AddressTable<[EnumCase]?>()
-    private var enumWitnesses = AddressTable<EnumWitnesses?>()
-    private var tuples = AddressTable<[TupleElement]?>()
+    @exclusivity(unchecked) private var genuineArguments = AddressTable<Void>()
+    @exclusivity(unchecked) private var structs = AddressTable<[StructField]>()
+    @exclusivity(unchecked) private var referenceStructFields = AddressTable<[StructField]>()
+    @exclusivity(unchecked) private var shapes = AddressTable<CollectionShape?>()
+    @exclusivity(unchecked) private var holdsReferences = AddressTable<Bool>()
+    @exclusivity(unchecked) private var optionalClassReferences = AddressTable<Bool>()
+    @exclusivity(unchecked) private var enums = AddressTable<[EnumCase]?>()
+    @exclusivity(unchecked) private var enumWitnesses = AddressTable<EnumWitnesses?>()
+    @exclusivity(unchecked) private var tuples = AddressTable<[TupleElement]?>()
+
+    /// The paths through a closure: a path and ` (closure)`.
+    let closurePaths = PathJoins(suffix: " (closure)")
+
+    /// The kind word of the metadata of each value type a walk scanned: metadata is never
+    /// freed, and its kind never changes.
+    @exclusivity(unchecked) private var kinds = AddressTable<UInt>()
 
     init(memory: ProcessMemory) {
         self.memory = memory
+    }
+
+    /// The kind of `type`'s metadata (a type the runtime handed out, or one ``type(metadata:)``
+    /// validated), read once.
+    func kind(of type: Any.Type) -> UInt? {
+        let metadata = unsafeBitCast(type, to: UInt.self)
+        if let known = kinds[metadata] { return known }
+        guard let kind = memory.word(at: metadata) else { return nil }
+        kinds[metadata] = kind
+        return kind
     }
 
     /// Starts an inspection that reads `memory`: keeps what checked out in earlier ones and
@@ -124,7 +148,7 @@ final class MetadataCatalog {
             let fieldName = String(cString: name)
             let index = fields.count
             let ownership = index < declared.count && declared[index].name == fieldName ? declared[index].ownership : .strong
-            fields.append(StructField(name: fieldName, offset: offset, type: fieldType, ownership: ownership))
+            fields.append(StructField(name: fieldName, paths: PathJoins(suffix: "." + fieldName), offset: offset, type: fieldType, ownership: ownership))
             return true
         }
         memory.forgetCopies()  // the field types' metadata may be new
@@ -443,7 +467,7 @@ final class MetadataCatalog {
             let payload = typeName.flatMap {
                 MangledName.type(at: $0, in: memory, genericContext: context, genericArguments: arguments)?.type
             }
-            cases.append(EnumCase(name: name, payload: payload, isIndirect: recordFlags & RuntimeLayout.indirectCaseFlag != 0))
+            cases.append(EnumCase(name: name, paths: PathJoins(suffix: "." + name), payload: payload, isIndirect: recordFlags & RuntimeLayout.indirectCaseFlag != 0))
         }
         return cases
     }

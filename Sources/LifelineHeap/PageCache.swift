@@ -30,8 +30,9 @@ final class PageCache {
     @exclusivity(unchecked) private var lastCopy: UnsafeRawPointer?
     /// The pages read last, by page number modulo their count, with their copies: a walk goes
     /// back and forth between an object's page and its type's metadata pages.
-    @exclusivity(unchecked) private var recentNumbers = [UInt](repeating: .max, count: PageCache.recentPages)
-    @exclusivity(unchecked) private var recentCopies = [UnsafeRawPointer?](repeating: nil, count: PageCache.recentPages)
+    /// (Raw memory rather than arrays: no bounds or uniqueness checks on the busiest read.)
+    private let recentNumbers = UnsafeMutablePointer<UInt>.allocate(capacity: PageCache.recentPages)
+    private let recentCopies = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: PageCache.recentPages)
     static let recentPages = 64
     /// The walk's own buffers holding copies of values (``copy(_:from:into:)``): read where
     /// they are, never from a page copy, which could predate what was copied into them.
@@ -39,9 +40,16 @@ final class PageCache {
     /// Where a read that crosses a page boundary, or comes past the page limit, lands.
     private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
 
+    init() {
+        recentNumbers.initialize(repeating: .max, count: Self.recentPages)
+        recentCopies.initialize(repeating: nil, count: Self.recentPages)
+    }
+
     deinit {
         for slab in slabs { slab.deallocate() }
         scratch.deallocate()
+        recentNumbers.deallocate()
+        recentCopies.deallocate()
     }
 
     /// Drops every copy, so that each page is read again the next time it is touched.
@@ -51,7 +59,7 @@ final class PageCache {
         copiedCount = 0
         lastNumber = .max
         lastCopy = nil
-        for way in recentNumbers.indices { recentNumbers[way] = .max }
+        recentNumbers.update(repeating: .max, count: Self.recentPages)
     }
 
     /// The pages copied so far, by page number, in the order they were copied.
@@ -62,9 +70,14 @@ final class PageCache {
     /// scattered over a fragmented heap. A page that cannot be read is skipped and left for a
     /// read of its own to find unreadable.
     func prefetch(_ numbers: [UInt]) {
-        var wanted = Array(Set(numbers.filter { slots[$0] == nil }))
+        var wanted = numbers.filter { slots[$0] == nil }
         wanted.sort()
-        wanted = Array(wanted.prefix(Self.pageLimit - copiedCount))
+        var unique = 0
+        for number in wanted where unique == 0 || wanted[unique - 1] != number {
+            wanted[unique] = number
+            unique += 1
+        }
+        wanted.removeSubrange(min(unique, Self.pageLimit - copiedCount)...)
         var start = 0
         while start < wanted.count {
             let count = wanted.count - start
@@ -137,6 +150,17 @@ final class PageCache {
         return true
     }
 
+    /// Where the `length` bytes at `address`, all in one page, lie in that page's copy; `nil`
+    /// when the page is not copied (it cannot be read, or the cache is full) or they are in one
+    /// of the walk's own buffers.
+    func copiedBytes(at address: UInt, length: Int) -> UnsafeRawPointer? {
+        let offset = Int(address & UInt(Self.pageSize - 1))
+        guard offset + length <= Self.pageSize, ownBuffer(holding: address, length) == nil,
+              case .copied(let copy) = page(address >> Self.pageShift)
+        else { return nil }
+        return copy + offset
+    }
+
     /// Where the `length` bytes at `address` can be read (valid until the next read), or `nil`
     /// when they cannot be read.
     private func bytes(at address: UInt, length: Int) -> UnsafeRawPointer? {
@@ -145,7 +169,7 @@ final class PageCache {
         let offset = Int(address & UInt(Self.pageSize - 1))
         guard offset + length <= Self.pageSize else { return readAlone(address, length) }
         if number != lastNumber {
-            let way = Int(number % UInt(Self.recentPages))
+            let way = Int(number & UInt(Self.recentPages - 1))
             if recentNumbers[way] == number {
                 lastCopy = recentCopies[way]
             } else {

@@ -33,6 +33,9 @@ struct ProcessMemory {
         fileprivate(set) var mappings: [Mapping]
         /// Whether they were read during the current inspection.
         fileprivate var isFresh: Bool
+        /// The position of the mapping the last look-up found: most look-ups ask about the
+        /// heap mapping the one before asked about.
+        fileprivate var lastFound = 0
 
         fileprivate init(mappings: [Mapping], isFresh: Bool) {
             self.mappings = mappings
@@ -127,6 +130,20 @@ struct ProcessMemory {
             var address = region.lowerBound
             while address < region.upperBound {
                 let offset = address - region.lowerBound
+                if address % 8 == 0, region.upperBound - address >= 8 {
+                    // The words from here to the end of the region or of the page, read where the
+                    // page's copy holds them rather than one look-up each.
+                    let pageEnd = (address | UInt(PageCache.pageSize - 1)).addingReportingOverflow(1)
+                    let end = pageEnd.overflow ? region.upperBound : min(region.upperBound, pageEnd.partialValue)
+                    let words = Int((end - address) / 8)
+                    if let base = pages.copiedBytes(at: address, length: words * 8) {
+                        for index in 0..<words where offset + UInt(index * 8) != UInt(RuntimeLayout.objectRefCountOffset) {
+                            hash = (hash ^ base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
+                        }
+                        address += UInt(words * 8)
+                        continue
+                    }
+                }
                 if offset != UInt(RuntimeLayout.objectRefCountOffset) {
                     let value: UInt64
                     if address % 8 == 0, region.upperBound - address >= 8 {
@@ -159,6 +176,7 @@ struct ProcessMemory {
 
     private func cachedMapping(containing address: UInt) -> Mapping? {
         let mappings = table.mappings
+        if table.lastFound < mappings.count, mappings[table.lastFound].range.contains(address) { return mappings[table.lastFound] }
         var low = 0, high = mappings.count
         while low < high {
             let middle = (low + high) / 2
@@ -169,6 +187,7 @@ struct ProcessMemory {
             }
         }
         guard low < mappings.count, mappings[low].range.contains(address) else { return nil }
+        table.lastFound = low
         return mappings[low]
     }
 

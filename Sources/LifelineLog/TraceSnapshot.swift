@@ -68,7 +68,13 @@ public struct TraceSnapshot: Hashable, Sendable {
     /// The node for `id`, if the snapshot saw that object.
     public func node(_ id: TraceObjectID) -> Node? {
         if let graph = content.madeByDelta { return graph[id]?.node }
-        return nodes.first { $0.id == id }
+        let nodes = self.nodes
+        var low = 0, high = nodes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if nodes[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < nodes.count && nodes[low].id == id ? nodes[low] : nil
     }
 
     public static func == (lhs: TraceSnapshot, rhs: TraceSnapshot) -> Bool {

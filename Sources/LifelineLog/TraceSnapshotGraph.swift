@@ -65,6 +65,8 @@ struct TraceSnapshotGraph: Sendable {
     private(set) var generation = 0
     /// How many entries this graph did not check (``Entry/checkedBy`` is not ``generation``).
     private(set) var uncheckedCount = 0
+    /// The number of edges.
+    private(set) var edgeCount = 0
 
     /// The graph of a snapshot given whole, whose nodes it checked unless `lastChecked` says
     /// otherwise; `nil` when an edge names an object that is not a node.
@@ -157,6 +159,7 @@ struct TraceSnapshotGraph: Sendable {
         let position = Self.position(of: edge, in: outgoing)
         guard position == outgoing.count || outgoing[position] != edge else { return }
         outgoing.insert(edge, at: position)
+        edgeCount += 1
         self[edge.from] = source.with(outgoing: outgoing)
         if let target = self[edge.to] {
             var incoming = target.incoming
@@ -172,6 +175,7 @@ struct TraceSnapshotGraph: Sendable {
         let position = Self.position(of: edge, in: outgoing)
         guard position < outgoing.count, outgoing[position] == edge else { return false }
         outgoing.remove(at: position)
+        edgeCount -= 1
         self[edge.from] = source.with(outgoing: outgoing)
         if let target = self[edge.to] {
             var incoming = target.incoming
@@ -190,6 +194,7 @@ struct TraceSnapshotGraph: Sendable {
             for edge in holder.outgoing where edge.to == id { _ = remove(edge) }
         }
         if self[id]?.checkedBy != generation { uncheckedCount -= 1 }
+        edgeCount -= self[id]?.outgoing.count ?? 0  // its references to itself
         self[id] = nil
         return true
     }
@@ -211,6 +216,51 @@ struct TraceSnapshotGraph: Sendable {
         guard let node else { return false }
         self[id] = Entry(node: node, checkedBy: generation, checkedAt: seq, outgoing: [], incoming: [:])
         return true
+    }
+
+    /// The ids of the nodes that differ between this graph and `earlier`: those only one of
+    /// them has, and those whose node (kind, name, counts, liveness) or outgoing edges differ.
+    /// When checked again but found the same, a node is not among them. Ordered by id.
+    ///
+    /// The parts of the trie the two graphs share are skipped whole, so for a graph a delta made
+    /// from `earlier` (or from a graph made from it) this costs what the deltas changed.
+    func changedIDs(since earlier: TraceSnapshotGraph) -> [TraceObjectID] {
+        let height = max(self.height, earlier.height)
+        func lifted(_ graph: TraceSnapshotGraph) -> Level {
+            var level = graph.root
+            for _ in graph.height..<height {
+                var children = [Level?](repeating: nil, count: Self.fanOut)
+                children[0] = level
+                level = Level(children: children)
+            }
+            return level
+        }
+        var changed: [TraceObjectID] = []
+        func visit(_ later: Level?, _ earlier: Level?, depth: Int) {
+            if later === earlier { return }
+            for slot in 0..<Self.fanOut {
+                if depth > 0 {
+                    visit(Self.child(of: later, at: slot), Self.child(of: earlier, at: slot), depth: depth - 1)
+                    continue
+                }
+                let new = Self.entry(of: later, at: slot), old = Self.entry(of: earlier, at: slot)
+                if new === old { continue }
+                if let new, let old, new.node == old.node, new.outgoing == old.outgoing { continue }
+                if let id = new?.node.id ?? old?.node.id { changed.append(id) }
+            }
+        }
+        visit(lifted(self), lifted(earlier), depth: height)
+        return changed
+    }
+
+    private static func child(of level: Level?, at slot: Int) -> Level? {
+        guard let level, slot < level.children.count else { return nil }
+        return level.children[slot]
+    }
+
+    private static func entry(of level: Level?, at slot: Int) -> Entry? {
+        guard let level, slot < level.entries.count else { return nil }
+        return level.entries[slot]
     }
 
     /// The snapshot's nodes, edges and ``TraceSnapshot/lastChecked``, as arrays.

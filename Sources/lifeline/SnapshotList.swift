@@ -26,7 +26,7 @@ struct SnapshotList {
         let rows = trace.snapshots.map { snapshot in
             [
                 "\(snapshot.index)", "#\(snapshot.seq)", Self.reasonName(snapshot.reason),
-                "\(snapshot.nodes.count)", "\(snapshot.edges.count)", TraceText.printable(snapshot.label),
+                "\(snapshot.nodeCount)", "\(snapshot.edgeCount)", TraceText.printable(snapshot.label),
             ]
         }
         let widths = header.indices.map { column in

@@ -139,7 +139,7 @@ public struct OwnershipGraph: Sendable {
 
     /// Which object a cycle's chain starts from: a registered root, then another user object,
     /// then an AnyCancellable or a collection, then the rest; ties by id.
-    private static func precedesAsCycleStart(_ lhs: TraceSnapshot.Node, _ rhs: TraceSnapshot.Node) -> Bool {
+    static func precedesAsCycleStart(_ lhs: TraceSnapshot.Node, _ rhs: TraceSnapshot.Node) -> Bool {
         func rank(_ kind: TraceSnapshot.Node.Kind) -> Int {
             switch kind {
             case .root: return 0
@@ -155,7 +155,7 @@ public struct OwnershipGraph: Sendable {
 
     /// The shortest loop of strong references from `start` back to it inside one component;
     /// every object of a component with a loop has one.
-    private static func shortestLoop(
+    static func shortestLoop(
         through start: TraceObjectID, within members: Set<TraceObjectID>,
         strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
     ) -> [TraceSnapshot.Edge]? {

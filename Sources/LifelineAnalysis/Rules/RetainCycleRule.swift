@@ -36,20 +36,24 @@ public struct RetainCycleRule: DiagnosisRule {
     public init() {}
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
-        let trace = lifecycles.trace
-        let graphs = trace.snapshots.map { OwnershipGraph(snapshot: $0, trace: trace) }
+        let snapshots = lifecycles.trace.snapshots
+        // The loops of each snapshot, found from what it changed (StrongCycleHistory): a log of
+        // per-call snapshots costs what they change, not live objects × snapshots.
+        var history = StrongCycleHistory()
         var latest: [[TraceSnapshot.Edge]: Int] = [:]
-        for (position, graph) in graphs.enumerated() {
-            for cycle in graph.strongCycles where Self.isReported(cycle, in: graph) && Self.isChecked(cycle.chain, in: graph) {
-                latest[cycle.chain] = position
+        for (position, snapshot) in snapshots.enumerated() {
+            history.advance(to: snapshot)
+            for key in history.reported {
+                let chain = history.cycles[key]!.chain
+                if Self.isChecked(chain, in: snapshot) { latest[chain] = position }
             }
         }
         return latest.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key.lexicographicallyPrecedes($1.key, by: Self.precedes)) }
             .compactMap { chain, position in
-                let later = graphs[(position + 1)...]
+                let later = snapshots[(position + 1)...]
                 guard !later.contains(where: { Self.showsBroken(chain, $0, lifecycles: lifecycles) }) else { return nil }
-                let graph = graphs[position]
-                let cycle = graph.strongCycles.first { $0.chain == chain }!
+                let graph = OwnershipGraph(snapshot: snapshots[position], trace: lifecycles.trace)
+                guard let cycle = graph.strongCycles.first(where: { $0.chain == chain }) else { return nil }
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, lifecycles: lifecycles)
             }
     }
@@ -81,9 +85,14 @@ public struct RetainCycleRule: DiagnosisRule {
 
     /// Whether a loop in `graph` is one this rule reports (see the type's documentation).
     static func isReported(_ cycle: RetainCycle, in graph: OwnershipGraph) -> Bool {
+        isReported(cycle, in: graph.snapshot)
+    }
+
+    /// Whether a loop in `snapshot` is one this rule reports (see the type's documentation).
+    static func isReported(_ cycle: RetainCycle, in snapshot: TraceSnapshot) -> Bool {
         let kinds = Set(cycle.objects.compactMap { id -> TraceSnapshot.Node.Kind? in
-            guard let node = graph.node(id) else { return nil }
-            return node.kind == .collection && isCombineStorage(id, in: graph) ? .subject : node.kind
+            guard let node = snapshot.node(id) else { return nil }
+            return node.kind == .collection && isCombineStorage(id, in: snapshot) ? .subject : node.kind
         })
         return !kinds.isDisjoint(with: [.subscriber, .subscription, .cancellable])
             && !kinds.isDisjoint(with: [.root, .object, .closureContext, .cancellable, .collection])
@@ -92,19 +101,21 @@ public struct RetainCycleRule: DiagnosisRule {
     /// Whether the snapshot checked every holder on `chain` itself: a per-call snapshot takes
     /// the objects it did not check from earlier snapshots, and a loop pieced together from
     /// references seen at different moments proves nothing.
-    private static func isChecked(_ chain: [TraceSnapshot.Edge], in graph: OwnershipGraph) -> Bool {
-        graph.snapshot.isComplete || chain.allSatisfy { graph.snapshot.checked($0.from) }
+    private static func isChecked(_ chain: [TraceSnapshot.Edge], in snapshot: TraceSnapshot) -> Bool {
+        snapshot.isComplete || chain.allSatisfy { snapshot.checked($0.from) }
     }
 
     /// Whether the collection `id` belongs to Combine's machinery: only subjects, publishers,
     /// subscriptions and subscribers hold it strongly, like a subject's set of conduits.
-    private static func isCombineStorage(_ id: TraceObjectID, in graph: OwnershipGraph) -> Bool {
+    private static func isCombineStorage(_ id: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
         let machinery: Set<TraceSnapshot.Node.Kind> = [.subject, .publisher, .subscription, .subscriber]
-        let holders = graph.snapshot.edges.filter { $0.to == id && $0.ownership.isStrong }.compactMap { graph.node($0.from)?.kind }
+        let holders = snapshot.holders(of: id).flatMap { holder in
+            snapshot.edges(from: holder).filter { $0.to == id && $0.ownership.isStrong }.compactMap { _ in snapshot.node(holder)?.kind }
+        }
         return !holders.isEmpty && holders.allSatisfy(machinery.contains)
     }
 
-    /// Whether `graph` shows the loop `chain` broken: one of its objects dead (in the snapshot,
+    /// Whether `snapshot` shows the loop `chain` broken: one of its objects dead (in the snapshot,
     /// or by a deallocation the log recorded before it), or one of its holders alive, its
     /// references read, without the loop's reference.
     ///
@@ -112,16 +123,15 @@ public struct RetainCycleRule: DiagnosisRule {
     /// (a closure's context, a collection's storage) are absent once nothing the inspection
     /// starts from reaches them. So a loop whose closure a sink let go of is broken because the
     /// live sink no longer holds the closure, not because the closure is missing.
-    private static func showsBroken(_ chain: [TraceSnapshot.Edge], _ graph: OwnershipGraph, lifecycles: TraceLifecycles) -> Bool {
+    private static func showsBroken(_ chain: [TraceSnapshot.Edge], _ snapshot: TraceSnapshot, lifecycles: TraceLifecycles) -> Bool {
         let died = chain.contains { edge in
-            graph.node(edge.from)?.alive == false
-                || lifecycles.deallocations[edge.from].map { $0.seq <= graph.snapshot.seq } == true
+            snapshot.node(edge.from)?.alive == false
+                || lifecycles.deallocations[edge.from].map { $0.seq <= snapshot.seq } == true
         }
         if died { return true }
-        let edges = Set(graph.snapshot.edges)
         return chain.contains { edge in
-            guard let holder = graph.node(edge.from), holder.alive, !holder.opaque, graph.snapshot.checked(edge.from) else { return false }
-            return !edges.contains(edge)
+            guard let holder = snapshot.node(edge.from), holder.alive, !holder.opaque, snapshot.checked(edge.from) else { return false }
+            return !snapshot.edges(from: edge.from).contains(edge)
         }
     }
 
