@@ -177,6 +177,105 @@ void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint
     }
 }
 
+void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_t queue) {
+    cached_label = label;
+    cached_label_generation = generation;
+    cached_queue_id = queue;
+}
+
+LIFELINE_THREAD_LOCAL lifeline_pending_record pending_record;
+
+lifeline_pending_record *lifeline_record_pending(void) {
+    return &pending_record;
+}
+
+uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site) {
+    uint64_t generation = log->generation;
+    if (declared_generation != generation) {
+        return LIFELINE_RECORD_NEEDS_THREAD;
+    }
+    if (chunk_writer != log->writer) {
+        return LIFELINE_RECORD_NEEDS_CHUNK;
+    }
+    if (cached_tid > UINT32_MAX) {
+        return LIFELINE_RECORD_UNFIT;
+    }
+    // The queue first, so that little is kept across libdispatch's call.
+    uint32_t phase = (event >> 8) & 3;
+    int64_t depth = __atomic_load_n(open_calls_counter, __ATOMIC_RELAXED);
+    uint32_t queue;
+    if (phase == 1 && depth >= 1 && depth <= LIFELINE_QUEUE_DEPTHS) {
+        queue = queue_at_depth[depth - 1];
+    } else {
+        queue = current_queue(generation, &pending_record.label);
+        if (queue == LIFELINE_QUEUE_MISS) {
+            return LIFELINE_RECORD_NEEDS_QUEUE;
+        }
+    }
+    lifeline_chunk *chunk = chunk_of_writer;
+    int64_t *counter = open_calls_counter;
+    uint64_t thread = cached_tid;
+
+    lifeline_chunk_enter(chunk);
+    uint64_t taken = lifeline_sequence_take(log);
+    if (taken & LIFELINE_SEQUENCE_STOPPED) {
+        lifeline_chunk_leave(chunk);
+        return LIFELINE_RECORD_STOPPED;
+    }
+    uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
+    if (phase == 0) {
+        if (depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
+            queue_at_depth[depth] = queue;
+        }
+        __atomic_store_n(counter, depth + 1, __ATOMIC_RELAXED);
+    } else if (phase == 1) {
+        __atomic_store_n(counter, depth - 1, __ATOMIC_RELAXED);
+    }
+    uint64_t origin = log->clock_origin;
+    uint64_t time = origin == UINT64_MAX ? lifeline_tsc() : lifeline_monotonic_ns() - origin;
+
+    // The record: marker, flags, length and thread; seq; time; the first object; the optional
+    // fields in their order (second object, queue, demand or alive_at, call site) from byte 28;
+    // the commit byte last. Fields are 4 or 8 bytes at 4-byte offsets: built in 32-bit halves.
+    uint32_t fields = (uint32_t)(event >> 16) & 0xFFu;
+    uint32_t halves[16] = {0};
+    uint32_t next = 7;
+    halves[6] = (uint32_t)objects;
+    if (fields & LIFELINE_FIELD_SECOND) {
+        halves[next++] = (uint32_t)(objects >> 32);
+    }
+    if (queue != 0 && queue != UINT32_MAX) {
+        fields |= LIFELINE_FIELD_QUEUE;
+        halves[next++] = queue;
+    }
+    if (fields & (LIFELINE_FIELD_DEMAND | LIFELINE_FIELD_OBSERVED)) {
+        halves[next++] = (uint32_t)number;
+        halves[next++] = (uint32_t)(number >> 32);
+    }
+    if (fields & LIFELINE_FIELD_SITE) {
+        halves[next++] = (uint32_t)call_site;
+        halves[next++] = (uint32_t)(call_site >> 32);
+    }
+    uint64_t length = ((uint64_t)next * 4 + 8) & ~7ull;
+    uint64_t words[8];
+    memcpy(words, halves, sizeof(words));
+    words[0] = (0x80u | (event & 0xFFu) << 2 | phase) | (uint64_t)(fields & ~LIFELINE_FIELD_SECOND) << 8
+        | length << 16 | thread << 32;
+    words[1] = seq;
+    words[2] = time;
+    words[length / 8 - 1] |= 0x0Aull << 56;
+    if ((taken & LIFELINE_SEQUENCE_FULL) == 0 && lifeline_chunk_store(chunk, words, length)) {
+        lifeline_chunk_leave(chunk);
+        return seq;
+    }
+    pending_record.seq = seq;
+    pending_record.chunk = chunk;
+    pending_record.writes = (taken & LIFELINE_SEQUENCE_FULL) == 0;
+    pending_record.length = length;
+    memcpy(pending_record.record, words, sizeof(words));
+    return LIFELINE_RECORD_NEEDS_PLACING;
+}
+
 void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls) {
     (void)lifeline_thread_id();
     open_calls_counter = open_calls;
