@@ -11,13 +11,15 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:callSite:)`` is the hot path: an atomic add for the sequence number, one read
-/// of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not invariant), the
-/// thread's own counter of unfinished calls, its id and queue from thread-local storage, and a
-/// binary record built on the stack and copied into the thread's own chunk of the mapped log
-/// (a JSON line is copied with a reservation of its own). No lock, no system call, no heap
-/// allocation and no other shared atomic, except the first time a thread or queue is seen and
-/// once per chunk (4 KiB) of records.
+/// ``record(_:_:callSite:)`` is the hot path, one call of `lifeline_record` for an event without
+/// text: an atomic add for the sequence number, one read of the time-stamp counter (of
+/// CLOCK_MONOTONIC where the counter is not invariant), the thread's own counter of unfinished
+/// calls, its id and queue from thread-local storage, and a binary record built in registers and
+/// stored into the thread's own chunk of the mapped log (a JSON line is copied with a
+/// reservation of its own). No lock, no system call, no heap allocation and no other shared
+/// atomic, except the first time a thread or queue is seen and once per chunk (4 KiB) of
+/// records. Stopping stops the numbering first, so that a thread either numbers and writes its
+/// event before the log closes or records nothing.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry: ObjectRegistry
