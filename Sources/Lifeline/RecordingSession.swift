@@ -407,9 +407,18 @@ final class RecordingSession: Sendable {
     let valueDescriptions = ValueDescriptionStack()
 
     /// Makes the description of a value, when value descriptions are on.
+    ///
+    /// The check is inlined, the description not: a caller that inlined it would fetch the
+    /// value's type metadata and make room for a copy of the value on every call, described or
+    /// not.
     @inline(__always)
     func describe<Value>(_ value: Value) -> String? {
         guard let limit = options.valueDescriptionLimit else { return nil }
+        return describe(value, limit: limit)
+    }
+
+    @inline(never)
+    private func describe<Value>(_ value: Value, limit: Int) -> String {
         let text = String(describing: value)
         return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
