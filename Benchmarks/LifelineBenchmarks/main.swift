@@ -23,8 +23,8 @@ let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
 let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"]
 if let only, only != "recording" {
+    // Removed before `exit`, which would skip a `defer`.
     let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
-    defer { try? FileManager.default.removeItem(atPath: path) }
     switch only {
     case "untraced": _ = ValueChain.send(values, with: .none)
     case "floor":
@@ -59,6 +59,7 @@ if let only, only != "recording" {
         print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm or per-call")
         exit(2)
     }
+    try? FileManager.default.removeItem(atPath: path)
     exit(0)
 }
 

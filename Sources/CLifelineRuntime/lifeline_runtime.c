@@ -177,6 +177,127 @@ void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint
     }
 }
 
+void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_t queue) {
+    cached_label = label;
+    cached_label_generation = generation;
+    cached_queue_id = queue;
+}
+
+LIFELINE_THREAD_LOCAL lifeline_pending_record pending_record;
+
+lifeline_pending_record *lifeline_record_pending(void) {
+    return &pending_record;
+}
+
+#define LIFELINE_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+
+// Where lifeline_record leaves a record it could not store, for the caller to place.
+static __attribute__((noinline)) uint64_t record_pending(
+    lifeline_chunk *chunk, uint64_t seq, uint64_t writes, uint64_t length, const uint64_t *words) {
+    pending_record.seq = seq;
+    pending_record.chunk = chunk;
+    pending_record.writes = writes;
+    pending_record.length = length;
+    memcpy(pending_record.record, words, sizeof(pending_record.record));
+    return LIFELINE_RECORD_NEEDS_PLACING;
+}
+
+uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site) {
+    uint64_t generation = log->generation;
+    if (LIFELINE_UNLIKELY(declared_generation != generation)) {
+        return LIFELINE_RECORD_NEEDS_THREAD;
+    }
+    if (LIFELINE_UNLIKELY(chunk_writer != log->writer)) {
+        return LIFELINE_RECORD_NEEDS_CHUNK;
+    }
+    if (LIFELINE_UNLIKELY(cached_tid > UINT32_MAX)) {
+        return LIFELINE_RECORD_UNFIT;
+    }
+    // The queue first, so that little is kept across libdispatch's call.
+    uint64_t phase = (event >> 8) & 3;
+    int64_t depth = __atomic_load_n(open_calls_counter, __ATOMIC_RELAXED);
+    uint32_t queue;
+    if (phase == 1 && depth >= 1 && depth <= LIFELINE_QUEUE_DEPTHS) {
+        queue = queue_at_depth[depth - 1];
+    } else {
+        queue = current_queue(generation, &pending_record.label);
+        if (LIFELINE_UNLIKELY(queue == LIFELINE_QUEUE_MISS)) {
+            return LIFELINE_RECORD_NEEDS_QUEUE;
+        }
+    }
+    lifeline_chunk *chunk = chunk_of_writer;
+
+    lifeline_chunk_enter(chunk);
+    uint64_t taken = lifeline_sequence_take(log);
+    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
+        lifeline_chunk_leave(chunk);
+        return LIFELINE_RECORD_STOPPED;
+    }
+    uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
+    if (phase == 0) {
+        if (depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
+            queue_at_depth[depth] = queue;
+        }
+        __atomic_store_n(open_calls_counter, depth + 1, __ATOMIC_RELAXED);
+    } else if (phase == 1) {
+        __atomic_store_n(open_calls_counter, depth - 1, __ATOMIC_RELAXED);
+    }
+    uint64_t origin = log->clock_origin;
+    uint64_t time = origin == UINT64_MAX ? lifeline_tsc() : lifeline_monotonic_ns() - origin;
+
+    // The record: marker, flags, length and thread; seq; time; the first object; the optional
+    // fields in their order (second object, queue, demand or alive_at, call site) from byte 28;
+    // the commit byte last. `tail` holds the words from byte 24 on.
+    uint64_t fields = (event >> 16) & 0xFF;
+    uint64_t tail[5] = {(uint32_t)objects, 0, 0, 0, 0};
+    unsigned char *next = (unsigned char *)tail + 4;
+    if (fields & LIFELINE_FIELD_SECOND) {
+        uint32_t second = (uint32_t)(objects >> 32);
+        memcpy(next, &second, 4);
+        next += 4;
+    }
+    if (queue != 0 && queue != UINT32_MAX) {
+        fields |= LIFELINE_FIELD_QUEUE;
+        memcpy(next, &queue, 4);
+        next += 4;
+    }
+    if (fields & (LIFELINE_FIELD_DEMAND | LIFELINE_FIELD_OBSERVED)) {
+        memcpy(next, &number, 8);
+        next += 8;
+    }
+    if (fields & LIFELINE_FIELD_SITE) {
+        memcpy(next, &call_site, 8);
+        next += 8;
+    }
+    uint64_t tail_words = (uint64_t)(next - (unsigned char *)tail + 8) / 8;
+    uint64_t length = 24 + tail_words * 8;
+    tail[tail_words - 1] |= 0x0Aull << 56;
+    uint64_t head = (0x80u | (event & 0xFFu) << 2 | phase) | (fields & ~(uint64_t)LIFELINE_FIELD_SECOND) << 8
+        | length << 16 | cached_tid << 32;
+
+    unsigned char *to = chunk->cursor;
+    if (LIFELINE_UNLIKELY((taken & LIFELINE_SEQUENCE_FULL) != 0 || to == NULL || length > chunk->remaining)) {
+        uint64_t words[8] = {head, seq, time, tail[0], tail[1], tail[2], tail[3], tail[4]};
+        return record_pending(chunk, seq, (taken & LIFELINE_SEQUENCE_FULL) == 0, length, words);
+    }
+    // As lifeline_chunk_store: the first word first, the last word (with the commit byte) last.
+    memcpy(to, &head, 8);
+    __asm__ volatile("" ::: "memory");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    memcpy(to + 8, &seq, 8);
+    memcpy(to + 16, &time, 8);
+    for (uint64_t word = 0; word + 1 < tail_words; word++) {
+        memcpy(to + 24 + word * 8, &tail[word], 8);
+        __asm__ volatile("" ::: "memory");
+    }
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    memcpy(to + length - 8, &tail[tail_words - 1], 8);
+    chunk->cursor = to + length;
+    chunk->remaining -= length;
+    lifeline_chunk_leave(chunk);
+    return seq;
+}
+
 void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls) {
     (void)lifeline_thread_id();
     open_calls_counter = open_calls;

@@ -178,7 +178,10 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
             let address = withUnsafeBytes(of: object) { $0.load(as: UnsafeRawPointer?.self) }
             if let id = session.registry.cachedID(of: address, metadata: metadata) { return id }
         }
-        return session.registry.cachedID(ofValue: object.combineIdentifier, metadata: metadata)
+        // The identifier first: the registry read after the witness call is not kept alive
+        // (retained and released) across it.
+        let identifier = object.combineIdentifier
+        return session.registry.cachedID(ofValue: identifier, metadata: metadata)
     }
 
     /// The type metadata of `type`: the identity cache's proof that a value is an instance of

@@ -11,13 +11,15 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:callSite:)`` is the hot path: an atomic add for the sequence number, one read
-/// of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not invariant), the
-/// thread's own counter of unfinished calls, its id and queue from thread-local storage, and a
-/// binary record built on the stack and copied into the thread's own chunk of the mapped log
-/// (a JSON line is copied with a reservation of its own). No lock, no system call, no heap
-/// allocation and no other shared atomic, except the first time a thread or queue is seen and
-/// once per chunk (4 KiB) of records.
+/// ``record(_:_:callSite:)`` is the hot path, one call of `lifeline_record` for an event without
+/// text: an atomic add for the sequence number, one read of the time-stamp counter (of
+/// CLOCK_MONOTONIC where the counter is not invariant), the thread's own counter of unfinished
+/// calls, its id and queue from thread-local storage, and a binary record built in registers and
+/// stored into the thread's own chunk of the mapped log (a JSON line is copied with a
+/// reservation of its own). No lock, no system call, no heap allocation and no other shared
+/// atomic, except the first time a thread or queue is seen and once per chunk (4 KiB) of
+/// records. Stopping stops the numbering first, so that a thread either numbers and writes its
+/// event before the log closes or records nothing.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry: ObjectRegistry
@@ -36,8 +38,9 @@ final class RecordingSession: Sendable {
     /// Whether event times are time-stamp counter readings, which the reader converts.
     private let readsTimeStampCounter: Bool
     private let snapshotsEveryCall: Bool
-    /// Set when recording stops: from then on nothing is recorded.
-    private let isFinished = Atomic<Bool>(false)
+    /// Whether events without text are recorded by `lifeline_record` (binary records, no
+    /// snapshot at every call).
+    private let recordsFields: Bool
     private let contexts = Mutex(ExecutionContexts())
 
     private static let generations = Atomic<UInt64>(1)
@@ -61,6 +64,7 @@ final class RecordingSession: Sendable {
         snapshotsEveryCall = options.snapshots == .everyCall
         let origin = lifeline_monotonic_ns()
         clockOrigin = origin
+        recordsFields = writesRecords && !snapshotsEveryCall
         let header = TraceHeader(
             version: writesRecords ? TraceHeader.chunkedBinaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
@@ -71,6 +75,8 @@ final class RecordingSession: Sendable {
         var clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
         if readsTimeStampCounter { clock = { @Sendable in Self.readClocks(origin: origin) } }
         writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity, clock: clock)
+        writer.log.pointee.generation = generation
+        writer.log.pointee.clock_origin = readsTimeStampCounter ? UInt64.max : origin
     }
 
     deinit {
@@ -81,9 +87,148 @@ final class RecordingSession: Sendable {
     ///
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
+    ///
+    /// An event without text, in a log of binary records, is recorded by one call of
+    /// `lifeline_record`, which does everything from the thread's counter to the store; this
+    /// function, inlined into its callers, only packs the event's fields into its arguments.
+    /// Anything else (a text, JSON lines, snapshots at every call) takes the general path.
+    @inline(__always)
     @discardableResult
     func record(_ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
-        guard !isFinished.load(ordering: .relaxed) else { return 0 }
+        guard recordsFields, let fields = Self.fields(phase, kind, callSite: callSite) else {
+            return recordEvent(phase, kind, callSite: callSite)
+        }
+        let result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
+        return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, callSite: callSite ?? 0)
+    }
+
+    /// An event's arguments for `lifeline_record`.
+    private struct RecordFields {
+        /// The kind, the phase and the fields.
+        var event: UInt64
+        /// The first and second object.
+        var objects: UInt64
+        /// The demand, or the sequence number an object was seen alive at.
+        var number: UInt64 = 0
+    }
+
+    /// The arguments of an event for `lifeline_record`, or nil when it has a text or a number
+    /// the binary form can't hold.
+    @inline(__always)
+    private static func fields(
+        _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?
+    ) -> RecordFields? {
+        let phaseCode: UInt64 = switch phase {
+        case .begin: 0
+        case .end: 1
+        case .instant: 2
+        }
+        var code: UInt64
+        var fieldFlags: UInt32 = callSite != nil ? LIFELINE_FIELD_SITE : 0
+        var first: TraceObjectID
+        var second = TraceObjectID(0)
+        var number: UInt64 = 0
+        switch kind {
+        case .subscribe(let publisher, let subscriber):
+            (code, first, second) = (0, publisher, subscriber)
+            fieldFlags |= LIFELINE_FIELD_SECOND
+        case .receiveSubscription(let subscriber, let subscription):
+            (code, first, second) = (1, subscriber, subscription)
+            fieldFlags |= LIFELINE_FIELD_SECOND
+        case .request(let subscription, let requested):
+            guard requested.isEncodable else { return nil }
+            (code, first, number) = (2, subscription, requested.encoded)
+            fieldFlags |= LIFELINE_FIELD_DEMAND
+        case .value(_, _, .some):
+            return nil
+        case .value(let subscriber, let returned, .none):
+            (code, first) = (3, subscriber)
+            if let returned {
+                guard returned.isEncodable else { return nil }
+                number = returned.encoded
+                fieldFlags |= LIFELINE_FIELD_DEMAND
+            }
+        case .completion(let subscriber, .finished):
+            (code, first) = (4, subscriber)
+        case .completion, .mark:
+            return nil
+        case .cancel(let subscription):
+            (code, first) = (5, subscription)
+        case .deallocation(let object, let evidence):
+            (code, first) = (6, object)
+            if case .observed(let seq) = evidence {
+                number = seq
+                fieldFlags |= LIFELINE_FIELD_OBSERVED
+            }
+        }
+        guard first.rawValue <= UInt32.max, second.rawValue <= UInt32.max else { return nil }
+        return RecordFields(
+            event: code | phaseCode << 8 | UInt64(fieldFlags) << 16, objects: first.rawValue | second.rawValue << 32,
+            number: number
+        )
+    }
+
+    /// After `lifeline_record` returned `result`, one of its `LIFELINE_RECORD_*` results: does
+    /// what it asks for (adopt the thread, give it a chunk of the log, name its queue, place a
+    /// record its chunk has no room for) and records the event.
+    @inline(never)
+    private func finishRecording(_ result: UInt64, _ fields: RecordFields, callSite: UInt64) -> UInt64 {
+        var result = result
+        while true {
+            switch result {
+            case LIFELINE_RECORD_NEEDS_THREAD:
+                adoptThread()
+            case LIFELINE_RECORD_NEEDS_CHUNK:
+                writer.adoptChunk()
+            case LIFELINE_RECORD_NEEDS_QUEUE:
+                let label = lifeline_record_pending().pointee.label!
+                lifeline_thread_cache_queue(generation, label, queueID(labelled: label, thread: lifeline_thread_id()))
+            case LIFELINE_RECORD_NEEDS_PLACING:
+                let pending = lifeline_record_pending()!
+                writer.place(pending)
+                return pending.pointee.seq
+            case LIFELINE_RECORD_UNFIT:
+                return recordEvent(fields, callSite: callSite)
+            default:
+                return result
+            }
+            result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite)
+        }
+    }
+
+    /// Records an event `lifeline_record` can't hold (a thread id past 32 bits) on the general
+    /// path.
+    private func recordEvent(_ fields: RecordFields, callSite: UInt64) -> UInt64 {
+        let phase: TraceEvent.Phase = switch fields.event >> 8 & 3 {
+        case 0: .begin
+        case 1: .end
+        default: .instant
+        }
+        let flags = UInt32(truncatingIfNeeded: fields.event >> 16)
+        let first = TraceObjectID(fields.objects & 0xFFFF_FFFF)
+        let second = TraceObjectID(fields.objects >> 32)
+        let demand = TraceDemand(encoded: fields.number) ?? .unlimited
+        let kind: TraceEvent.Kind = switch fields.event & 0xFF {
+        case 0: .subscribe(publisher: first, subscriber: second)
+        case 1: .receiveSubscription(subscriber: first, subscription: second)
+        case 2: .request(subscription: first, demand: demand)
+        case 3: .value(subscriber: first, returnedDemand: flags & LIFELINE_FIELD_DEMAND != 0 ? demand : nil, value: nil)
+        case 4: .completion(subscriber: first, completion: .finished)
+        case 5: .cancel(subscription: first)
+        default: .deallocation(
+            object: first, evidence: flags & LIFELINE_FIELD_OBSERVED != 0 ? .observed(aliveAtSeq: fields.number) : .exact
+        )
+        }
+        return recordEvent(phase, kind, callSite: flags & LIFELINE_FIELD_SITE != 0 ? callSite : nil)
+    }
+
+    /// Records any event: ``record(_:_:callSite:)``'s general path.
+    @inline(never)
+    private func recordEvent(_ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?) -> UInt64 {
+        guard let ticket = writer.beginEvent() else { return 0 }
+        defer { writer.endEvent(ticket) }
+        // The thread's counter changes once the event is numbered, while its chunk is busy: the
+        // counters are settled once numbering stopped (see `finish()`).
         let delta: Int64 = switch phase {
         case .begin: 1
         case .end: -1
@@ -101,8 +246,6 @@ final class RecordingSession: Sendable {
         case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread, delta: delta)
         default: queueID
         }
-        guard let ticket = writer.beginEvent() else { return 0 }
-        defer { writer.endEvent(ticket) }
         if snapshotsEveryCall { snapshots.touch(copy kind) }
         let time = readsTimeStampCounter ? lifeline_tsc() : lifeline_monotonic_ns() &- clockOrigin
         if writesRecords,
@@ -264,9 +407,18 @@ final class RecordingSession: Sendable {
     let valueDescriptions = ValueDescriptionStack()
 
     /// Makes the description of a value, when value descriptions are on.
+    ///
+    /// The check is inlined, the description not: a caller that inlined it would fetch the
+    /// value's type metadata and make room for a copy of the value on every call, described or
+    /// not.
     @inline(__always)
     func describe<Value>(_ value: Value) -> String? {
         guard let limit = options.valueDescriptionLimit else { return nil }
+        return describe(value, limit: limit)
+    }
+
+    @inline(never)
+    private func describe<Value>(_ value: Value, limit: Int) -> String {
         let text = String(describing: value)
         return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
@@ -279,7 +431,9 @@ final class RecordingSession: Sendable {
         for site in callSites.resolvedSites() {
             TraceLineEncoder.withLine(for: site) { writer.append($0) }
         }
-        isFinished.store(true, ordering: .relaxed)
+        // Once numbering stopped, every event numbered before is written and every thread's
+        // counter settled.
+        writer.stopNumbering()
         let openCalls = contexts.withLock { $0.openCallCounters.reduce(0) { $0 + lifeline_thread_open_calls(UnsafePointer(bitPattern: $1)) } }
         let unfinishedCalls = UInt64(max(0, openCalls))
         writer.closeNumbered(neverAppended: unfinishedCalls)
@@ -310,16 +464,22 @@ final class RecordingSession: Sendable {
     /// for the thread. The main thread reports the main queue's label even outside the main
     /// queue, so there the thread's own name is used.
     private func resolveQueue(_ label: UnsafePointer<CChar>, thread: UInt64, delta: Int64) -> UInt32? {
+        let id = queueID(labelled: label, thread: thread)
+        lifeline_thread_resolved_queue(generation, label, id, delta)
+        return id == UInt32.max ? nil : id
+    }
+
+    /// The trace-local id of the dispatch queue labelled `label`, declared on first sight in the
+    /// recording; `UInt32.max` for the main queue on the main thread.
+    private func queueID(labelled label: UnsafePointer<CChar>, thread: UInt64) -> UInt32 {
         let text = String(cString: label)
-        let isMainQueueOnMainThread = thread == lifeline_process_id() && text == "com.apple.main-thread"
-        let id: UInt32 = isMainQueueOnMainThread ? UInt32.max : contexts.withLock { contexts in
+        guard thread != lifeline_process_id() || text != "com.apple.main-thread" else { return UInt32.max }
+        return contexts.withLock { contexts in
             if let id = contexts.queueIDs[text] { return id }
             let id = UInt32(contexts.queueIDs.count + 1)
             contexts.queueIDs[text] = id
             TraceLineEncoder.withLine(for: TraceQueue(id: id, label: text)) { writer.append($0) }
             return id
         }
-        lifeline_thread_resolved_queue(generation, label, id, delta)
-        return id == UInt32.max ? nil : id
     }
 }

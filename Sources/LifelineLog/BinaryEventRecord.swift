@@ -287,7 +287,8 @@ enum BinaryEventRecord {
 
 extension TraceDemand {
     /// The demand as a record holds it: the count, or all ones for unlimited.
-    var encoded: UInt64 {
+    @inlinable
+    package var encoded: UInt64 {
         switch self {
         case .max(let count): UInt64(count)
         case .unlimited: .max
@@ -295,13 +296,14 @@ extension TraceDemand {
     }
 
     /// Whether ``encoded`` can hold this demand.
-    var isEncodable: Bool {
+    @inlinable
+    package var isEncodable: Bool {
         if case .max(let count) = self { return count >= 0 }
         return true
     }
 
     /// The demand `encoded` holds, or nil for a count past `Int.max`.
-    init?(encoded: UInt64) {
+    package init?(encoded: UInt64) {
         if encoded == .max {
             self = .unlimited
         } else if let count = Int(exactly: encoded) {

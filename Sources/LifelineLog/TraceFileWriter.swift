@@ -68,14 +68,15 @@ public final class TraceFileWriter: Sendable {
     private let growth: Mutex<Growth>
     /// This writer's id among all writers of the process, which keys each thread's chunk.
     private let id: UInt64
-    /// The next sequence number, with ``stoppedBit`` set once writing stops and ``fullBit``
-    /// once the log could not grow: a thread takes an event's number and learns whether it may
-    /// still write with one atomic add.
-    private let sequence = Atomic<UInt64>(1)
-    /// Set in ``sequence`` when a reservation could not be written: from then on no event is
-    /// written, not even into the room left in a thread's chunk, because the lines that declare
-    /// the objects later events name are dropped too.
-    private static let fullBit: UInt64 = 1 << 62
+    /// The next sequence number, with `LIFELINE_SEQUENCE_STOPPED` set once numbering stops and
+    /// `LIFELINE_SEQUENCE_FULL` once the log could not grow (from then on no event is written,
+    /// not even into the room left in a thread's chunk, because the lines that declare the
+    /// objects later events name are dropped too): a thread takes an event's number and learns
+    /// whether it may still write with one atomic add. With the writer's id, on a cache line of
+    /// its own, for `lifeline_record`.
+    nonisolated(unsafe) package let log: UnsafeMutablePointer<lifeline_log>
+    private static let fullBit: UInt64 = LIFELINE_SEQUENCE_FULL
+    private static let numberingStoppedBit: UInt64 = LIFELINE_SEQUENCE_STOPPED
     /// The sequence number that was next when writing stopped, or 0 while it runs.
     private let sequenceAtStop = Atomic<UInt64>(0)
     /// How many bytes a thread reserves at a time for its records.
@@ -124,6 +125,8 @@ public final class TraceFileWriter: Sendable {
     ) throws(TraceWriteError) {
         self.path = path
         id = Self.writerIDs.add(1, ordering: .relaxed).oldValue
+        log = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<lifeline_log>.size, alignment: 64)
+            .initializeMemory(as: lifeline_log.self, repeating: lifeline_log(sequence: 1, writer: id, generation: 0, clock_origin: 0, padding: (0, 0, 0, 0)), count: 1)
         self.chunkSize = min(max(chunkSize, 64), 32 << 10) & ~7
         format = header.format
         self.clock = header.format == .binary ? clock : nil
@@ -154,6 +157,7 @@ public final class TraceFileWriter: Sendable {
 
     deinit {
         windows.deallocate()
+        log.deallocate()
         chunks.withLock { $0.forEach { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0)?.deallocate() } }
     }
 
@@ -178,8 +182,8 @@ public final class TraceFileWriter: Sendable {
     public func beginEvent() -> EventTicket? {
         let chunk = lifeline_chunk_current(id) ?? adoptChunk()
         lifeline_chunk_enter(chunk)
-        let before = sequence.add(1, ordering: .acquiringAndReleasing).oldValue
-        guard before & Self.stoppedBit == 0 else {
+        let before = lifeline_sequence_take(log)
+        guard before & Self.numberingStoppedBit == 0 else {
             lifeline_chunk_leave(chunk)
             return nil
         }
@@ -195,13 +199,24 @@ public final class TraceFileWriter: Sendable {
     /// The sequence number of the last event begun, or 0 before the first.
     public var lastSequence: UInt64 {
         let stopped = sequenceAtStop.load(ordering: .relaxed)
-        return (stopped != 0 ? stopped : sequence.load(ordering: .relaxed) & ~(Self.stoppedBit | Self.fullBit)) - 1
+        return (stopped != 0 ? stopped : lifeline_sequence_load(log) & ~(Self.numberingStoppedBit | Self.fullBit)) - 1
+    }
+
+    /// Finishes an event `lifeline_record` numbered but could not store
+    /// (`LIFELINE_RECORD_NEEDS_PLACING`): places its record and leaves the thread's chunk.
+    package func place(_ pending: UnsafePointer<lifeline_pending_record>) {
+        let ticket = EventTicket(seq: pending.pointee.seq, chunk: pending.pointee.chunk, writes: pending.pointee.writes != 0)
+        withUnsafeBytes(of: pending.pointee.record) { record in
+            place(UnsafeRawBufferPointer(rebasing: record[..<Int(pending.pointee.length)]), for: ticket)
+        }
+        endEvent(ticket)
     }
 
     /// The calling thread's chunk of this log, made the first time the thread records into it
     /// (or found again when it wrote to another log since).
     @inline(never)
-    private func adoptChunk() -> UnsafeMutablePointer<lifeline_chunk> {
+    @discardableResult
+    package func adoptChunk() -> UnsafeMutablePointer<lifeline_chunk> {
         let thread = lifeline_thread_id()
         let chunk = chunks.withLock { chunks in
             if let found = chunks.lazy.compactMap({ UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) })
@@ -251,7 +266,7 @@ public final class TraceFileWriter: Sendable {
     /// from being written from then on.
     private func markFull(at start: Int) {
         cutoff.min(start, ordering: .relaxed)
-        sequence.bitwiseOr(Self.fullBit, ordering: .relaxed)
+        _ = lifeline_sequence_set(log, Self.fullBit)
     }
 
     /// Fills the unused end of `chunk` and reserves the thread a new one. Returns false, leaving
@@ -585,17 +600,9 @@ public final class TraceFileWriter: Sendable {
     /// every chunk's unused end is filled, except that of the chunk the log ends with, which is
     /// cut off.
     private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
-        let next = sequence.bitwiseOr(Self.stoppedBit, ordering: .acquiringAndReleasing).oldValue
-        guard next & Self.stoppedBit == 0 else { return nil }
-        sequenceAtStop.store(next & ~Self.fullBit, ordering: .relaxed)
         let started = monotonicNanoseconds()
+        guard stopNumbering(waitingAtMost: timeout) else { return nil }
         let threadChunks = chunks.withLock { $0.compactMap { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) } }
-        for chunk in threadChunks {
-            while lifeline_chunk_is_busy(chunk) != 0 {
-                if let timeout, monotonicNanoseconds() - started > timeout { return nil }
-                sched_yield()
-            }
-        }
         let before = state.bitwiseOr(Self.stoppedBit, ordering: .sequentiallyConsistent).oldValue
         guard before & Self.stoppedBit == 0 else { return nil }
         let reserved = Int(before >> Self.inFlightBits)
@@ -615,6 +622,31 @@ public final class TraceFileWriter: Sendable {
         unmapWindows()
         ftruncate(descriptor, off_t(length))
         return length
+    }
+
+    /// Stops numbering events (``beginEvent()`` returns nil from then on) and waits until every
+    /// event numbered before is written: the first step of closing, which the recorder takes on
+    /// its own to read settled counters before it closes. Lines can still be appended.
+    public func stopNumbering() {
+        _ = stopNumbering(waitingAtMost: nil)
+    }
+
+    /// ``stopNumbering()``; false when the threads recording did not finish within `timeout`
+    /// nanoseconds.
+    private func stopNumbering(waitingAtMost timeout: UInt64?) -> Bool {
+        let next = lifeline_sequence_set(log, Self.numberingStoppedBit)
+        if next & Self.numberingStoppedBit == 0 {
+            sequenceAtStop.store(next & ~Self.fullBit, ordering: .relaxed)
+        }
+        let started = monotonicNanoseconds()
+        let threadChunks = chunks.withLock { $0.compactMap { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) } }
+        for chunk in threadChunks {
+            while lifeline_chunk_is_busy(chunk) != 0 {
+                if let timeout, monotonicNanoseconds() - started > timeout { return false }
+                sched_yield()
+            }
+        }
+        return true
     }
 
     private func copy(_ line: UnsafeRawBufferPointer, to start: Int) {

@@ -71,7 +71,7 @@ static inline void lifeline_chunk_leave(lifeline_chunk *chunk) {
     __atomic_store_n(&chunk->busy, 0, __ATOMIC_RELEASE);
 }
 
-/// Copies a binary record of `length` bytes (a multiple of 8, at least 16) from the 8-byte
+/// Copies a binary record of `length` bytes (a multiple of 8, at least 32) from the 8-byte
 /// aligned `record` into the chunk and returns 1, or returns 0, writing nothing, when it does not
 /// fit or the chunk straddles two mapping windows. The record goes in whole words: its first word
 /// (marker and length) first, its last word (commit byte) last, so that a process killed at any
@@ -85,8 +85,18 @@ static inline int lifeline_chunk_store(lifeline_chunk *chunk, const uint64_t *re
     __builtin_memcpy(to, record, 8);
     __asm__ volatile("" ::: "memory");
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    for (uint64_t word = 1; word + 1 < words; word++) {
-        __builtin_memcpy(to + word * 8, record + word, 8);
+    // Word by word: a loop the compiler turned into a call of memcpy would cost more than the
+    // record's few words.
+    __builtin_memcpy(to + 8, record + 1, 16);
+    if (words <= 8) {
+        if (words > 4) __builtin_memcpy(to + 24, record + 3, 8);
+        if (words > 5) __builtin_memcpy(to + 32, record + 4, 8);
+        if (words > 6) __builtin_memcpy(to + 40, record + 5, 8);
+        if (words > 7) __builtin_memcpy(to + 48, record + 6, 8);
+    } else {
+        for (uint64_t word = 3; word + 1 < words; word++) {
+            __builtin_memcpy(to + word * 8, record + word, 8);
+        }
     }
     __asm__ volatile("" ::: "memory");
     __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -100,6 +110,98 @@ static inline int lifeline_chunk_store(lifeline_chunk *chunk, const uint64_t *re
 static inline int lifeline_chunk_is_busy(const lifeline_chunk *chunk) {
     return __atomic_load_n(&chunk->busy, __ATOMIC_ACQUIRE) != 0;
 }
+
+/// What every recorded event reads of its log and recording: the next sequence number, with
+/// `LIFELINE_SEQUENCE_STOPPED` set once numbering stopped and `LIFELINE_SEQUENCE_FULL` once the
+/// log could not grow; the writer's id, which keys the threads' chunks; and, set by the recorder
+/// before the first event, the recording's generation (which keys the threads' state) and its
+/// clock (`UINT64_MAX` for the time-stamp counter, otherwise the origin CLOCK_MONOTONIC event
+/// times count from). 64 bytes: allocated on a 64-byte boundary, it has a cache line of its own.
+typedef struct lifeline_log {
+    uint64_t sequence;
+    uint64_t writer;
+    uint64_t generation;
+    uint64_t clock_origin;
+    uint64_t padding[4];
+} lifeline_log;
+
+#define LIFELINE_SEQUENCE_STOPPED (1ull << 63)
+#define LIFELINE_SEQUENCE_FULL (1ull << 62)
+
+/// Takes the next sequence number: the counter's value before the add, flags included. The add
+/// acquires and releases (see ``lifeline_chunk_enter``).
+static inline uint64_t lifeline_sequence_take(lifeline_log *log) {
+    return __atomic_fetch_add(&log->sequence, 1, __ATOMIC_ACQ_REL);
+}
+
+/// Sets `flags` in the sequence counter and returns its value before.
+static inline uint64_t lifeline_sequence_set(lifeline_log *log, uint64_t flags) {
+    return __atomic_fetch_or(&log->sequence, flags, __ATOMIC_ACQ_REL);
+}
+
+/// The sequence counter, flags included.
+static inline uint64_t lifeline_sequence_load(const lifeline_log *log) {
+    return __atomic_load_n(&log->sequence, __ATOMIC_RELAXED);
+}
+
+/// The optional fields of an event for ``lifeline_record``, as a record's flags byte says them.
+#define LIFELINE_FIELD_QUEUE 0x01u
+#define LIFELINE_FIELD_SITE 0x02u
+#define LIFELINE_FIELD_DEMAND 0x04u
+#define LIFELINE_FIELD_OBSERVED 0x20u
+/// Not a flag of the record: the event names a second object.
+#define LIFELINE_FIELD_SECOND 0x80u
+
+/// What ``lifeline_record`` returns when it did not record the event: a sequence number never
+/// comes near these. All but `LIFELINE_RECORD_STOPPED` and `LIFELINE_RECORD_NEEDS_PLACING` have
+/// changed nothing; the caller does what they say and calls again.
+#define LIFELINE_RECORD_STOPPED 0ull
+/// The recording has not adopted the calling thread yet.
+#define LIFELINE_RECORD_NEEDS_THREAD 0xFFFFFFFFFFFFFFFFull
+/// The thread has no chunk of this log yet.
+#define LIFELINE_RECORD_NEEDS_CHUNK 0xFFFFFFFFFFFFFFFEull
+/// The current queue (``lifeline_record_pending``'s `label`) is not cached for the thread.
+#define LIFELINE_RECORD_NEEDS_QUEUE 0xFFFFFFFFFFFFFFFDull
+/// The event cannot be a record (a thread id past 32 bits).
+#define LIFELINE_RECORD_UNFIT 0xFFFFFFFFFFFFFFFCull
+/// Numbered and counted, but not stored: the record does not fit the thread's chunk, or the log
+/// is full. ``lifeline_record_pending`` holds it; the caller places it and leaves the chunk.
+#define LIFELINE_RECORD_NEEDS_PLACING 0xFFFFFFFFFFFFFFFBull
+
+/// What ``lifeline_record`` leaves on the calling thread when it cannot finish alone.
+typedef struct lifeline_pending_record {
+    /// After `LIFELINE_RECORD_NEEDS_QUEUE`: the current queue's label.
+    const char *label;
+    /// After `LIFELINE_RECORD_NEEDS_PLACING`: the event's sequence number, the thread's chunk
+    /// (still busy), whether the log still takes events, and the record with its length.
+    uint64_t seq;
+    lifeline_chunk *chunk;
+    uint64_t writes;
+    uint64_t length;
+    uint64_t record[8];
+} lifeline_pending_record;
+
+/// Records one event without text into `log` on the calling thread, all of it in one call: the
+/// thread's counter of unfinished calls and its queue (as ``lifeline_thread_event`` does), the
+/// sequence number, the time and the binary record (docs/LogFormat.md), stored into the thread's
+/// chunk as ``lifeline_chunk_store`` does. Returns the event's sequence number, or one of the
+/// `LIFELINE_RECORD_*` results. The thread's counter changes only once the event is numbered,
+/// while the thread is busy in its chunk, so that whoever stops numbering and waits for the
+/// chunks reads every counter settled.
+///
+/// - `event`: the kind's number (bits 0–7), the phase (bits 8–9: 0 begin, 1 end, 2 instant) and
+///   the `LIFELINE_FIELD_*` the event has (bits 16–23).
+/// - `objects`: the first object's id (low 32 bits) and the second's (high 32 bits).
+/// - `number`: the demand (`LIFELINE_FIELD_DEMAND`) or the sequence number the object was last
+///   seen alive at (`LIFELINE_FIELD_OBSERVED`).
+/// - `call_site`: the call site (`LIFELINE_FIELD_SITE`).
+uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site);
+
+/// The calling thread's pending record (see ``lifeline_record``).
+lifeline_pending_record *lifeline_record_pending(void);
+
+/// After `LIFELINE_RECORD_NEEDS_QUEUE`: caches `queue` for `label` on the calling thread.
+void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_t queue);
 
 /// A queue id of ``lifeline_thread_event``: the current queue's label is not cached, and
 /// `*label` is it.
