@@ -184,4 +184,24 @@ import Testing
             #expect(FlatLine.hasSpecialByte(word) == pair.contains(where: special))
         }
     }
+
+    /// The lowest flagged byte is the first special one, whatever follows it: a string's end
+    /// is found within the word.
+    @Test func theFirstSpecialByteOfAWordIsFoundExactly() {
+        func special(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 }
+        let followers: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xE2, 0xFF]
+        for position in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                for follower in followers {
+                    var bytes = Array("abcdefgh".utf8)
+                    bytes[position] = byte
+                    for later in (position + 1)..<8 { bytes[later] = follower }
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    let mask = FlatLine.specialBytes(word)
+                    let expected = bytes.firstIndex(where: special)
+                    #expect((mask == 0 ? nil : mask.trailingZeroBitCount / 8) == expected, "byte \(byte) at \(position), then \(follower)")
+                }
+            }
+        }
+    }
 }
