@@ -242,16 +242,17 @@ public struct Lifecycle: Hashable, Sendable {
 extension Lifecycle {
     /// The lists of one lifecycle, shared by its copies until one of them changes.
     private final class Lists: @unchecked Sendable {
-        // Written only through a lifecycle that holds the only reference (`uniqueLists`).
-        var transitions: [Transition]
-        var grants: [DemandGrant] = []
-        var deliveries: [Delivery] = []
-        var completions: [CompletionDelivery] = []
-        var cancels: [UInt64] = []
-        var upstream: [ID] = []
-        var downstream: [ID] = []
-        var threads: [UInt64] = []
-        var events: [UInt64] = []
+        // Written only through a lifecycle that holds the only reference (`uniqueLists`), so
+        // no access can overlap another: not checked at run time, at every event.
+        @exclusivity(unchecked) var transitions: [Transition]
+        @exclusivity(unchecked) var grants: [DemandGrant] = []
+        @exclusivity(unchecked) var deliveries: [Delivery] = []
+        @exclusivity(unchecked) var completions: [CompletionDelivery] = []
+        @exclusivity(unchecked) var cancels: [UInt64] = []
+        @exclusivity(unchecked) var upstream: [ID] = []
+        @exclusivity(unchecked) var downstream: [ID] = []
+        @exclusivity(unchecked) var threads: [UInt64] = []
+        @exclusivity(unchecked) var events: [UInt64] = []
 
         init(transitions: [Transition]) {
             self.transitions = transitions
