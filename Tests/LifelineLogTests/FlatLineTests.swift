@@ -95,6 +95,30 @@ import Testing
         }
     }
 
+    /// Numbers of every length, at the start, the end and the middle of a line: each one as
+    /// ``LineFields`` reads it, and one beyond 64 bits, a fraction or an exponent left to it.
+    @Test func readsNumbersOfEveryLengthAnywhereInALine() {
+        var numbers: [String] = []
+        for length in 1...19 {
+            var digits = String(length % 9 + 1)
+            for index in 1..<length { digits += String((index * 7 + length) % 10) }
+            numbers.append(digits)
+        }
+        numbers += ["18446744073709551615", "9999999999999999", "10000000000000000", "99999999", "100000000", "12345678"]
+        for number in numbers {
+            let atStart = #"{"seq":\#(number),"t":5,"tid":7,"phase":"begin","kind":"cancel","subscription":3}"#
+            let atEnd = #"{"seq":1,"t":5,"tid":7,"phase":"begin","kind":"cancel","subscription":\#(number)}"#
+            let beforeSpace = #"{"seq":1,"t":\#(number) ,"tid":7,"phase":"begin","kind":"cancel","subscription":3}"#
+            for line in [atStart, atEnd, beforeSpace] {
+                #expect(expectAgreement(line), "\(line) was not read quickly")
+            }
+        }
+        for bad in ["18446744073709551616", "123456789012345678901", "12345678.5", "123456789e3", "1234567812345678.0", "12E1"] {
+            let line = #"{"seq":\#(bad),"t":5,"tid":7,"phase":"begin","kind":"cancel","subscription":3,"other":"padding the line"}"#
+            #expect(quick(Array(line.utf8)) == nil, "\(line) was read quickly")
+        }
+    }
+
     /// Lines whose reading needs what only ``LineFields`` knows: the quick reading leaves them to it.
     @Test func leavesEverythingElseToLineFields() {
         let lines = [
