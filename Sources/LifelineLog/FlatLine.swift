@@ -185,8 +185,11 @@ struct FlatLine {
 
     private func key(from start: Int, to end: Int) -> Key? {
         // Every key is 1 to 15 bytes long; packed with its length, no two pack the same.
-        guard end - start < 16 else { return nil }
-        let (low, high) = Self.packed(bytes, from: start, count: end - start)
+        let count = end - start
+        guard count < 16 else { return nil }
+        let (low, high) = start + 16 <= bytes.count
+            ? Self.packedWords(UnsafeRawPointer(bytes.baseAddress! + start), count: count)
+            : Self.packed(bytes, from: start, count: count)
         let candidate = keySlots[Self.slot(low: low, high: high, multiplier: slotMultiplier)]
         return candidate.low == low && candidate.high == high ? candidate.key : nil
     }
@@ -202,6 +205,16 @@ struct FlatLine {
         return (low, high)
     }
 
+    /// What ``packed(_:from:count:)`` packs, read as two words from `start`, where at least
+    /// sixteen bytes can be read: the bytes past `count` masked off.
+    private static func packedWords(_ start: UnsafeRawPointer, count: Int) -> (low: UInt64, high: UInt64) {
+        let first = start.loadUnaligned(as: UInt64.self), second = start.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        func prefix(_ word: UInt64, bytes: Int) -> UInt64 {
+            bytes >= 8 ? word : bytes <= 0 ? 0 : word & (1 << UInt64(8 * bytes) - 1)
+        }
+        return (prefix(first, bytes: count), prefix(second, bytes: count - 8) | UInt64(count) << 56)
+    }
+
     /// The value starting at `index` and the index past it.
     private func value(at index: Int) -> (Value, Int)? {
         switch bytes[index] {
@@ -215,6 +228,14 @@ struct FlatLine {
         case UInt8(ascii: "1")...UInt8(ascii: "9"):
             var number: UInt64 = 0
             var end = index
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+            if end - index <= 19 {
+                // Nineteen digits always fit in 64 bits: no overflow to check digit by digit.
+                for digit in index..<end { number = number &* 10 &+ UInt64(bytes[digit] &- UInt8(ascii: "0")) }
+                if end < bytes.count, Self.continuesNumber(bytes[end]) { return nil }
+                return (.unsigned(number), end)
+            }
+            end = index
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
                 let (times10, overflow1) = number.multipliedReportingOverflow(by: 10)
                 let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[end] - UInt8(ascii: "0")))
@@ -244,10 +265,19 @@ struct FlatLine {
     private func stringEnd(from start: Int) -> Int? {
         var index = start
         var isASCII = true
-        // Eight bytes at a time while none of them is special: type names run long.
+        // Eight bytes at a time, up to the first special byte: type names run long, and most
+        // strings end at a quote found within a word.
         let base = UnsafeRawPointer(bytes.baseAddress!)
-        while index + 8 <= bytes.count, !Self.hasSpecialByte(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-            index += 8
+        while index + 8 <= bytes.count {
+            let special = Self.specialBytes(base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            if special == 0 {
+                index += 8
+                continue
+            }
+            index += special.trailingZeroBitCount / 8
+            // Every byte before it is ASCII and no quote.
+            if bytes[index] == UInt8(ascii: "\"") { return index }
+            break
         }
         while index < bytes.count {
             let byte = bytes[index]
@@ -266,11 +296,18 @@ struct FlatLine {
     /// Whether any of the eight bytes of `word` is a quote, a backslash, a control character
     /// or beyond ASCII: exact, with no false answer either way.
     static func hasSpecialByte(_ word: UInt64) -> Bool {
+        specialBytes(word) != 0
+    }
+
+    /// The top bit of each byte of `word` that ``hasSpecialByte(_:)`` finds special, exact up
+    /// to the first special byte (the lowest, in memory order): a borrow only runs upward
+    /// from a special byte, so bytes above it may be flagged wrongly, never those below.
+    static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
         // With no byte beyond ASCII, a byte below 0x20 is one that subtracting 0x20 borrows from.
-        return word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
-            || (word &- ones &* 0x20) & ~word & highs != 0
+        return word & highs | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+            | (word &- ones &* 0x20) & ~word & highs
     }
 
     private func literal(_ word: StaticString, at index: Int) -> Int? {

@@ -20,16 +20,22 @@ enum LogFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw unreadable(path, errno) }
         defer { close(descriptor) }
-        var bytes = Data(capacity: Int(clamping: max(status.st_size, 0)))
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Read straight into the buffer the trace is parsed from, sized by the file when it has
+        // a size: no second copy through a small buffer. A pipe's grows as it fills.
+        var bytes = Data(count: max(Int(clamping: status.st_size), 0) + 1)
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
+            if filled == bytes.count { bytes.count = max(2 * bytes.count, 1 << 16) }
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count == 0 {
+                bytes.count = filled
+                return bytes
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw unreadable(path, errno)
             }
-            bytes.append(contentsOf: buffer[..<count])
+            filled += count
         }
     }
 

@@ -55,7 +55,7 @@ package enum TraceText {
     /// which XML cannot carry.
     package static func escaped(_ text: String) -> String {
         // Printable ASCII, nearly all text, needs no escape: told from its bytes alone.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if isPrintableASCII(text) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -69,6 +69,13 @@ package enum TraceText {
             }
         }
         return result
+    }
+
+    /// Whether `text` is printable ASCII only, read from its contiguous bytes (a `String`'s
+    /// `utf8` view walked byte by byte costs several times more, for every lane and name).
+    package static func isPrintableASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
     }
 
     /// Whether ``escaped(_:)`` writes `scalar` as an escape.

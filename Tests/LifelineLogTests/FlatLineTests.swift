@@ -95,6 +95,30 @@ import Testing
         }
     }
 
+    /// Numbers of every length, at the start, the end and the middle of a line: each one as
+    /// ``LineFields`` reads it, and one beyond 64 bits, a fraction or an exponent left to it.
+    @Test func readsNumbersOfEveryLengthAnywhereInALine() {
+        var numbers: [String] = []
+        for length in 1...19 {
+            var digits = String(length % 9 + 1)
+            for index in 1..<length { digits += String((index * 7 + length) % 10) }
+            numbers.append(digits)
+        }
+        numbers += ["18446744073709551615", "9999999999999999", "10000000000000000", "99999999", "100000000", "12345678"]
+        for number in numbers {
+            let atStart = #"{"seq":\#(number),"t":5,"tid":7,"phase":"begin","kind":"cancel","subscription":3}"#
+            let atEnd = #"{"seq":1,"t":5,"tid":7,"phase":"begin","kind":"cancel","subscription":\#(number)}"#
+            let beforeSpace = #"{"seq":1,"t":\#(number) ,"tid":7,"phase":"begin","kind":"cancel","subscription":3}"#
+            for line in [atStart, atEnd, beforeSpace] {
+                #expect(expectAgreement(line), "\(line) was not read quickly")
+            }
+        }
+        for bad in ["18446744073709551616", "123456789012345678901", "12345678.5", "123456789e3", "1234567812345678.0", "12E1"] {
+            let line = #"{"seq":\#(bad),"t":5,"tid":7,"phase":"begin","kind":"cancel","subscription":3,"other":"padding the line"}"#
+            #expect(quick(Array(line.utf8)) == nil, "\(line) was read quickly")
+        }
+    }
+
     /// Lines whose reading needs what only ``LineFields`` knows: the quick reading leaves them to it.
     @Test func leavesEverythingElseToLineFields() {
         let lines = [
@@ -182,6 +206,26 @@ import Testing
             bytes.replaceSubrange(3..<5, with: pair)
             let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
             #expect(FlatLine.hasSpecialByte(word) == pair.contains(where: special))
+        }
+    }
+
+    /// The lowest flagged byte is the first special one, whatever follows it: a string's end
+    /// is found within the word.
+    @Test func theFirstSpecialByteOfAWordIsFoundExactly() {
+        func special(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 }
+        let followers: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xE2, 0xFF]
+        for position in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                for follower in followers {
+                    var bytes = Array("abcdefgh".utf8)
+                    bytes[position] = byte
+                    for later in (position + 1)..<8 { bytes[later] = follower }
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    let mask = FlatLine.specialBytes(word)
+                    let expected = bytes.firstIndex(where: special)
+                    #expect((mask == 0 ? nil : mask.trailingZeroBitCount / 8) == expected, "byte \(byte) at \(position), then \(follower)")
+                }
+            }
         }
     }
 }

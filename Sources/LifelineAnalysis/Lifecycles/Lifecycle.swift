@@ -99,31 +99,77 @@ public struct Lifecycle: Hashable, Sendable {
     public internal(set) var subscribeCall: UInt64?
     /// The `begin` event of the `receive(subscription:)` call, once there is one.
     public internal(set) var subscriptionCall: UInt64?
-    /// The states it went through, in order. States only move forward: a cancel after a
-    /// completion does not change the state.
-    public internal(set) var transitions: [Transition]
-    /// Every grant of demand, in order.
-    public internal(set) var grants: [DemandGrant] = []
-    /// Every value delivered, in order.
-    public internal(set) var deliveries: [Delivery] = []
-    /// Every completion delivered, in order. More than one is a contract violation.
-    public internal(set) var completions: [CompletionDelivery] = []
-    /// The `begin` events of every `cancel()` call on the subscription, in order.
-    public internal(set) var cancels: [UInt64] = []
-    /// The lifecycles of the hops upstream of this one: hops whose subscriber is this hop's
-    /// subscription (an operator's stage playing both roles), the hop that handed this one its
-    /// own subscription, and hops subscribed directly inside this hop's subscribe call.
-    public internal(set) var upstream: [ID] = []
-    /// The lifecycles of the hops downstream of this one.
-    public internal(set) var downstream: [ID] = []
-    /// The threads its calls ran on, by kernel thread id, in ascending order.
-    public internal(set) var threads: [UInt64] = []
-    /// The sequence numbers of all its events, deallocations of its objects included, in order.
-    public internal(set) var events: [UInt64] = []
     /// Whether the subscriber also acts as a subscription for another subscriber, or handed
     /// its subscription on to one: it is an operator's stage inside a pipeline, not the
     /// pipeline's end.
     public internal(set) var subscriberRelaysDownstream = false
+    /// The lifecycle's lists, behind one reference: the analyses pass lifecycles around by
+    /// value, and a copy then retains one box instead of nine arrays.
+    private var lists: Lists
+
+    init(id: ID, subscriber: TraceObjectID, publisher: TraceObjectID?, transitions: [Transition]) {
+        self.id = id
+        self.subscriber = subscriber
+        self.publisher = publisher
+        lists = Lists(transitions: transitions)
+    }
+
+    /// The states it went through, in order. States only move forward: a cancel after a
+    /// completion does not change the state.
+    public internal(set) var transitions: [Transition] {
+        get { lists.transitions }
+        _modify { yield &uniqueLists.transitions }
+    }
+    /// Every grant of demand, in order.
+    public internal(set) var grants: [DemandGrant] {
+        get { lists.grants }
+        _modify { yield &uniqueLists.grants }
+    }
+    /// Every value delivered, in order.
+    public internal(set) var deliveries: [Delivery] {
+        get { lists.deliveries }
+        _modify { yield &uniqueLists.deliveries }
+    }
+    /// Every completion delivered, in order. More than one is a contract violation.
+    public internal(set) var completions: [CompletionDelivery] {
+        get { lists.completions }
+        _modify { yield &uniqueLists.completions }
+    }
+    /// The `begin` events of every `cancel()` call on the subscription, in order.
+    public internal(set) var cancels: [UInt64] {
+        get { lists.cancels }
+        _modify { yield &uniqueLists.cancels }
+    }
+    /// The lifecycles of the hops upstream of this one: hops whose subscriber is this hop's
+    /// subscription (an operator's stage playing both roles), the hop that handed this one its
+    /// own subscription, and hops subscribed directly inside this hop's subscribe call.
+    public internal(set) var upstream: [ID] {
+        get { lists.upstream }
+        _modify { yield &uniqueLists.upstream }
+    }
+    /// The lifecycles of the hops downstream of this one.
+    public internal(set) var downstream: [ID] {
+        get { lists.downstream }
+        _modify { yield &uniqueLists.downstream }
+    }
+    /// The threads its calls ran on, by kernel thread id, in ascending order.
+    public internal(set) var threads: [UInt64] {
+        get { lists.threads }
+        _modify { yield &uniqueLists.threads }
+    }
+    /// The sequence numbers of all its events, deallocations of its objects included, in order.
+    public internal(set) var events: [UInt64] {
+        get { lists.events }
+        _modify { yield &uniqueLists.events }
+    }
+
+    /// ``lists``, copied first when another lifecycle value shares it.
+    private var uniqueLists: Lists {
+        mutating get {
+            if !isKnownUniquelyReferenced(&lists) { lists = lists.copy() }
+            return lists
+        }
+    }
 
     /// The hop this lifecycle runs on.
     public var hop: Hop {
@@ -172,5 +218,69 @@ public struct Lifecycle: Hashable, Sendable {
     /// Demand granted and not yet used at the end of the log.
     public var outstandingDemand: TraceDemand {
         outstandingDemand(before: .max)
+    }
+
+    public static func == (lhs: Lifecycle, rhs: Lifecycle) -> Bool {
+        lhs.id == rhs.id && lhs.subscriber == rhs.subscriber && lhs.publisher == rhs.publisher
+            && lhs.subscription == rhs.subscription && lhs.subscribeCall == rhs.subscribeCall
+            && lhs.subscriptionCall == rhs.subscriptionCall && lhs.subscriberRelaysDownstream == rhs.subscriberRelaysDownstream
+            && (lhs.lists === rhs.lists || lhs.lists.hasSameElements(as: rhs.lists))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(subscriber)
+        hasher.combine(publisher)
+        hasher.combine(subscription)
+        hasher.combine(subscribeCall)
+        hasher.combine(subscriptionCall)
+        hasher.combine(subscriberRelaysDownstream)
+        lists.hash(into: &hasher)
+    }
+}
+
+extension Lifecycle {
+    /// The lists of one lifecycle, shared by its copies until one of them changes.
+    private final class Lists: @unchecked Sendable {
+        // Written only through a lifecycle that holds the only reference (`uniqueLists`), so
+        // no access can overlap another: not checked at run time, at every event.
+        @exclusivity(unchecked) var transitions: [Transition]
+        @exclusivity(unchecked) var grants: [DemandGrant] = []
+        @exclusivity(unchecked) var deliveries: [Delivery] = []
+        @exclusivity(unchecked) var completions: [CompletionDelivery] = []
+        @exclusivity(unchecked) var cancels: [UInt64] = []
+        @exclusivity(unchecked) var upstream: [ID] = []
+        @exclusivity(unchecked) var downstream: [ID] = []
+        @exclusivity(unchecked) var threads: [UInt64] = []
+        @exclusivity(unchecked) var events: [UInt64] = []
+
+        init(transitions: [Transition]) {
+            self.transitions = transitions
+        }
+
+        func copy() -> Lists {
+            let copy = Lists(transitions: transitions)
+            (copy.grants, copy.deliveries, copy.completions, copy.cancels) = (grants, deliveries, completions, cancels)
+            (copy.upstream, copy.downstream, copy.threads, copy.events) = (upstream, downstream, threads, events)
+            return copy
+        }
+
+        func hasSameElements(as other: Lists) -> Bool {
+            transitions == other.transitions && grants == other.grants && deliveries == other.deliveries
+                && completions == other.completions && cancels == other.cancels && upstream == other.upstream
+                && downstream == other.downstream && threads == other.threads && events == other.events
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(transitions)
+            hasher.combine(grants)
+            hasher.combine(deliveries)
+            hasher.combine(completions)
+            hasher.combine(cancels)
+            hasher.combine(upstream)
+            hasher.combine(downstream)
+            hasher.combine(threads)
+            hasher.combine(events)
+        }
     }
 }

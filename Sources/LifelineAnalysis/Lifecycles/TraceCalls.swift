@@ -102,6 +102,17 @@ public struct TraceCalls: Sendable {
         return calls
     }
 
+    /// The innermost of the calls ``enclosingCalls(of:)`` lists that `matches`, found without
+    /// making the list: lifecycles are rebuilt asking this at every subscribe.
+    func firstEnclosingCall(of seq: UInt64, where matches: (TraceCall) -> Bool) -> TraceCall? {
+        var next = enclosingCall(of: seq)
+        while let call = next {
+            if matches(call) { return call }
+            next = call.parent.flatMap { positions.position(of: $0) }.flatMap { callsByBegin[$0] }
+        }
+        return nil
+    }
+
     /// The last call made from outside any recorded call on `thread` that began before `seq`.
     public func topLevelCall(onThread thread: UInt64, before seq: UInt64) -> TraceCall? {
         guard let begins = topLevelBegins[thread] else { return nil }

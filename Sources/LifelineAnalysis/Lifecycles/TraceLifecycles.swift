@@ -229,8 +229,10 @@ public struct TraceLifecycles: Sendable {
             if deallocations[object] == nil {
                 deallocations[object] = Deallocation(object: object, seq: event.seq, lastSeenAlive: lastSeenAlive)
             }
-            let affected = Set(bySubscriber[object, default: []] + bySubscription[object, default: []])
-            for id in affected.sorted() {
+            // A handful of lifecycles, sorted and with repeats left out, without hashing any.
+            var affected = bySubscriber[object, default: []] + bySubscription[object, default: []]
+            affected.sort()
+            for (index, id) in affected.enumerated() where index == 0 || affected[index - 1] != id {
                 lifecycles[id.rawValue].events.append(event.seq)
                 transition(id, to: .deallocated, at: event.seq)
             }
@@ -275,11 +277,11 @@ public struct TraceLifecycles: Sendable {
     /// The lifecycle a nested subscribe of `subscriber` forwards to: an enclosing subscribe of
     /// the same subscriber still awaiting its subscription.
     private func forwardedLifecycle(of subscriber: TraceObjectID, at seq: UInt64) -> Lifecycle.ID? {
-        for call in calls.enclosingCalls(of: seq) {
-            guard let id = byEvent[call.begin], case .subscribe(_, subscriber)? = event(call.begin)?.kind else { continue }
-            if lifecycles[id.rawValue].subscription == nil { return id }
+        let forwarding = calls.firstEnclosingCall(of: seq) { call in
+            guard let id = byEvent[call.begin], case .subscribe(_, subscriber)? = event(call.begin)?.kind else { return false }
+            return lifecycles[id.rawValue].subscription == nil
         }
-        return nil
+        return forwarding.flatMap { byEvent[$0.begin] }
     }
 
     /// The lifecycle a `receive(subscription:)` answers: the enclosing subscribe's, else the
@@ -292,12 +294,12 @@ public struct TraceLifecycles: Sendable {
     /// The lifecycle that handed `subscription` on to lifecycle `id`: one whose
     /// `receive(subscription:)` of the same subscription encloses this one.
     private func handingLifecycle(of subscription: TraceObjectID, to id: Lifecycle.ID, at seq: UInt64) -> Lifecycle.ID? {
-        for call in calls.enclosingCalls(of: seq) {
+        let handing = calls.firstEnclosingCall(of: seq) { call in
             guard case .receiveSubscription(_, subscription)? = event(call.begin)?.kind,
-                  let outer = byEvent[call.begin], outer != id else { continue }
-            return outer
+                  let outer = byEvent[call.begin] else { return false }
+            return outer != id
         }
-        return nil
+        return handing.flatMap { byEvent[$0.begin] }
     }
 
     /// Records that lifecycle `id` received the subscription `upstream` handed down.
@@ -327,9 +329,10 @@ public struct TraceLifecycles: Sendable {
     private func holder(of subscription: TraceObjectID, at seq: UInt64) -> Lifecycle.ID? {
         let holders = bySubscription[subscription, default: []]
         guard holders.count > 1 else { return holders.first }
-        for call in calls.enclosingCalls(of: seq) {
-            if let id = byEvent[call.begin], holdings.contains(Holding(subscription: subscription, lifecycle: id)) { return id }
+        let holding = calls.firstEnclosingCall(of: seq) { call in
+            byEvent[call.begin].map { holdings.contains(Holding(subscription: subscription, lifecycle: $0)) } ?? false
         }
+        if let id = holding.flatMap({ byEvent[$0.begin] }) { return id }
         return holders.last { lifecycles[$0.rawValue].end == nil } ?? holders.last
     }
 

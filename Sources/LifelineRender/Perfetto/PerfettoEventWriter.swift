@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes Chrome trace events as JSON by hand: one event per line, keys in a fixed order,
 /// so the bytes depend only on the events.
 struct PerfettoEventWriter {
@@ -15,11 +17,12 @@ struct PerfettoEventWriter {
     }
 
     /// An event's arguments: a handful of keys, kept in a list in key order (the order the
-    /// object is written in) rather than hashed.
+    /// object is written in) rather than hashed. Keys are literals in plain ASCII with nothing
+    /// to escape, compared and written as their bytes: a million events set several each.
     struct Arguments: ExpressibleByDictionaryLiteral {
-        fileprivate var pairs: [(key: String, value: Value)] = []
+        fileprivate var pairs: [(key: StaticString, value: Value)] = []
 
-        init(dictionaryLiteral elements: (String, Value)...) {
+        init(dictionaryLiteral elements: (StaticString, Value)...) {
             for (key, value) in elements { self[key] = value }
         }
 
@@ -31,11 +34,11 @@ struct PerfettoEventWriter {
             pairs.removeAll(keepingCapacity: true)
         }
 
-        subscript(key: String) -> Value? {
-            get { pairs.first { $0.key == key }?.value }
+        subscript(key: StaticString) -> Value? {
+            get { pairs.first { Self.order($0.key, key) == 0 }?.value }
             set {
-                let position = pairs.firstIndex { $0.key >= key } ?? pairs.endIndex
-                let present = position < pairs.endIndex && pairs[position].key == key
+                let position = pairs.firstIndex { Self.order($0.key, key) >= 0 } ?? pairs.endIndex
+                let present = position < pairs.endIndex && Self.order(pairs[position].key, key) == 0
                 switch (newValue, present) {
                 case (let value?, true): pairs[position].value = value
                 case (let value?, false): pairs.insert((key, value), at: position)
@@ -44,18 +47,25 @@ struct PerfettoEventWriter {
                 }
             }
         }
+
+        /// Negative, zero or positive as `lhs` sorts before, with or after `rhs`: their bytes
+        /// compared, as ASCII strings sort.
+        private static func order(_ lhs: StaticString, _ rhs: StaticString) -> Int {
+            let common = min(lhs.utf8CodeUnitCount, rhs.utf8CodeUnitCount)
+            let bytes = Int(memcmp(lhs.utf8Start, rhs.utf8Start, common))
+            return bytes != 0 ? bytes : lhs.utf8CodeUnitCount - rhs.utf8CodeUnitCount
+        }
     }
 
     private let processID: UInt64
     /// The events written since the last ``flush(to:)`` as UTF-8, each on its line, separated
     /// by `,` and a newline.
-    private var bytes: [UInt8] = []
+    private let bytes = Bytes(capacity: flushSize + 4_096)
     /// How many bytes ``flushIfFull(to:)`` lets gather before it hands them on.
     private static let flushSize = 1 << 20
 
     init(processID: UInt64) {
         self.processID = processID
-        bytes.reserveCapacity(Self.flushSize + 4_096)
         append("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
     }
 
@@ -67,8 +77,8 @@ struct PerfettoEventWriter {
 
     /// Hands the bytes written so far to `emit`.
     private mutating func flush(to emit: (UnsafeRawBufferPointer) -> Void) {
-        bytes.withUnsafeBytes { emit($0) }
-        bytes.removeAll(keepingCapacity: true)
+        emit(UnsafeRawBufferPointer(start: bytes.start, count: bytes.count))
+        bytes.count = 0
     }
 
     /// A metadata event (`ph: "M"`), such as `thread_name`.
@@ -159,8 +169,9 @@ struct PerfettoEventWriter {
         for pair in args.pairs {
             if !first { append(",") }
             first = false
-            appendQuoted(pair.key)
-            append(":")
+            bytes.append(UInt8(ascii: "\""))
+            append(pair.key)
+            append("\":")
             appendValue(pair.value)
         }
         append("}")
@@ -170,12 +181,12 @@ struct PerfettoEventWriter {
         switch value {
         case .text(let text): appendQuoted(text)
         case .number(let number): appendNumber(number)
-        case .quoted(let json): bytes.append(contentsOf: json)
+        case .quoted(let json): json.withUnsafeBufferPointer(bytes.append)
         }
     }
 
     private mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        bytes.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private mutating func appendQuoted(_ text: String) {
@@ -184,11 +195,14 @@ struct PerfettoEventWriter {
         let copied = text.withUTF8 { utf8 in
             guard !JSONText.needsEscape(utf8) else { return false }
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
+            bytes.append(utf8)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
-        if !copied { bytes.append(contentsOf: JSONText.quoted(text).utf8) }
+        if !copied {
+            var quoted = JSONText.quoted(text)
+            quoted.withUTF8(bytes.append)
+        }
     }
 
     private mutating func appendNumber(_ number: UInt64) {
@@ -204,7 +218,44 @@ struct PerfettoEventWriter {
                 digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            bytes.append(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// The bytes written since the last flush, in memory of its own: appending a literal or a
+    /// number a dozen times per event costs a copy each, with none of an array's bookkeeping.
+    private final class Bytes {
+        // Only the writer that made it uses it, one call at a time.
+        @exclusivity(unchecked) private(set) var start: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) private var capacity: Int
+        @exclusivity(unchecked) var count = 0
+
+        init(capacity: Int) {
+            start = .allocate(capacity: capacity)
+            self.capacity = capacity
+        }
+
+        deinit { start.deallocate() }
+
+        func append(_ byte: UInt8) {
+            if count == capacity { grow(toHold: count + 1) }
+            start[count] = byte
+            count += 1
+        }
+
+        func append(_ source: UnsafeBufferPointer<UInt8>) {
+            guard let base = source.baseAddress, !source.isEmpty else { return }
+            if count + source.count > capacity { grow(toHold: count + source.count) }
+            (start + count).update(from: base, count: source.count)
+            count += source.count
+        }
+
+        private func grow(toHold needed: Int) {
+            let larger = max(needed, 2 * capacity)
+            let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+            moved.update(from: start, count: count)
+            start.deallocate()
+            (start, capacity) = (moved, larger)
         }
     }
 }

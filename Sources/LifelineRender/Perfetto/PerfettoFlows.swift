@@ -13,27 +13,30 @@ struct PerfettoFlows {
     private(set) var incoming: [Int: [UInt64]] = [:]
 
     init(model: SequenceModel) {
+        // What is kept per lane is kept in arrays by lane, not hashed at every row.
+        let laneCount = model.lanes.count
         // Each upstream lane's downstream is the last lane it handed a subscription to, with the
         // row where it did.
-        var downstreamOf: [Int: (lane: Int, row: Int)] = [:]
-        var valueCount: [Int: Int] = [:]
+        var downstreamOf = [(lane: Int, row: Int)?](repeating: nil, count: laneCount)
+        var valueCount = [Int](repeating: 0, count: laneCount)
         for (row, step) in model.steps.enumerated() {
             guard case .call(let caller, let callee, let kind, _) = step.content else { continue }
             if case .receiveSubscription = kind, let caller { downstreamOf[caller] = (callee, row) }
-            if kind.isValue { valueCount[callee, default: 0] += 1 }
+            if kind.isValue { valueCount[callee] += 1 }
         }
         // A lane that received subscriptions from several upstreams takes the last one as its
-        // upstream: in the order of the rows, never in the order of a table, which Swift seeds
-        // differently in every run.
-        var upstreamOf: [Int: Int] = [:]
-        for (upstream, downstream) in downstreamOf.sorted(by: { $0.value.row < $1.value.row }) {
+        // upstream: in the order of the rows (each row hands one subscription), never in the
+        // order of the lanes.
+        var upstreamOf = [Int?](repeating: nil, count: laneCount)
+        let handOvers = downstreamOf.indices.compactMap { upstream in downstreamOf[upstream].map { (upstream, $0) } }
+        for (upstream, downstream) in handOvers.sorted(by: { $0.1.row < $1.1.row }) {
             upstreamOf[downstream.lane] = upstream
         }
 
         var openValues: [UInt64: [(lane: Int, row: Int)]] = [:]
         // Deliveries to each lane that may still lead to an arrow, oldest first, with the
         // position of the oldest one not yet used; `paired` holds those used out of order.
-        var waiting: [Int: (rows: [Int], head: Int)] = [:]
+        var waiting = [(rows: [Int], head: Int)](repeating: ([], 0), count: laneCount)
         var paired = Set<Int>()
         var nextID: UInt64 = 1
         for (row, step) in model.steps.enumerated() {
@@ -44,17 +47,19 @@ struct PerfettoFlows {
                     if let source = openValues[thread, default: []].last(where: { $0.lane == upstream }) {
                         link(from: source.row, to: row, id: &nextID)
                         paired.insert(source.row)
-                    } else if valueCount[upstream] == valueCount[callee], var queue = waiting[upstream] {
-                        while queue.head < queue.rows.count, paired.contains(queue.rows[queue.head]) { queue.head += 1 }
-                        if queue.head < queue.rows.count {
-                            link(from: queue.rows[queue.head], to: row, id: &nextID)
-                            queue.head += 1
+                    } else if valueCount[upstream] == valueCount[callee], downstreamOf[upstream] != nil {
+                        var head = waiting[upstream].head
+                        let rows = waiting[upstream].rows.count
+                        while head < rows, paired.contains(waiting[upstream].rows[head]) { head += 1 }
+                        if head < rows {
+                            link(from: waiting[upstream].rows[head], to: row, id: &nextID)
+                            head += 1
                         }
-                        waiting[upstream] = queue
+                        waiting[upstream].head = head
                     }
                 }
                 openValues[thread, default: []].append((callee, row))
-                if downstreamOf[callee] != nil { waiting[callee, default: ([], 0)].rows.append(row) }
+                if downstreamOf[callee] != nil { waiting[callee].rows.append(row) }
             case .call:
                 openValues[thread, default: []].append((-1, row))
             case .callReturn:

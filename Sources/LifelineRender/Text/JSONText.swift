@@ -32,8 +32,15 @@ enum JSONText {
 
     /// Whether the UTF-8 text `utf8` has a character ``quoted(_:)`` escapes.
     static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Printable ASCII, nearly all text, is told by a few comparisons a byte; the first byte
+        // beyond it goes on through the whole check.
+        var start = 0
+        while start < utf8.count, utf8[start] >= 0x20, utf8[start] < 0x7F {
+            if utf8[start] == UInt8(ascii: "\"") || utf8[start] == UInt8(ascii: "\\") { return true }
+            start += 1
+        }
         var afterE2 = 0
-        for byte in utf8 {
+        for byte in utf8[start...] {
             if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F { return true }
             switch (afterE2, byte) {
             case (_, 0xE2): afterE2 = 1

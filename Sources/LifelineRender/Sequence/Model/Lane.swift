@@ -53,8 +53,10 @@ struct Lane: Hashable, Sendable {
             return members.count <= 3 ? names.joined(separator: ", ")
                 : "\(members[0].id) … \(members[members.count - 1].id) (\(members.count))"
         }
-        let place = object.placeName.map { Self.shortened($0, to: placeLimit) }
-        return [place, object.label.map { "\"\($0)\"" }, object.id.description].compactMap { $0 }.joined(separator: " ")
+        // Built up in place rather than joined from an array: every lane of a large trace is named.
+        var line = object.placeName.map { Self.shortened($0, to: placeLimit) + " " } ?? ""
+        if let label = object.label { line += "\"\(label)\" " }
+        return line + object.id.description
     }
 
     /// The most characters of the place a heading shows.
@@ -66,7 +68,7 @@ struct Lane: Hashable, Sendable {
     static func shortened(_ place: String, to limit: Int) -> String {
         // Printable ASCII, as nearly every place is: one character a byte, and the digits of
         // the line number the only numbers. Shortened bytewise, without grapheme breaking.
-        if place.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return shortenedASCII(place, to: limit) }
+        if TraceText.isPrintableASCII(place) { return shortenedASCII(place, to: limit) }
         guard place.count > limit else { return place }
         var name = Substring(place), line = Substring("")
         if let colon = place.lastIndex(of: ":"), place[place.index(after: colon)...].allSatisfy(\.isNumber) {

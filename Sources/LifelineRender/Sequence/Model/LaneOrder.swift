@@ -30,17 +30,31 @@ enum LaneOrder {
         var nestedUpstreams = ObjectTable<[TraceObjectID]>(objectCount: objectCount)
         var openSubscribes: [UInt64: [TraceObjectID]] = [:]
 
-        // Each edge once, found by hashing: a subscriber re-subscribed 100,000 times (`retry`)
-        // has as many upstreams, too many to search one by one for every new one.
-        // Room for an edge or so per subscribe, made at once rather than by growing and rehashing.
-        var linked = Set<Edge>(minimumCapacity: events.count / 4)
+        // Each edge once. An object's few upstreams are searched one by one; once it has many
+        // (a subscriber re-subscribed 100,000 times by `retry` has as many), too many to search
+        // for every new one, its edges of that kind are found by hashing instead.
+        var linked = Set<Edge>()
+        let searchedEdges = 16
 
         func link(
             _ upstream: TraceObjectID, to downstream: TraceObjectID, kind: Edge.Kind,
             in edges: inout ObjectTable<[TraceObjectID]>
         ) {
-            guard upstream != downstream, linked.insert(Edge(upstream: upstream, downstream: downstream, kind: kind)).inserted
-            else { return }
+            guard upstream != downstream else { return }
+            // The edges are looked at in a scope of their own: no copy of them is left alive
+            // when the new one is appended, which would copy the whole list.
+            do {
+                let known = edges[downstream, default: []]
+                if known.count < searchedEdges {
+                    guard !known.contains(upstream) else { return }
+                    if known.count == searchedEdges - 1 {
+                        for earlier in known { linked.insert(Edge(upstream: earlier, downstream: downstream, kind: kind)) }
+                        linked.insert(Edge(upstream: upstream, downstream: downstream, kind: kind))
+                    }
+                } else {
+                    guard linked.insert(Edge(upstream: upstream, downstream: downstream, kind: kind)).inserted else { return }
+                }
+            }
             edges[downstream, default: []].append(upstream)
             hasDownstream[upstream] = true
         }
