@@ -26,6 +26,10 @@ enum MangledName {
     ) -> (type: Any.Type, ownership: ReferenceOwnership)? {
         guard ReflectionRecords.isInTypeReferences(address),
               let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
+              // Without a context the runtime cannot resolve a generic parameter, and for a
+              // dependent member type such as `A.Output` inside generic arguments it aborts
+              // the process ("Expected a metadata pack but got metadata") instead of failing.
+              genericContext != nil || !mayNameGenericParameter(scanned.tokens),
               let name = UnsafePointer<UInt8>(bitPattern: address),
               let type = _getTypeByMangledNameInContext(
                   name, UInt(scanned.length), genericContext: genericContext, genericArguments: genericArguments
@@ -60,12 +64,14 @@ enum MangledName {
     }
 
     /// The name's length, its declared ownership, whether its symbolic references stay in
-    /// the loaded images, and its last plain bytes (up to 16, none of a symbolic reference).
+    /// the loaded images, its last plain bytes (up to 16, none of a symbolic reference), and
+    /// all its bytes with each symbolic reference as its one marker byte.
     private static func scan(at address: UInt, in memory: ProcessMemory)
-        -> (length: Int, ownership: ReferenceOwnership, referencesStayInImages: Bool, tail: [UInt8])? {
+        -> (length: Int, ownership: ReferenceOwnership, referencesStayInImages: Bool, tail: [UInt8], tokens: [UInt8])? {
         guard isInImage(address, memory) else { return nil }
         var cursor = address
         var tail: [UInt8] = []
+        var tokens: [UInt8] = []
         var inImages = true
         for _ in 0..<4096 {
             guard let byte = memory.byte(at: cursor) else { return nil }
@@ -78,8 +84,9 @@ enum MangledName {
                 if lastTwo == RuntimeLayout.weakSuffix { ownership = .weak }
                 if lastTwo == RuntimeLayout.unownedSuffix { ownership = .unowned }
                 if lastTwo == RuntimeLayout.unownedUnsafeSuffix { ownership = .unownedUnsafe }
-                return (length, ownership, inImages, tail)
+                return (length, ownership, inImages, tail, tokens)
             case RuntimeLayout.relativeSymbolicReferences:
+                tokens.append(byte)
                 if let target = memory.relativePointer(at: cursor + 1) {
                     inImages = inImages && isInImage(target, memory)
                 } else {
@@ -88,15 +95,95 @@ enum MangledName {
                 cursor += 5
                 tail = []
             case RuntimeLayout.absoluteSymbolicReferences:
+                tokens.append(byte)
                 inImages = false
                 cursor += 9
                 tail = []
             default:
                 tail = Array((tail + [byte]).suffix(16))
+                tokens.append(byte)
                 cursor += 1
             }
         }
         return nil
+    }
+
+    /// Whether the mangled type name `tokens` (its symbolic references each as their marker
+    /// byte) may name a generic parameter: `x` or `q…` (a parameter), or a `Q…` operator (a
+    /// dependent member type, a pack, an opaque type), outside an identifier and a
+    /// substitution. Identifiers are skipped the way the runtime's demangler reads them; a
+    /// name it cannot follow counts as naming one, so that the runtime is not asked.
+    static func mayNameGenericParameter(_ tokens: [UInt8]) -> Bool {
+        let (digits, lowercase, uppercase) = (UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                                              UInt8(ascii: "A")...UInt8(ascii: "Z"))
+        var index = 0
+        func byte(_ offset: Int = 0) -> UInt8? { index + offset < tokens.count ? tokens[index + offset] : nil }
+        func natural() -> Int? {
+            var value = 0, read = false
+            while let next = byte(), digits.contains(next), value < 1 << 20 {
+                value = value * 10 + Int(next - UInt8(ascii: "0"))
+                index += 1
+                read = true
+            }
+            return read ? value : nil
+        }
+        /// Skips an identifier (Mangling.rst: `NATURAL IDENTIFIER-STRING`, `'0'` and word
+        /// substitutions, `'00'` and Punycode); false when it runs past the name.
+        func skipIdentifier() -> Bool {
+            var wordSubstitutions = false
+            if byte() == UInt8(ascii: "0") {
+                index += 1
+                if byte() == UInt8(ascii: "0") { index += 1 } else { wordSubstitutions = true }
+            }
+            repeat {
+                while wordSubstitutions, let next = byte(), lowercase.contains(next) || uppercase.contains(next) {
+                    index += 1
+                    if uppercase.contains(next) { wordSubstitutions = false }
+                }
+                if byte() == UInt8(ascii: "0") {
+                    index += 1
+                    break
+                }
+                guard let length = natural(), length > 0, index + length <= tokens.count else { return false }
+                index += length
+            } while wordSubstitutions
+            return true
+        }
+        while let next = byte() {
+            switch next {
+            case UInt8(ascii: "x"), UInt8(ascii: "q"), UInt8(ascii: "Q"):
+                return true
+            case UInt8(ascii: "S"):
+                // A standard substitution: `S`, a repeat count, `c` for concurrency types, a letter.
+                index += 1
+                _ = natural()
+                if byte() == UInt8(ascii: "c") { index += 1 }
+                index += 1
+            case UInt8(ascii: "A"):
+                // A substitution: `A` and an index, or lowercase letters ending in an uppercase one.
+                index += 1
+                if natural() != nil || byte() == UInt8(ascii: "_") {
+                    index += 1
+                } else {
+                    while let letter = byte(), lowercase.contains(letter) { index += 1 }
+                    index += 1
+                }
+            case UInt8(ascii: "L"), UInt8(ascii: "B"):
+                // A local declaration's discriminator, a builtin type's width: digits that
+                // are not an identifier's length.
+                index += 1
+                if next == UInt8(ascii: "B") { index += 1 }
+                _ = natural()
+            case UInt8(ascii: "X"):
+                // A two-letter operator: `Xw` weak, `Xx` an inout_aliasable capture, …
+                index += 2
+            case digits:
+                guard skipIdentifier() else { return true }
+            default:
+                index += 1
+            }
+        }
+        return false
     }
 
     /// Whether `address` lies in a file-backed, read-only mapping: a loaded image's
