@@ -214,7 +214,9 @@ struct FlatLine {
         return flag
     }
 
-    /// Whether the string at `key` is exactly `text`.
+    /// Whether the string at `key` is exactly `text`. Inlined, so that the comparison of a
+    /// known number of bytes compiles to a few loads: the reader asks it for every kind.
+    @inline(__always)
     func string(_ key: Key, is text: StaticString) -> Bool {
         guard case .string(let start, let end) = self[key], end - start == text.utf8CodeUnitCount else { return false }
         return memcmp(bytes.baseAddress! + start, text.utf8Start, end - start) == 0
@@ -310,14 +312,15 @@ struct FlatLine {
         case UInt8(ascii: "1")...UInt8(ascii: "9"):
             var number: UInt64 = 0
             var end = index
-            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
-            if end - index <= 19 {
-                // Nineteen digits always fit in 64 bits: no overflow to check digit by digit.
-                for digit in index..<end { number = number &* 10 &+ UInt64(bytes[digit] &- UInt8(ascii: "0")) }
-                if end < bytes.count, Self.continuesNumber(bytes[end]) { return nil }
-                return (.unsigned(number), end)
+            // Nineteen digits always fit in 64 bits: no overflow to check up to there, and the
+            // digits are counted and added up in one pass.
+            let unchecked = min(bytes.count, index + 19)
+            while end < unchecked {
+                let digit = bytes[end] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                number = number &* 10 &+ UInt64(digit)
+                end += 1
             }
-            end = index
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
                 let (times10, overflow1) = number.multipliedReportingOverflow(by: 10)
                 let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[end] - UInt8(ascii: "0")))
