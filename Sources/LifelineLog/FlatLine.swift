@@ -36,16 +36,47 @@ struct FlatLine {
     }
 
     private(set) var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
-    private var values = [Value](repeating: .absent, count: Key.allCases.count)
     /// The keys the line holds, one bit per ``Key`` raw value: a key whose bit is clear is
-    /// absent whatever `values` still holds from an earlier line.
+    /// absent whatever ``Tables/values`` still holds from an earlier line.
     private var present: UInt32 = 0
-    /// Every key's name packed into two words (``packed(_:from:count:)``), in the slot the
-    /// packed words hash to (``slot(low:high:)``); an empty slot packs no name. Kept by each
-    /// reader rather than globally.
-    private let keySlots: [(low: UInt64, high: UInt64, key: Key?)]
+    /// What the scan writes at every member and looks up at every key, in memory of its own:
+    /// written without a check for sole ownership at each member. Copies of a line share it,
+    /// so a copy reads what the last scan by any of them found; the reader keeps one line.
+    private let tables: Tables
     /// The multiplier of ``slot(low:high:)`` that gives every key a slot of its own.
     private let slotMultiplier: UInt64
+
+    /// The tables of a ``FlatLine``, each as many entries as it needs and freed with it.
+    private final class Tables {
+        /// By ``Key`` raw value, the value the last line that held the key gave it.
+        let values = UnsafeMutablePointer<Value>.allocate(capacity: Key.allCases.count)
+        /// By a key's raw value (or ``lineStart``), the raw value of the key that last followed
+        /// it (keys the reader does not ask for left out); ``lineStart`` itself, which is no
+        /// key, until then.
+        let nextKeys = UnsafeMutablePointer<UInt8>.allocate(capacity: FlatLine.lineStart + 1)
+        /// By ``Key`` raw value, the key as a line writes it before its value, `"name":`, in
+        /// two words with the masks that keep its bytes, and the count of those bytes (at most
+        /// sixteen).
+        let keyPatterns = UnsafeMutablePointer<(first: UInt64, firstMask: UInt64, second: UInt64, secondMask: UInt64, count: Int, key: Key)>
+            .allocate(capacity: Key.allCases.count)
+        /// Every key's name packed into two words (``packed(_:from:count:)``), in the slot the
+        /// packed words hash to (``slot(low:high:)``); an empty slot packs no name.
+        let keySlots = UnsafeMutablePointer<(low: UInt64, high: UInt64, key: Key?)>.allocate(capacity: FlatLine.slotCount)
+
+        init() {
+            values.initialize(repeating: .absent, count: Key.allCases.count)
+            nextKeys.initialize(repeating: UInt8(FlatLine.lineStart), count: FlatLine.lineStart + 1)
+            keyPatterns.initialize(repeating: (0, 0, 0, 0, 0, .seq), count: Key.allCases.count)
+            keySlots.initialize(repeating: (0, 0, nil), count: FlatLine.slotCount)
+        }
+
+        deinit {
+            values.deallocate()
+            nextKeys.deallocate()
+            keyPatterns.deallocate()
+            keySlots.deallocate()
+        }
+    }
 
     init() {
         let names = Key.allCases.map { key in
@@ -59,10 +90,24 @@ struct FlatLine {
         while Set(names.map { Self.slot(low: $0.low, high: $0.high, multiplier: multiplier) }).count < names.count {
             multiplier = multiplier &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 | 1
         }
-        var slots = [(low: UInt64, high: UInt64, key: Key?)](repeating: (0, 0, nil), count: Self.slotCount)
-        for name in names { slots[Self.slot(low: name.low, high: name.high, multiplier: multiplier)] = name }
-        keySlots = slots
+        tables = Tables()
+        for name in names { tables.keySlots[Self.slot(low: name.low, high: name.high, multiplier: multiplier)] = name }
         slotMultiplier = multiplier
+        for key in Key.allCases {
+            let member = Array("\"\(key.name)\":".utf8)
+            precondition(member.count <= 16, "every key fits in two words with its quotes and colon")
+            var first: UInt64 = 0, firstMask: UInt64 = 0, second: UInt64 = 0, secondMask: UInt64 = 0
+            for (offset, byte) in member.enumerated() {
+                if offset < 8 {
+                    first |= UInt64(byte) << (8 * offset)
+                    firstMask |= 0xFF << (8 * offset)
+                } else {
+                    second |= UInt64(byte) << (8 * (offset - 8))
+                    secondMask |= 0xFF << (8 * (offset - 8))
+                }
+            }
+            tables.keyPatterns[key.rawValue] = (first, firstMask, second, secondMask, member.count, key)
+        }
     }
 
     private static let slotCount = 128
@@ -76,24 +121,45 @@ struct FlatLine {
     /// JSON at all).
     mutating func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes = line
-        present = 0
+        var found: UInt32 = 0
+        defer { present = found }
+        return scanMembers(present: &found)
+    }
+
+    /// The members of ``bytes`` into ``Tables/values``, their keys into `present`. Each key is
+    /// first tried as the one that followed the previous key last time (``Tables/nextKeys``):
+    /// the recorder writes every kind of line with its keys in one order, so the key is most
+    /// often found by comparing two words with what it must be, `"name":`, rather than by
+    /// scanning and hashing it. A key found otherwise becomes the one expected next time.
+    private func scanMembers(present: inout UInt32) -> Bool {
+        let line = bytes, values = tables.values, nextKeys = tables.nextKeys
         var index = skipWhitespace(from: 0)
         guard index < line.count, line[index] == UInt8(ascii: "{") else { return false }
         index = skipWhitespace(from: index + 1)
         if index < line.count, line[index] == UInt8(ascii: "}") {
             return skipWhitespace(from: index + 1) == line.count
         }
+        var previous = Self.lineStart
         while true {
-            guard index < line.count, line[index] == UInt8(ascii: "\""),
-                  let keyEnd = stringEnd(from: index + 1) else { return false }
-            let key = key(from: index + 1, to: keyEnd)
-            index = skipWhitespace(from: keyEnd + 1)
-            guard index < line.count, line[index] == UInt8(ascii: ":") else { return false }
-            index = skipWhitespace(from: index + 1)
+            let key: Key?
+            if let expected = expectedKey(at: index, after: previous) {
+                key = expected
+                index += tables.keyPatterns[expected.rawValue].count
+            } else {
+                guard index < line.count, line[index] == UInt8(ascii: "\""),
+                      let keyEnd = stringEnd(from: index + 1) else { return false }
+                key = self.key(from: index + 1, to: keyEnd)
+                index = skipWhitespace(from: keyEnd + 1)
+                guard index < line.count, line[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+                if let key { nextKeys[previous] = UInt8(key.rawValue) }
+            }
+            index = skipWhitespace(from: index)
             guard index < line.count, let (value, valueEnd) = value(at: index) else { return false }
             if let key {
                 values[key.rawValue] = value
                 present |= 1 << UInt32(key.rawValue)
+                previous = key.rawValue
             }
             index = skipWhitespace(from: valueEnd)
             guard index < line.count else { return false }
@@ -106,8 +172,24 @@ struct FlatLine {
         }
     }
 
+    /// The index in ``Tables/nextKeys`` of the key a line starts with: one past the last key.
+    private static var lineStart: Int { Key.joined.rawValue + 1 }
+
+    /// The key that followed `previous` last time, when the bytes at `index` are exactly its
+    /// quoted name and a colon; `nil` otherwise (and where fewer than sixteen bytes are left,
+    /// or no key has followed `previous` yet).
+    private func expectedKey(at index: Int, after previous: Int) -> Key? {
+        let candidate = Int(tables.nextKeys[previous])
+        guard candidate < Self.lineStart, index + 16 <= bytes.count else { return nil }
+        let pattern = tables.keyPatterns[candidate]
+        let base = UnsafeRawPointer(bytes.baseAddress! + index)
+        let first = base.loadUnaligned(as: UInt64.self), second = base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        guard first & pattern.firstMask == pattern.first, second & pattern.secondMask == pattern.second else { return nil }
+        return pattern.key
+    }
+
     subscript(key: Key) -> Value {
-        present & (1 << UInt32(key.rawValue)) == 0 ? .absent : values[key.rawValue]
+        present & (1 << UInt32(key.rawValue)) == 0 ? .absent : tables.values[key.rawValue]
     }
 
     /// Whether the line has `key` with a value other than `null`.
@@ -132,7 +214,9 @@ struct FlatLine {
         return flag
     }
 
-    /// Whether the string at `key` is exactly `text`.
+    /// Whether the string at `key` is exactly `text`. Inlined, so that the comparison of a
+    /// known number of bytes compiles to a few loads: the reader asks it for every kind.
+    @inline(__always)
     func string(_ key: Key, is text: StaticString) -> Bool {
         guard case .string(let start, let end) = self[key], end - start == text.utf8CodeUnitCount else { return false }
         return memcmp(bytes.baseAddress! + start, text.utf8Start, end - start) == 0
@@ -190,7 +274,7 @@ struct FlatLine {
         let (low, high) = start + 16 <= bytes.count
             ? Self.packedWords(UnsafeRawPointer(bytes.baseAddress! + start), count: count)
             : Self.packed(bytes, from: start, count: count)
-        let candidate = keySlots[Self.slot(low: low, high: high, multiplier: slotMultiplier)]
+        let candidate = tables.keySlots[Self.slot(low: low, high: high, multiplier: slotMultiplier)]
         return candidate.low == low && candidate.high == high ? candidate.key : nil
     }
 
@@ -228,14 +312,15 @@ struct FlatLine {
         case UInt8(ascii: "1")...UInt8(ascii: "9"):
             var number: UInt64 = 0
             var end = index
-            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
-            if end - index <= 19 {
-                // Nineteen digits always fit in 64 bits: no overflow to check digit by digit.
-                for digit in index..<end { number = number &* 10 &+ UInt64(bytes[digit] &- UInt8(ascii: "0")) }
-                if end < bytes.count, Self.continuesNumber(bytes[end]) { return nil }
-                return (.unsigned(number), end)
+            // Nineteen digits always fit in 64 bits: no overflow to check up to there, and the
+            // digits are counted and added up in one pass.
+            let unchecked = min(bytes.count, index + 19)
+            while end < unchecked {
+                let digit = bytes[end] &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                number = number &* 10 &+ UInt64(digit)
+                end += 1
             }
-            end = index
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") {
                 let (times10, overflow1) = number.multipliedReportingOverflow(by: 10)
                 let (sum, overflow2) = times10.addingReportingOverflow(UInt64(bytes[end] - UInt8(ascii: "0")))
