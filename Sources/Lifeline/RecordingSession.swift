@@ -99,7 +99,7 @@ final class RecordingSession: Sendable {
             return recordEvent(phase, kind, callSite: callSite)
         }
         let result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
-        return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, callSite: callSite ?? 0)
+        return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, phase, kind, callSite: callSite)
     }
 
     /// An event's arguments for `lifeline_record`.
@@ -170,9 +170,11 @@ final class RecordingSession: Sendable {
 
     /// After `lifeline_record` returned `result`, one of its `LIFELINE_RECORD_*` results: does
     /// what it asks for (adopt the thread, give it a chunk of the log, name its queue, place a
-    /// record its chunk has no room for) and records the event.
+    /// record its chunk has no room for) and records the event, `fields` of `phase` and `kind`.
     @inline(never)
-    private func finishRecording(_ result: UInt64, _ fields: RecordFields, callSite: UInt64) -> UInt64 {
+    private func finishRecording(
+        _ result: UInt64, _ fields: RecordFields, _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?
+    ) -> UInt64 {
         var result = result
         while true {
             switch result {
@@ -188,38 +190,13 @@ final class RecordingSession: Sendable {
                 writer.place(pending)
                 return pending.pointee.seq
             case LIFELINE_RECORD_UNFIT:
-                return recordEvent(fields, callSite: callSite)
+                // A thread id past 32 bits: the general path writes the event as a JSON line.
+                return recordEvent(phase, kind, callSite: callSite)
             default:
                 return result
             }
-            result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite)
+            result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
-    }
-
-    /// Records an event `lifeline_record` can't hold (a thread id past 32 bits) on the general
-    /// path.
-    private func recordEvent(_ fields: RecordFields, callSite: UInt64) -> UInt64 {
-        let phase: TraceEvent.Phase = switch fields.event >> 8 & 3 {
-        case 0: .begin
-        case 1: .end
-        default: .instant
-        }
-        let flags = UInt32(truncatingIfNeeded: fields.event >> 16)
-        let first = TraceObjectID(fields.objects & 0xFFFF_FFFF)
-        let second = TraceObjectID(fields.objects >> 32)
-        let demand = TraceDemand(encoded: fields.number) ?? .unlimited
-        let kind: TraceEvent.Kind = switch fields.event & 0xFF {
-        case 0: .subscribe(publisher: first, subscriber: second)
-        case 1: .receiveSubscription(subscriber: first, subscription: second)
-        case 2: .request(subscription: first, demand: demand)
-        case 3: .value(subscriber: first, returnedDemand: flags & LIFELINE_FIELD_DEMAND != 0 ? demand : nil, value: nil)
-        case 4: .completion(subscriber: first, completion: .finished)
-        case 5: .cancel(subscription: first)
-        default: .deallocation(
-            object: first, evidence: flags & LIFELINE_FIELD_OBSERVED != 0 ? .observed(aliveAtSeq: fields.number) : .exact
-        )
-        }
-        return recordEvent(phase, kind, callSite: flags & LIFELINE_FIELD_SITE != 0 ? callSite : nil)
     }
 
     /// Records any event: ``record(_:_:callSite:)``'s general path.
