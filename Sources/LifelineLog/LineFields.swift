@@ -80,11 +80,11 @@ struct LineFields {
 
     func demand(_ key: String) throws(TraceReadError) -> TraceDemand {
         guard let value = self[key] else { throw missing(key) }
-        if case .string(let text) = value {
-            guard text == "unlimited" else { throw wrongType(key, "a count or \"unlimited\"") }
-            return .unlimited
+        switch value {
+        case .string("unlimited"): return .unlimited
+        case .unsigned(let count) where count <= UInt64(Int.max): return .max(Int(count))
+        default: throw wrongType(key, "a count from 0 to \(Int.max) or \"unlimited\"")
         }
-        return .max(try integer(key))
     }
 
     func object(_ key: String) throws(TraceReadError) -> LineFields {

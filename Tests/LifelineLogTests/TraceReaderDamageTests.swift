@@ -54,6 +54,18 @@ import Testing
         }
     }
 
+    /// Combine has no negative demand, and no count past `Int.max`: such a line is refused,
+    /// not read as `max(-1)` or rounded.
+    @Test(arguments: ["-1", "9223372036854775808", "1.5", "\"many\"", "null"])
+    func aDemandThatIsNotACountIsNamed(demand: String) {
+        var text = lines(log.data())
+        let index = text.firstIndex { $0.contains("\"kind\":\"request\"") }!
+        text[index] = text[index].replacingOccurrences(of: "\"demand\":2", with: "\"demand\":\(demand)")
+        #expect(throws: TraceReadError.badField(
+            line: index + 1, field: "demand", reason: "must be a count from 0 to \(Int.max) or \"unlimited\""
+        )) { try TraceReader.read(data(text)) }
+    }
+
     @Test func anUndeclaredObjectIsAnError() {
         var text = lines(log.data())
         let index = text.firstIndex { $0.contains("\"kind\":\"cancel\"") }!
