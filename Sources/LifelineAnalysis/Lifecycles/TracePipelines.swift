@@ -157,10 +157,27 @@ public struct TracePipelines: Sendable {
     /// The pipelines a finding is about: those holding an object it names or an event it
     /// cites.
     public func pipelines(citedBy diagnosis: Diagnosis) -> [Pipeline.ID] {
-        let objects = Set(diagnosis.objects), evidence = Set(diagnosis.evidence)
-        return pipelines.filter { pipeline in
-            pipeline.objects.contains(where: objects.contains) || pipeline.events.contains(where: evidence.contains)
-        }.map(\.id)
+        pipelines(citedBy: [diagnosis])[0]
+    }
+
+    /// The pipelines each of `diagnoses` is about, as the pipelines a single finding is about
+    /// are found: in one pass over the pipelines, whatever the number of findings.
+    public func pipelines(citedBy diagnoses: [Diagnosis]) -> [[Pipeline.ID]] {
+        var byObject: [TraceObjectID: [Int]] = [:], byEvent: [UInt64: [Int]] = [:]
+        for (index, diagnosis) in diagnoses.enumerated() {
+            for object in Set(diagnosis.objects) { byObject[object, default: []].append(index) }
+            for seq in Set(diagnosis.evidence) { byEvent[seq, default: []].append(index) }
+        }
+        var cited = [[Pipeline.ID]](repeating: [], count: diagnoses.count)
+        guard !diagnoses.isEmpty else { return cited }
+        var citing = Set<Int>()
+        for pipeline in pipelines {
+            citing.removeAll(keepingCapacity: true)
+            for object in pipeline.objects { citing.formUnion(byObject[object, default: []]) }
+            for seq in pipeline.events { citing.formUnion(byEvent[seq, default: []]) }
+            for index in citing { cited[index].append(pipeline.id) }
+        }
+        return cited
     }
 
     /// Whether a group's first hop ends there: it was subscribed inside another call, yet is

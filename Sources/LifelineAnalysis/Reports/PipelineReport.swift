@@ -35,8 +35,8 @@ public struct PipelineReport: Sendable {
     /// The numbers of the findings that cite each pipeline.
     public var findingsByPipeline: [Pipeline.ID: [Int]] {
         var result: [Pipeline.ID: [Int]] = [:]
-        for (index, diagnosis) in diagnoses.enumerated() {
-            for id in pipelines.pipelines(citedBy: diagnosis) { result[id, default: []].append(index + 1) }
+        for (index, cited) in pipelines.pipelines(citedBy: diagnoses).enumerated() {
+            for id in cited { result[id, default: []].append(index + 1) }
         }
         return result
     }

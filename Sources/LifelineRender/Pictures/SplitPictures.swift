@@ -37,17 +37,15 @@ public enum SplitPictures {
     ) throws -> [Pipeline] {
         try OutputFile.createFolder(folder.path)
         let all = TracePipelines(lifecycles ?? TraceLifecycles(trace))
-        var pipelines = all.pipelines
-        for pipeline in pipelines {
-            let chosen = try TraceSelection(pipelines: [pipeline.id.description], between: between)
-                .apply(to: trace, diagnoses: diagnoses, pipelines: all)
-            guard chosen.trace.events.contains(where: { $0.kind.name != "mark" }) else {
-                pipelines.removeAll { $0.id == pipeline.id }
-                continue
-            }
+        let source = SelectableTrace(trace, diagnoses: diagnoses, pipelines: all)
+        var pipelines: [Pipeline] = []
+        for pipeline in all.pipelines {
+            let chosen = try TraceSelection(pipelines: [pipeline.id.description], between: between).apply(to: source)
+            guard chosen.trace.events.contains(where: { $0.kind.name != "mark" }) else { continue }
             let notes = format.showsFindings ? chosen.diagnoses : []
             let snapshot = format.drawsOwnershipGraph ? chosen.trace.fullestSnapshot : nil
             if format.drawsOwnershipGraph && snapshot == nil { continue }
+            pipelines.append(pipeline)
             if let snapshot, format != .dot { try PageFit.checkGraphSize(snapshot) }
             let copies: [(theme: PictureTheme, name: PictureTheme?)] = [(theme, nil)] + (darkCopy && format.hasTheme ? [(.dark, .dark)] : [])
             for copy in copies {

@@ -53,8 +53,9 @@ public struct PipelineIndex: Sendable {
         }
         if !diagnoses.isEmpty {
             page += "\n## Findings\n"
+            let citations = pipelines.pipelines(citedBy: diagnoses)
             for (index, diagnosis) in diagnoses.enumerated() {
-                let cited = pipelines.pipelines(citedBy: diagnosis).filter(drawn.contains).map { "[\($0)](\(fileName($0)))" }.joined(separator: ", ")
+                let cited = citations[index].filter(drawn.contains).map { "[\($0)](\(fileName($0)))" }.joined(separator: ", ")
                 page += "\n<a id=\"finding-\(index + 1)\"></a>\(index + 1). **\(diagnosis.severity.rawValue) "
                     + "\(diagnosis.code)** (\(cited.isEmpty ? "no pipeline" : cited)): \(Self.cell(diagnosis.message))\n"
             }

@@ -65,21 +65,28 @@ public struct TraceSelection: Hashable, Sendable {
 
     /// Narrows `trace` and its `diagnoses` (``TraceAnalyzer`` order) to the selection.
     ///
-    /// - Parameter pipelines: The pipelines of `trace`, when the caller has them already (it
-    ///   selects pipeline after pipeline): they are not found again.
+    /// - Parameter pipelines: The pipelines of `trace`, when the caller has them already: they
+    ///   are not found again.
     /// - Throws: ``TraceSelectionError`` for a pipeline, mark or finding the trace does not
     ///   have; its description lists the ones it has.
     public func apply(to trace: Trace, diagnoses: [Diagnosis], pipelines known: TracePipelines? = nil) throws -> Selected {
-        var numbers: [Diagnosis: Int] = [:]
-        for (index, diagnosis) in diagnoses.enumerated() where numbers[diagnosis] == nil { numbers[diagnosis] = index + 1 }
-        guard !isEverything else { return Selected(trace: trace, diagnoses: diagnoses, findingNumbers: numbers) }
+        try apply(to: SelectableTrace(trace, diagnoses: diagnoses, pipelines: known))
+    }
+
+    /// Narrows a prepared trace to the selection: choosing one pipeline costs what the
+    /// pipeline holds, not what the whole trace holds.
+    func apply(to source: SelectableTrace) throws -> Selected {
+        let trace = source.trace
+        guard !isEverything else {
+            return Selected(trace: trace, diagnoses: source.diagnoses, findingNumbers: source.findingNumbers)
+        }
         var events: Set<UInt64>?
         var objects: Set<TraceObjectID>?
         var window: ClosedRange<UInt64>?
-        var kept = diagnoses
+        var kept = source.diagnoses
 
         if !pipelines.isEmpty {
-            let all = known ?? TracePipelines(TraceLifecycles(trace))
+            let all = source.pipelines
             var chosen: [Pipeline] = []
             for reference in pipelines {
                 let named = all.pipelines(named: reference)
@@ -88,17 +95,14 @@ public struct TraceSelection: Hashable, Sendable {
                 }
                 for pipeline in named where !chosen.contains(pipeline) { chosen.append(pipeline) }
             }
-            let ids = Set(chosen.map(\.id))
-            events = Set(chosen.flatMap(\.events)).union(trace.events.filter { $0.kind.name == "mark" }.map(\.seq))
+            events = Set(chosen.flatMap(\.events)).union(source.marks.map(\.seq))
             objects = Set(chosen.flatMap(\.objects))
-            kept = kept.filter { !ids.isDisjoint(with: all.pipelines(citedBy: $0)) }
+            let about = Set(chosen.flatMap { source.findingsAbout[$0.id.rawValue - 1] })
+            kept = kept.indices.filter(about.contains).map { kept[$0] }
         }
 
         if let between {
-            let marks = trace.events.compactMap { event -> (seq: UInt64, label: String)? in
-                if case .mark(let label) = event.kind { return (event.seq, label) }
-                return nil
-            }
+            let marks = source.marks
             let labels = marks.map(\.label).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             guard let start = marks.first(where: { $0.label == between.from }) else {
                 throw TraceSelectionError.unknownMark(between.from, known: labels)
@@ -108,17 +112,18 @@ public struct TraceSelection: Hashable, Sendable {
                     ? TraceSelectionError.noMarkAfter(between.to, after: between.from)
                     : TraceSelectionError.unknownMark(between.to, known: labels)
             }
-            window = start.seq...end.seq
-            let range = Set(trace.events.lazy.map(\.seq).filter { $0 >= start.seq && $0 <= end.seq })
-            events = events.map { $0.intersection(range) } ?? range
-            kept = kept.filter { !Set($0.evidence).isDisjoint(with: range) }
+            let range = start.seq...end.seq
+            window = range
+            // Within the window means an event of the trace between the marks.
+            events = events.map { $0.filter(range.contains) } ?? Set(trace.events.lazy.map(\.seq).filter(range.contains))
+            kept = kept.filter { $0.evidence.contains { range.contains($0) && source.positions.position(of: $0) != nil } }
         }
 
         if let finding {
-            guard diagnoses.indices.contains(finding - 1) else {
-                throw TraceSelectionError.unknownFinding(finding, count: diagnoses.count)
+            guard source.diagnoses.indices.contains(finding - 1) else {
+                throw TraceSelectionError.unknownFinding(finding, count: source.diagnoses.count)
             }
-            let diagnosis = diagnoses[finding - 1]
+            let diagnosis = source.diagnoses[finding - 1]
             let calls = TraceCalls(trace.events)
             var cited = Set<UInt64>()
             for seq in diagnosis.evidence {
@@ -134,8 +139,8 @@ public struct TraceSelection: Hashable, Sendable {
             kept = kept.contains(diagnosis) ? [diagnosis] : []
         }
 
-        return Selected(trace: Self.restrict(trace, toEvents: events, objects: objects, snapshotsIn: window),
-                        diagnoses: kept, findingNumbers: numbers)
+        return Selected(trace: Self.restrict(source, toEvents: events, objects: objects, snapshotsIn: window),
+                        diagnoses: kept, findingNumbers: source.findingNumbers)
     }
 
     /// How a list of choices names a pipeline: `P3 (Sink #7)`.
@@ -154,7 +159,19 @@ public struct TraceSelection: Hashable, Sendable {
     public static func restrict(
         _ trace: Trace, toEvents events: Set<UInt64>?, objects: Set<TraceObjectID>?, snapshotsIn window: ClosedRange<UInt64>? = nil
     ) -> Trace {
-        let keptEvents = events.map { chosen in trace.events.filter { chosen.contains($0.seq) } } ?? trace.events
+        restrict(SelectableTrace(trace, diagnoses: []), toEvents: events, objects: objects, snapshotsIn: window)
+    }
+
+    private static func restrict(
+        _ source: SelectableTrace, toEvents events: Set<UInt64>?, objects: Set<TraceObjectID>?, snapshotsIn window: ClosedRange<UInt64>?
+    ) -> Trace {
+        let trace = source.trace
+        let keptEvents = events.map { chosen in
+            // A few events are looked up; most of the trace is filtered.
+            chosen.count < trace.events.count / 8
+                ? chosen.sorted().compactMap(source.positions.event)
+                : trace.events.filter { chosen.contains($0.seq) }
+        } ?? trace.events
         var named = Set<TraceObjectID>()
         for event in keptEvents { named.formUnion(event.kind.objects) }
         let chosenObjects = objects.map { $0.union(named) } ?? (events == nil ? nil : named)
@@ -163,18 +180,20 @@ public struct TraceSelection: Hashable, Sendable {
         if let window {
             snapshots = snapshots.filter { window.contains($0.seq) }
         }
-        if let chosenObjects {
-            var eventObjects = Set<TraceObjectID>()
-            for event in trace.events { eventObjects.formUnion(event.kind.objects) }
+        if let chosenObjects, !snapshots.isEmpty {
+            let eventObjects = source.eventObjects
             snapshots = snapshots.map { restrict($0, to: chosenObjects, blockedBy: eventObjects) }
         }
-        let declared = chosenObjects.map { chosen in
-            let drawn = chosen.union(snapshots.flatMap { $0.nodes.map(\.id) })
-            return trace.objects.filter { drawn.contains($0.key) }
-        } ?? trace.objects
+        var declared = trace.objects
+        if let chosenObjects {
+            declared = [:]
+            for id in chosenObjects.union(snapshots.flatMap { $0.nodes.map(\.id) }) {
+                if let object = trace.objects[id] { declared[id] = object }
+            }
+        }
         return Trace(
             header: trace.header, objects: declared, threads: trace.threads, queues: trace.queues, events: keptEvents,
-            snapshots: snapshots, damage: trace.damage
+            snapshots: snapshots, damage: trace.damage, callSites: trace.callSites
         )
     }
 
