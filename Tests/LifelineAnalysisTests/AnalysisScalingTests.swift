@@ -3,13 +3,15 @@ import Testing
 @testable import LifelineAnalysis
 
 /// The analysis stays in proportion to the log on the shapes that used to make it quadratic:
-/// one subscriber subscribed again and again (`retry`), and one subscription whose every value
-/// is asked for by a request of its own. The logs are generated in-process, with 100,000
-/// resubscriptions and 50,000 paced values; quadratic work (10⁹ to 10¹⁰ steps) would not
+/// one subscriber subscribed again and again (`retry`), one subscription whose every value
+/// is asked for by a request of its own, and thousands of cancelled sinks kept by retain
+/// cycles at stop. The logs are generated in-process, with 100,000 resubscriptions, 50,000
+/// paced values and 4,000 leaking view models; quadratic work (10⁹ to 10¹⁰ steps) would not
 /// finish. Durations are printed as benchmark figures, never asserted.
 @Suite struct AnalysisScalingTests {
     static let resubscriptions = 100_000
     static let pacedValues = 50_000
+    static let leakingViewModels = 4_000
 
     private func measured<Result>(_ label: String, events: Int, _ work: () -> Result) -> Result {
         let clock = ContinuousClock()
@@ -56,5 +58,46 @@ import Testing
         #expect(diagnoses.map(\.code) == ["demand-exceeded"])
         #expect(diagnoses.first?.evidence.last == overflow)
         #expect(diagnoses.first?.evidence.count == Self.pacedValues + 1)
+    }
+
+    /// Each view model stores a sink whose closure captures it (the loop
+    /// `ViewModel.cancellables → Set → AnyCancellable → Sink.receiveValue (closure) → ViewModel`)
+    /// and cancels it: every cancelled sink is still alive at stop, held by a loop that nothing
+    /// else holds, so every one leaked and sits on a loop of its own.
+    @Test func thousandsOfLoopsKeepingCancelledSinksAtStopAreExplainedInLinearTime() {
+        var script = TraceScript()
+        var nodes: [TraceSnapshot.Node] = []
+        var edges: [TraceSnapshot.Edge] = []
+        func node(_ id: TraceObjectID, _ kind: TraceSnapshot.Node.Kind) {
+            nodes.append(TraceSnapshot.Node(id: id, kind: kind, retainCounts: .init(strong: 1, weak: 0, unowned: 0), alive: true))
+        }
+        let subject = script.object("PassthroughSubject", .publisher)
+        node(subject, .subject)
+        for _ in 0..<Self.leakingViewModels {
+            let conduit = script.object("PassthroughSubject.Conduit", .subscription)
+            let sink = script.object("Sink", .subscriber)
+            let viewModel = script.object("ViewModel", .object)
+            let set = script.object("Set<AnyCancellable>", .object)
+            let cancellable = script.object("AnyCancellable", .object)
+            script.subscribe(subject, sink) { $0.receiveSubscription(sink, conduit) { $0.request(conduit, .unlimited) } }
+            script.cancel(conduit)
+            node(sink, .subscriber)
+            node(viewModel, .object)
+            node(set, .collection)
+            node(cancellable, .cancellable)
+            edges += [
+                .init(from: viewModel, to: set, field: "cancellables", ownership: .strong),
+                .init(from: set, to: cancellable, field: "[0]", ownership: .strong),
+                .init(from: cancellable, to: sink, field: "_cancel (closure)", ownership: .strong),
+                .init(from: sink, to: viewModel, field: "receiveValue (closure)", ownership: .strong),
+            ]
+        }
+        script.snapshots = [TraceSnapshot(index: 1, seq: script.nextSeq - 1, label: "stop", reason: .stop, nodes: nodes, edges: edges)]
+        let trace = script.trace()
+        let diagnoses = measured("4,000 loops at stop", events: trace.events.count) { TraceAnalyzer().diagnose(trace) }
+        let leaks = diagnoses.filter { $0.code == "leaked-subscription" }
+        #expect(leaks.count == Self.leakingViewModels)
+        #expect(leaks.allSatisfy { $0.severity == .error && $0.message.contains("retain cycle") }, "\(leaks.prefix(2).map(\.message))")
+        #expect(diagnoses.filter { $0.code == "retain-cycle" }.count == Self.leakingViewModels)
     }
 }

@@ -25,6 +25,15 @@ public struct OwnershipGraph: Sendable {
     /// Strong references leaving each live object, ordered by field, then target.
     private let strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
     private let strongHolders: [TraceObjectID: Int]
+    /// The first loop, in ``strongCycles`` order, that nothing outside it holds and whose
+    /// chain runs through each object.
+    private let freeCycleOnChain: [TraceObjectID: RetainCycle]
+    /// Where the search for what keeps an object alive starts: registered roots, then objects
+    /// nothing holds, then the chains of the loops nothing outside them holds.
+    private let origins: [TraceObjectID]
+    /// The reference by which the breadth-first search from ``origins`` first reached each
+    /// object it reached.
+    private let reachedBy: [TraceObjectID: TraceSnapshot.Edge]
     /// How many references of each ownership lead to each object, for ``tallies(of:)``.
     let drawnReferences: [TraceObjectID: [TraceSnapshot.Ownership: Int]]
 
@@ -58,6 +67,48 @@ public struct OwnershipGraph: Sendable {
             guard let chain = Self.shortestLoop(through: start, within: members, strongEdges: strongEdges) else { return nil }
             return RetainCycle(objects: component, chain: chain)
         }
+
+        let cycles = strongCycles
+        var cycleOf: [TraceObjectID: Int] = [:]
+        for (index, cycle) in cycles.enumerated() {
+            for object in cycle.objects { cycleOf[object] = index }
+        }
+        var heldFromOutside = Set<Int>()
+        for edge in strong {
+            if let cycle = cycleOf[edge.to], cycleOf[edge.from] != cycle { heldFromOutside.insert(cycle) }
+        }
+        let freeCycles = cycles.indices.filter { !heldFromOutside.contains($0) }.map { cycles[$0] }
+        var freeCycleOnChain: [TraceObjectID: RetainCycle] = [:]
+        for cycle in freeCycles {
+            for object in cycle.chainObjects where freeCycleOnChain[object] == nil { freeCycleOnChain[object] = cycle }
+        }
+        self.freeCycleOnChain = freeCycleOnChain
+        let holders = strongHolders
+        origins = snapshot.nodes.filter { $0.alive && $0.kind == .root }.map(\.id)
+            + snapshot.nodes.filter { $0.alive && $0.kind != .root && holders[$0.id] == nil }.map(\.id)
+            + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
+        reachedBy = Self.breadthFirstTree(from: origins, strongEdges: strongEdges)
+    }
+
+    /// The reference by which a breadth-first search from `origins`, following references in
+    /// order, first reaches each object. The search would reach every object the same way if
+    /// it stopped at it, so one tree answers for every object.
+    private static func breadthFirstTree(
+        from origins: [TraceObjectID], strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
+    ) -> [TraceObjectID: TraceSnapshot.Edge] {
+        var reachedBy: [TraceObjectID: TraceSnapshot.Edge] = [:]
+        var visited = Set(origins)
+        var queue = origins
+        var position = 0
+        while position < queue.count {
+            let current = queue[position]
+            position += 1
+            for edge in strongEdges[current, default: []] where visited.insert(edge.to).inserted {
+                reachedBy[edge.to] = edge
+                queue.append(edge.to)
+            }
+        }
+        return reachedBy
     }
 
     /// The node for `id`, if the snapshot saw that object.
@@ -101,30 +152,15 @@ public struct OwnershipGraph: Sendable {
     public func whyAlive(_ id: TraceObjectID) -> AliveExplanation {
         guard let target = nodes[id] else { return .unknown }
         guard target.alive else { return .deallocated }
-        let freeCycles = strongCycles.filter { cycle in
-            let members = Set(cycle.objects)
-            return !strongEdges.values.joined().contains { !members.contains($0.from) && members.contains($0.to) }
-        }
-        if let cycle = freeCycles.first(where: { $0.chainObjects.contains(id) }) { return .heldByCycle(cycle, path: []) }
+        if let cycle = freeCycleOnChain[id] { return .heldByCycle(cycle, path: []) }
         // Registered roots, then objects nothing in the graph holds, then the chains of the
         // loops nothing outside holds (their other objects are reached from the chain). A root
-        // that something in the graph holds is explained by that holder.
-        let roots = snapshot.nodes.filter { $0.alive && $0.kind == .root && ($0.id != id || strongHolders[id] == nil) }
-        let unheld = snapshot.nodes.filter { $0.alive && $0.kind != .root && strongHolders[$0.id] == nil }
-        let origins = roots.map(\.id) + unheld.map(\.id) + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
-        var parent: [TraceObjectID: TraceSnapshot.Edge] = [:]
-        var visited = Set(origins)
-        var queue = origins
-        var position = 0
-        while position < queue.count {
-            let current = queue[position]
-            position += 1
-            if current == id { break }
-            for edge in strongEdges[current, default: []] where visited.insert(edge.to).inserted {
-                parent[edge.to] = edge
-                queue.append(edge.to)
-            }
-        }
+        // that something in the graph holds is explained by that holder: the search for it
+        // leaves it out of the origins.
+        let heldRoot = target.kind == .root && strongHolders[id] != nil
+        let parent = heldRoot
+            ? Self.breadthFirstTree(from: origins.filter { $0 != id || nodes[$0]?.kind != .root }, strongEdges: strongEdges)
+            : reachedBy
         var path: [TraceSnapshot.Edge] = []
         var current = id
         while let edge = parent[current] {
@@ -133,7 +169,7 @@ public struct OwnershipGraph: Sendable {
         }
         let origin = current
         if nodes[origin]?.kind == .root { return .heldByRoot(origin, path: path) }
-        if let cycle = freeCycles.first(where: { $0.chainObjects.contains(origin) }) { return .heldByCycle(cycle, path: path) }
+        if let cycle = freeCycleOnChain[origin] { return .heldByCycle(cycle, path: path) }
         return .unheld(origin, path: path)
     }
 

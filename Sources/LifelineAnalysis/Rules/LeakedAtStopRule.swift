@@ -28,14 +28,17 @@ public struct LeakedAtStopRule: DiagnosisRule {
         guard let snapshot = lifecycles.trace.snapshots.last, snapshot.reason == .stop else { return [] }
         let graph = OwnershipGraph(snapshot: snapshot, trace: lifecycles.trace)
         let rootsRegistered = snapshot.nodes.contains { $0.kind == .root && $0.alive }
+        // The AnyCancellables that hold each subscriber strongly, in the snapshot's order.
+        var wrappersOf: [TraceObjectID: [TraceObjectID]] = [:]
+        for edge in snapshot.edges where edge.ownership.isStrong && snapshot.node(edge.from)?.kind == .cancellable {
+            wrappersOf[edge.to, default: []].append(edge.from)
+        }
         var reported = Set<TraceObjectID>()
         return lifecycles.lifecycles.compactMap { lifecycle in
             guard let end = lifecycle.end,
                   lifecycles.lifecycleIDs(ofSubscriber: lifecycle.subscriber).last == lifecycle.id
             else { return nil }
-            let wrappers = snapshot.edges.filter { edge in
-                edge.to == lifecycle.subscriber && edge.ownership.isStrong && snapshot.node(edge.from)?.kind == .cancellable
-            }.map(\.from)
+            let wrappers = wrappersOf[lifecycle.subscriber, default: []]
             let candidates = [lifecycle.subscriber] + (lifecycle.subscription.map { [$0] } ?? []) + wrappers
             var leaked: [(object: TraceObjectID, explanation: AliveExplanation)] = []
             for object in candidates where !reported.contains(object) {

@@ -48,12 +48,18 @@ public struct RetainCycleRule: DiagnosisRule {
                 if Self.isChecked(chain, in: snapshot) { latest[chain] = position }
             }
         }
+        // One graph per snapshot that yields findings, with its loops by chain: a snapshot may
+        // hold thousands of loops.
+        var graphs: [Int: (graph: OwnershipGraph, cycles: [[TraceSnapshot.Edge]: RetainCycle])] = [:]
         return latest.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key.lexicographicallyPrecedes($1.key, by: Self.precedes)) }
             .compactMap { chain, position in
                 let later = snapshots[(position + 1)...]
                 guard !later.contains(where: { Self.showsBroken(chain, $0, lifecycles: lifecycles) }) else { return nil }
-                let graph = OwnershipGraph(snapshot: snapshots[position], trace: lifecycles.trace)
-                guard let cycle = graph.strongCycles.first(where: { $0.chain == chain }) else { return nil }
+                if graphs[position] == nil {
+                    let graph = OwnershipGraph(snapshot: snapshots[position], trace: lifecycles.trace)
+                    graphs[position] = (graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
+                }
+                guard let (graph, cycles) = graphs[position], let cycle = cycles[chain] else { return nil }
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, lifecycles: lifecycles)
             }
     }
