@@ -100,4 +100,40 @@ import Testing
         #expect(leaks.allSatisfy { $0.severity == .error && $0.message.contains("retain cycle") }, "\(leaks.prefix(2).map(\.message))")
         #expect(diagnoses.filter { $0.code == "retain-cycle" }.count == Self.leakingViewModels)
     }
+
+    /// Thousands of pipelines subscribed inside an observed scope are still running at stop:
+    /// each is reported with what held its subscriber in the snapshot taken at stop, and all
+    /// are explained from that one snapshot's graph.
+    @Test func thousandsOfPipelinesLeakedFromAScopeAreExplainedFromOneGraph() throws {
+        var script = TraceScript()
+        var nodes: [TraceSnapshot.Node] = []
+        var edges: [TraceSnapshot.Edge] = []
+        func node(_ id: TraceObjectID, _ kind: TraceSnapshot.Node.Kind) {
+            nodes.append(TraceSnapshot.Node(id: id, kind: kind, retainCounts: .init(strong: 1, weak: 0, unowned: 0), alive: true))
+        }
+        let subject = script.object("PassthroughSubject", .publisher)
+        node(subject, .subject)
+        let begin = script.mark("begin")
+        for _ in 0..<Self.leakingViewModels {
+            let conduit = script.object("PassthroughSubject.Conduit", .subscription)
+            let sink = script.object("Sink", .subscriber)
+            let viewModel = script.object("ViewModel", .object)
+            script.subscribe(subject, sink) { $0.receiveSubscription(sink, conduit) { $0.request(conduit, .unlimited) } }
+            node(conduit, .subscription)
+            node(sink, .subscriber)
+            node(viewModel, .object)
+            edges += [
+                .init(from: subject, to: conduit, field: "downstreams", ownership: .strong),
+                .init(from: conduit, to: sink, field: "downstream", ownership: .strong),
+                .init(from: sink, to: viewModel, field: "receiveValue (closure)", ownership: .strong),
+            ]
+        }
+        let end = script.mark("end")
+        script.snapshots = [TraceSnapshot(index: 1, seq: end, label: "stop", reason: .stop, nodes: nodes, edges: edges)]
+        let trace = script.trace()
+        let rule = LeakedSubscriptionRule(scope: ObservedScope(begin: begin, end: end))
+        let leaks = measured("4,000 pipelines leaked from a scope", events: trace.events.count) { rule.diagnose(TraceLifecycles(trace)) }
+        #expect(leaks.count == Self.leakingViewModels)
+        #expect(leaks.allSatisfy { $0.message.contains("In snapshot 1 \"stop\"") }, "\(leaks.prefix(2).map(\.message))")
+    }
 }

@@ -50,6 +50,8 @@ public struct TraceLifecycles: Sendable {
     private var endedPrefix: ObjectTable<Int>
     private var received = ReceivedSubscriptions([], deallocations: [:])
     private let positions: EventPositions
+    /// The graphs ``retainSentence(for:before:)`` explained objects from last.
+    let recentGraphs = RecentOwnershipGraphs()
 
     /// Rebuilds the lifecycles of `trace`.
     public init(_ trace: Trace) {

@@ -16,12 +16,12 @@ extension TraceLifecycles {
         let candidates = trace.snapshots.filter { snapshot in snapshot.seq < (seq ?? .max) && snapshot.node(object)?.alive == true }
         var chosen: (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)?
         if let latest = candidates.last {
-            let graph = OwnershipGraph(snapshot: latest, trace: trace)
+            let graph = recentGraphs.graph(of: latest, in: trace)
             let explanation = graph.whyAlive(object)
             if latest.isComplete || Self.isChecked(explanation, of: object, in: latest) { chosen = (latest, graph, explanation) }
         }
         if chosen == nil, let complete = candidates.last(where: \.isComplete) {
-            let graph = OwnershipGraph(snapshot: complete, trace: trace)
+            let graph = recentGraphs.graph(of: complete, in: trace)
             chosen = (complete, graph, graph.whyAlive(object))
         }
         guard let (snapshot, graph, explanation) = chosen else { return nil }
