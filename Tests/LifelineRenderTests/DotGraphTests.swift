@@ -1,4 +1,4 @@
-import LifelineRender
+@testable import LifelineRender
 import Testing
 
 @Suite("DOT writer")
@@ -88,5 +88,33 @@ struct DotGraphTests {
         let light = DotColor.allCases.map(\.lightHex)
         #expect(Set(light).count == light.count)
         #expect(light.allSatisfy { $0.count == 7 && $0 == $0.lowercased() && $0.hasPrefix("#") })
+    }
+
+    @Test("unconnected parts stack: every node of a part ranks above every node of the next, drawn invisibly")
+    func unconnectedPartsStack() {
+        var graph = DotGraph(name: "g")
+        graph.nodes = ["a", "b", "c", "d", "stack 4"].map { DotNode(id: $0) }
+            + (1...9).map { DotNode(id: "e\($0)") } + (1...9).map { DotNode(id: "f\($0)") }
+        graph.edges = [DotEdge(from: "b", to: "a"), DotEdge(from: "d", to: "stack 4")]
+            + (1...8).map { DotEdge(from: "e\($0)", to: "e\($0 + 1)") } + (1...8).map { DotEdge(from: "f\($0)", to: "f\($0 + 1)") }
+        #expect(graph.unconnectedParts == [["a", "b"], ["c"], ["d", "stack 4"], (1...9).map { "e\($0)" }, (1...9).map { "f\($0)" }])
+
+        let stacked = graph.stackingUnconnectedParts
+        let hidden: [DotAttribute] = [.style([.invisible]), .weight(0)]
+        let added = Array(stacked.edges.dropFirst(graph.edges.count))
+        // Small parts are joined straight, node to node.
+        #expect(added.prefix(6) == [
+            DotEdge(from: "a", to: "c", attributes: hidden), DotEdge(from: "b", to: "c", attributes: hidden),
+            DotEdge(from: "c", to: "d", attributes: hidden), DotEdge(from: "c", to: "stack 4", attributes: hidden),
+            DotEdge(from: "d", to: "e1", attributes: hidden), DotEdge(from: "d", to: "e2", attributes: hidden),
+        ])
+        // Two parts of 9 go through an invisible point, whose id no node has.
+        let spacer = stacked.nodes.last!
+        #expect(spacer.id == "stack 4'")
+        #expect(stacked.nodes.count == graph.nodes.count + 1)
+        #expect(added.suffix(18) == (1...9).map { DotEdge(from: "e\($0)", to: spacer.id, attributes: hidden) }
+            + (1...9).map { DotEdge(from: spacer.id, to: "f\($0)", attributes: hidden) })
+        #expect(added.count == 2 + 2 + 18 + 18)
+        #expect(stacked.stackingUnconnectedParts.edges.count == stacked.edges.count, "a stacked graph is one part")
     }
 }

@@ -141,7 +141,9 @@ import Testing
     }
 
     /// The schedulers story's ownership graph, too wide laid out left to right, is drawn the
-    /// narrowest way it can be and then scaled to the page (1,200 px is 900 pt).
+    /// narrowest way it can be and then scaled to the page (1,200 px is 900 pt), with every
+    /// reference's label: Graphviz's `packmode` stacked its unconnected parts too, but lost
+    /// every label.
     @Test func theSchedulersGraphFitsThePage() throws {
         let sample = SelectionGoldenTests.schedulers
         let snapshot = try #require(sample.trace.fullestSnapshot)
@@ -151,6 +153,15 @@ import Testing
                                                        theme: .light, layout: GraphvizLayout())
         let width = try #require(PageFit.svgSize(picture)).0
         #expect(width <= 1_200)
+        let labels = OwnershipDOTRenderer.graph(snapshot, in: sample.trace).edges.flatMap { edge in
+            edge.attributes.compactMap { attribute -> String? in
+                if case .label(let text) = attribute { return text }
+                return nil
+            }
+        }
+        #expect(labels.count == 9)
+        let texts = OutputCheck.parseSVG(String(decoding: picture, as: UTF8.self))
+        #expect(texts.filter(labels.contains).sorted() == labels.sorted())
     }
 
     /// An ownership graph wider than a page says so, as the other pictures do: Graphviz's

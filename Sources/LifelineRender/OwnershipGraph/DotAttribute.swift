@@ -23,9 +23,9 @@ public enum DotAttribute: Hashable, Sendable {
     case penWidth(Double)
     /// The direction a graph is laid out in (graph attribute).
     case rankDirection(DotRankDirection)
-    /// How the graph's unconnected parts are placed (graph attribute): `array_c1` stacks them
-    /// in one column, each as wide as it needs.
-    case packMode(String)
+    /// How strongly an edge pulls its two ends into line (edge attribute); 0 leaves them where
+    /// the rest of the graph puts them, and only orders their ranks.
+    case weight(Int)
     /// The largest the drawing may be, in inches, `width,height` (graph attribute): a larger
     /// layout is scaled down to fit.
     case size(width: Double, height: Double)
@@ -43,7 +43,7 @@ public enum DotAttribute: Hashable, Sendable {
         case .fontSize: "fontsize"
         case .penWidth: "penwidth"
         case .rankDirection: "rankdir"
-        case .packMode: "packmode"
+        case .weight: "weight"
         case .size: "size"
         }
     }
@@ -51,12 +51,13 @@ public enum DotAttribute: Hashable, Sendable {
     /// The attribute's value, written as a quoted DOT string.
     var value: DotQuotedString {
         switch self {
-        case .label(let text), .fontName(let text), .packMode(let text): DotQuotedString(text)
+        case .label(let text), .fontName(let text): DotQuotedString(text)
         case .shape(let shape): DotQuotedString(shape.rawValue)
         case .style(let styles): DotQuotedString(styles.map(\.rawValue).joined(separator: ","))
         case .color(let color), .fillColor(let color), .fontColor(let color):
             DotQuotedString(color.lightHex)
         case .fontSize(let points), .penWidth(let points): DotQuotedString("\(points)")
+        case .weight(let weight): DotQuotedString("\(weight)")
         case .rankDirection(let direction): DotQuotedString(direction.rawValue)
         case .size(let width, let height): DotQuotedString("\(width),\(height)")
         }

@@ -8,4 +8,6 @@ public enum DotShape: String, Hashable, Sendable, CaseIterable {
     case hexagon
     /// A page with a folded corner.
     case note
+    /// A dot, the smallest shape.
+    case point
 }

@@ -12,4 +12,6 @@ public enum DotStyle: String, Hashable, Sendable, CaseIterable {
     case filled
     /// A box with rounded corners.
     case rounded
+    /// Not drawn at all: a node or edge that only shapes the layout.
+    case invisible = "invis"
 }

@@ -128,8 +128,8 @@ public enum PictureFormat: String, CaseIterable, Sendable {
 
     /// `graph` laid out as SVG, and the DOT it was laid out from: left to right, which reads a
     /// chain of owners best, unless that is wider than a page; then the narrowest of that, of
-    /// its unconnected parts stacked in one column, and of top to bottom, scaled down to the
-    /// page when its text stays readable (``smallestGraphScale``).
+    /// top to bottom, and of top to bottom with its unconnected parts one below the other,
+    /// scaled down to the page when its text stays readable (``smallestGraphScale``).
     private static func laidOutToFit(
         _ graph: DotGraph, layout: any OwnershipGraphLayout, theme: PictureTheme
     ) throws -> (dot: String, svg: String) {
@@ -139,12 +139,14 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         let wideSVG = try layout.svg(fromDOT: wide, theme: theme)
         guard let wideWidth = width(wideSVG), wideWidth > page else { return (wide, wideSVG) }
         var best = (graph: graph, dot: wide, svg: wideSVG, width: wideWidth)
-        for direction in [DotRankDirection.leftToRight, .topToBottom] {
-            var other = graph
-            other.graphAttributes = graph.graphAttributes.map { attribute in
-                if case .rankDirection = attribute { return .rankDirection(direction) }
-                return attribute
-            } + [.packMode("array_c1")]
+        var topToBottom = graph
+        topToBottom.graphAttributes = graph.graphAttributes.map { attribute in
+            if case .rankDirection = attribute { return .rankDirection(.topToBottom) }
+            return attribute
+        }
+        // Left to right, dot already puts unconnected parts one below the other.
+        let stacked = topToBottom.stackingUnconnectedParts
+        for other in stacked == topToBottom ? [topToBottom] : [topToBottom, stacked] where other != graph {
             let dot = other.text
             let svg = try layout.svg(fromDOT: dot, theme: theme)
             if let otherWidth = width(svg), otherWidth < best.width { best = (other, dot, svg, otherWidth) }
