@@ -15,7 +15,10 @@ import Synchronization
 /// take its address while the registry knows it) and gives it no side table; a death is read
 /// from the object's reference counts. An entry whose object has begun to deinitialize belongs
 /// to a dead object: the id is retired, the hold let go, and an object that later reuses the
-/// same address gets a new id. Value types have no lifetime; they are keyed by their
+/// same address gets a new id. A dead object's memory (its instance, not what it held) stays
+/// until a sweep reaches its entry: with N tracked objects, within ⌈N / ``sweepStep``⌉ calls
+/// that end a subscribe, a handshake, a completion or a cancel, and at the latest when the
+/// recording stops (``close()``). Value types have no lifetime; they are keyed by their
 /// `combineIdentifier`. A value keyed by an object's address (a struct subscriber whose
 /// identifier forwards a class instance's, as OpenCombine's `PrefixUntilOutput` termination
 /// does) stands for that object: its id is retired when an object at that address is found
