@@ -91,6 +91,33 @@ extension RecordingTests {
             #expect(registry.liveAddresses().isEmpty)
         }
 
+        /// A call from an object's own deinit (a subscription cancelling itself as it goes) meets
+        /// an object that is already dead to the registry: its death is recorded once, and the
+        /// registry may hold it again without keeping it alive or crashing once it is freed.
+        @Test func anObjectIdentifiedFromItsOwnDeinitIsDeadAndHeldSafely() {
+            final class SelfReporting {
+                let report: (AnyObject) -> Void
+                init(report: @escaping (AnyObject) -> Void) { self.report = report }
+                deinit { report(self) }
+            }
+            let registry = makeRegistry()
+            var deaths: [ObjectRegistry.Death] = []
+            var ids: [TraceObjectID] = []
+            var object: SelfReporting? = SelfReporting { dying in
+                let identity = registry.identify(object: dying, role: .subscription, declare: declaration)
+                ids.append(identity.id)
+                deaths += identity.death.map { [$0] } ?? []
+            }
+            ids.append(registry.identify(object: object!, role: .subscription, seenAliveAt: 3, declare: declaration).id)
+            object = nil
+            #expect(ids.count == 2)
+            #expect(deaths.map(\.id) == [ids[0]], "the first id's death, seen from the deinit")
+            #expect(deaths.first?.aliveAtSeq == 3)
+            // The second entry, made for the dying object, is found dead by the next sweep.
+            #expect(registry.sweepAll(aliveAt: 9).map(\.id) == [ids[1]])
+            #expect(registry.liveAddresses().isEmpty)
+        }
+
         /// An object whose deinit has begun is dead to every reader of the registry at once, and
         /// its memory, which the registry holds, is freed once a sweep records the death.
         @Test func aDeadObjectIsNotLiveBeforeTheSweepAndItsMemoryGoesWithTheSweep() {
