@@ -25,25 +25,25 @@ enum SubscribeBenchmark {
         var total = 0
     }
 
-    /// Subscribes ``viewModelPipelines`` pipelines into one view model, which keeps them; returns
-    /// the CPU nanoseconds that took.
-    static func subscribeIntoViewModel() -> UInt64 {
+    /// Subscribes `count` pipelines into one view model, which keeps them; returns the CPU
+    /// nanoseconds that took.
+    static func subscribeIntoViewModel(_ count: Int = viewModelPipelines) -> UInt64 {
         let model = ViewModel()
         let start = cpuNanoseconds()
-        for _ in 0..<viewModelPipelines {
+        for _ in 0..<count {
             model.subject.map { $0 &+ 1 }.sink { [weak model] in model?.total &+= $0 }.store(in: &model.cancellables)
         }
         let elapsed = cpuNanoseconds() - start
-        precondition(model.cancellables.count == viewModelPipelines)
+        precondition(model.cancellables.count == count)
         return elapsed
     }
 
-    /// The nanoseconds of subscribing into a view model while recording.
-    static func recordedViewModel(in directory: String) throws -> UInt64 {
+    /// The nanoseconds of subscribing `count` pipelines into a view model while recording.
+    static func recordedViewModel(_ count: Int = viewModelPipelines, in directory: String) throws -> UInt64 {
         let path = "\(directory)/lifeline-subscribe-benchmark.jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
-        let elapsed = subscribeIntoViewModel()
+        let elapsed = subscribeIntoViewModel(count)
         Lifeline.stop()
         return elapsed
     }
@@ -103,5 +103,15 @@ enum SubscribeBenchmark {
         print(String(format: "%@ untraced %.2f ms CPU, automatic (call sites and snapshots off) %.2f ms CPU",
                      "\(viewModelPipelines) pipelines kept by one view model:".padding(toLength: 40, withPad: " ", startingAt: 0),
                      modelUntraced / 1_000_000, modelRecorded / 1_000_000))
+        // Ten times the live objects: what recording adds to a subscribe must not grow with them.
+        let many = viewModelPipelines * 10
+        let manyUntraced = median((0..<repetitions).map { _ in subscribeIntoViewModel(many) })
+        let manyRecorded = median(try (0..<repetitions).map { _ in try recordedViewModel(many, in: logDirectory) })
+        print(String(format: "%@ untraced %.2f ms CPU, automatic %.2f ms CPU",
+                     "\(many) pipelines kept by one view model:".padding(toLength: 40, withPad: " ", startingAt: 0),
+                     manyUntraced / 1_000_000, manyRecorded / 1_000_000))
+        print(String(format: "recording adds %.1f µs per pipeline with %d live, %.1f µs with %d",
+                     (modelRecorded - modelUntraced) / Double(viewModelPipelines) / 1_000, viewModelPipelines,
+                     (manyRecorded - manyUntraced) / Double(many) / 1_000, many))
     }
 }

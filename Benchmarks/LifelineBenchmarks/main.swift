@@ -11,9 +11,10 @@ import LifelineLog
 /// one configuration, once, and prints nothing else: for `valgrind --tool=callgrind
 /// --toggle-collect='*sendValues*'`, which counts the instructions of the sends alone.
 /// `operator-jsonl` and `automatic-jsonl` record JSON lines instead of binary records.
-/// `recording` prints the recording-cost table alone.
+/// `recording` prints the recording-cost table alone, `subscribing` the subscribe figures alone.
 /// `subscribe` and `view-model` record one run of ``SubscribeBenchmark``'s subscribes (for
-/// `--toggle-collect='*SubscribeBenchmark*'`). `reading` prints only the reading figures,
+/// `--toggle-collect='*SubscribeBenchmark*'`; `view-model` takes the number of pipelines in place
+/// of the number of values, 1,000 by default). `reading` prints only the reading figures,
 /// `inspection` only the heap inspection and snapshot figures, and `inspection-warm` inspects
 /// the view model 200 times with one inspector and prints nothing (for
 /// `--toggle-collect='*InspectionBenchmark*inspectRepeatedly*'`), `per-call` prints the per-call
@@ -22,7 +23,7 @@ let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
 let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"]
-if let only, only != "recording" {
+if let only, only != "recording", only != "subscribing" {
     // Removed before `exit`, which would skip a `defer`.
     let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
     switch only {
@@ -45,7 +46,8 @@ if let only, only != "recording" {
         Lifeline.stop()
     case "view-model":
         try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false))
-        _ = SubscribeBenchmark.subscribeIntoViewModel()
+        // The number of values, when given, is the number of pipelines.
+        _ = SubscribeBenchmark.subscribeIntoViewModel(CommandLine.arguments.count > 1 ? values : SubscribeBenchmark.viewModelPipelines)
         Lifeline.stop()
     case "reading":
         try ReadingBenchmark.run(events: values, logDirectory: logDirectory)
@@ -60,6 +62,11 @@ if let only, only != "recording" {
         exit(2)
     }
     try? FileManager.default.removeItem(atPath: path)
+    exit(0)
+}
+
+if only == "subscribing" {
+    try SubscribeBenchmark.run(repetitions: 3, logDirectory: logDirectory)
     exit(0)
 }
 

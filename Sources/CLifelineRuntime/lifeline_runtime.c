@@ -388,8 +388,17 @@ static inline lifeline_identity_entry *identity_slot(const void *address) {
 #define LIFELINE_SIDE_TABLE_BITS (3ull << 62)
 
 int lifeline_identity_word_is_unique(uint64_t header_word) {
-    return (header_word & LIFELINE_SIDE_TABLE_BITS) == LIFELINE_SIDE_TABLE_BITS;
+    return header_word == LIFELINE_IDENTITY_HELD
+        || (header_word & LIFELINE_SIDE_TABLE_BITS) == LIFELINE_SIDE_TABLE_BITS;
 }
+
+#ifndef __APPLE__
+extern bool swift_isDeallocating(const void *object);
+
+int lifeline_object_is_deallocating(const void *object) {
+    return swift_isDeallocating(object);
+}
+#endif
 
 uint64_t lifeline_identity_header_word(const void *address) {
     // A Swift object starts with its metadata pointer, then its reference counts.
@@ -447,6 +456,10 @@ uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, cons
     if (copy.generation != generation || copy.address != (uint64_t)(uintptr_t)address
         || copy.metadata != (uint64_t)(uintptr_t)metadata || copy.header_word == 0 || copy.trace_id == 0) {
         return 0;
+    }
+    if (copy.header_word == LIFELINE_IDENTITY_HELD) {
+        // The recorder holds the object's memory while the entry exists.
+        return identity_unchanged(entry, &copy) ? copy.trace_id : 0;
     }
     // Read the object's word inside the lock's window: if the entry is still unchanged after
     // it, the recorder's weak reference (and so the side table) was alive when it was read.

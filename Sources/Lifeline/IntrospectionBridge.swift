@@ -60,6 +60,8 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         session.sweep(after: seq)
     }
 
+    // The hot path: inlined into the protocol's witness, which would otherwise only call it.
+    @inline(__always)
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
         let description = session.describe(input)
@@ -68,20 +70,22 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         session.callSites.deliveryBegins(to: subscriberID)
     }
 
+    @inline(__always)
     func didReceive<Downstream: Subscriber>(
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
         // The subscriber the beginning was recorded for, from the thread's delivery scope.
         let begun = session.callSites.deliveryEnds()
-        // Described once, at the beginning of the delivery, when that was recorded.
-        var description: String?
-        if session.options.valueDescriptionLimit != nil {
-            description = session.valueDescriptions.pop() ?? session.describe(input)
+        let subscriberID = begun ?? id(of: subscriber, role: .subscriber, joined: true)
+        let demand = TraceDemand(resultingDemand)
+        guard session.options.valueDescriptionLimit != nil else {
+            // No description to make, nor to let go of after the event.
+            session.record(.end, .value(subscriber: subscriberID, returnedDemand: demand, value: nil))
+            return
         }
-        session.record(.end, .value(
-            subscriber: begun ?? id(of: subscriber, role: .subscriber, joined: true), returnedDemand: TraceDemand(resultingDemand),
-            value: description
-        ))
+        // Described once, at the beginning of the delivery, when that was recorded.
+        let description = session.valueDescriptions.pop() ?? session.describe(input)
+        session.record(.end, .value(subscriber: subscriberID, returnedDemand: demand, value: description))
     }
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
@@ -152,8 +156,17 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     /// (`eraseToAnyPublisher()`, a `.lifeline(_:)` hop).
     /// `joined` says the call is one a subscriber only gets once subscribed (a value or a
     /// completion): seen first there, it joined mid-stream.
+    ///
+    /// The cache is read in the caller; the rest, which makes room for a copy of the value, is
+    /// not inlined.
+    @inline(__always)
     private func id<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole, joined: Bool = false) -> TraceObjectID {
         if let id = cachedID(of: subscriber) { return id }
+        return uncachedID(of: subscriber, role: role, joined: joined)
+    }
+
+    @inline(never)
+    private func uncachedID<Downstream: Subscriber>(of subscriber: Downstream, role: TraceObjectRole, joined: Bool) -> TraceObjectID {
         // A type-erased subscriber is never cached: what it stands for can change.
         let isTypeErased = subscriber is TypeErasedSubscriber
         if isTypeErased, let id = session.registry.wrappedID(for: subscriber.combineIdentifier) {
@@ -175,7 +188,8 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         // A class reference is one pointer; only class metadata is ever cached for objects, so
         // a value type of the same size never matches and its bytes are never followed.
         if MemoryLayout<Object>.size == MemoryLayout<UnsafeRawPointer>.size {
-            let address = withUnsafeBytes(of: object) { $0.load(as: UnsafeRawPointer?.self) }
+            // The value's one word, read in place: no closure, no copy of the value.
+            let address = unsafeBitCast(object, to: UnsafeRawPointer?.self)
             if let id = session.registry.cachedID(of: address, metadata: metadata) { return id }
         }
         // The identifier first: the registry read after the witness call is not kept alive

@@ -9,10 +9,16 @@ import Synchronization
 
 /// Gives every object the recorder sees a stable trace id, and notices when objects die.
 ///
-/// Class instances are held weakly: a weak reference never extends a lifetime, so the traced
-/// program's objects die exactly when they would untraced. An entry whose weak reference has
-/// gone nil belongs to a dead object; the id is retired, and an object that later reuses the
-/// same address gets a new id. Value types have no lifetime; they are keyed by their
+/// Class instances are held by an ``ObjectHold``, which never extends a lifetime: the traced
+/// program's objects die exactly when they would untraced. Without the Objective-C runtime the
+/// hold is an unowned reference, which keeps the object's memory (so that no other object can
+/// take its address while the registry knows it) and gives it no side table; a death is read
+/// from the object's reference counts. An entry whose object has begun to deinitialize belongs
+/// to a dead object: the id is retired, the hold let go, and an object that later reuses the
+/// same address gets a new id. A dead object's memory (its instance, not what it held) stays
+/// until a sweep reaches its entry: with N tracked objects, within ⌈N / ``sweepStep``⌉ calls
+/// that end a subscribe, a handshake, a completion or a cancel, and at the latest when the
+/// recording stops (``close()``). Value types have no lifetime; they are keyed by their
 /// `combineIdentifier`. A value keyed by an object's address (a struct subscriber whose
 /// identifier forwards a class instance's, as OpenCombine's `PrefixUntilOutput` termination
 /// does) stands for that object: its id is retired when an object at that address is found
@@ -21,8 +27,8 @@ import Synchronization
 /// The objects met in calls are also cached in the lock-free identity cache of
 /// CLifelineRuntime (see `lifeline_identity_lookup`), which ``cachedID(of:metadata:)`` reads:
 /// the recorder's hot path knows a subscriber or subscription it has met without a lock.
-/// An entry is stored while the registry's weak reference to its object lives, and
-/// invalidated before that reference goes.
+/// An entry is stored while the registry's hold on its object lives, and invalidated before
+/// that hold goes.
 final class ObjectRegistry: Sendable {
     /// An object found dead, and the last sequence number at which it was seen alive.
     struct Death {
@@ -39,24 +45,74 @@ final class ObjectRegistry: Sendable {
         let death: Death?
     }
 
-    /// The registry's one weak reference to an object, shared by the copies of its entry (a
-    /// sweep copies entries to check them outside the lock; copying a weak reference itself
-    /// costs atomic operations on the object's side table).
+    /// How the registry holds an object, shared by the copies of its entry (a sweep copies
+    /// entries to check them outside the lock).
     ///
     /// It also keeps the last sequence number at which a sweep saw the object alive, so that a
     /// sweep marks the living without looking their entries up again.
-    private final class WeakReference: @unchecked Sendable {
+    private final class Hold: @unchecked Sendable {
+        #if canImport(ObjectiveC)
+        /// A weak reference: an Objective-C object's memory is not the Swift runtime's to
+        /// describe, so an unowned reference could not tell its death.
         weak var object: AnyObject?
+        #else
+        /// Never read: it keeps the object's memory, and so its address, until the registry
+        /// lets go of the hold, without keeping the object alive. An unowned reference lives in
+        /// the object's inline reference counts, so the object gets no side table and the traced
+        /// program's own retains and releases of it stay on the runtime's fast path.
+        unowned let object: AnyObject
+        private let address: UnsafeRawPointer
+        #endif
         let aliveAtSeq: Atomic<UInt64>
 
         init(_ object: AnyObject, aliveAt seq: UInt64) {
             self.object = object
+            #if !canImport(ObjectiveC)
+            address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            #endif
             aliveAtSeq = Atomic(seq)
+        }
+
+        /// Whether the object has not begun to deinitialize.
+        var isAlive: Bool {
+            #if canImport(ObjectiveC)
+            object != nil
+            #else
+            // Reads the reference counts the hold keeps in memory; never retains the object.
+            lifeline_object_is_deallocating(address) == 0
+            #endif
+        }
+
+        /// What the identity cache stores for the object at `address` to know it by: a word
+        /// that only the very object the entry was made for can match (see
+        /// `lifeline_identity_store`).
+        static func identityWord(of address: UnsafeRawPointer) -> UInt64 {
+            #if canImport(ObjectiveC)
+            // The weak reference gave the object a side table, whose address is in the object's
+            // reference-count word while the reference lives.
+            lifeline_identity_header_word(address)
+            #else
+            // The hold keeps the address the object's until the cache entry is invalidated.
+            LIFELINE_IDENTITY_HELD
+            #endif
+        }
+
+        /// How many of the object's weak and unowned references are the registry's.
+        static let references = ObjectRegistry.LiveEntry.RecorderReferences(
+            weak: holdsWeakly ? 1 : 0, unowned: holdsWeakly ? 0 : 1
+        )
+
+        private static var holdsWeakly: Bool {
+            #if canImport(ObjectiveC)
+            true
+            #else
+            false
+            #endif
         }
     }
 
     private struct LiveObject: @unchecked Sendable {
-        let reference: WeakReference
+        let hold: Hold
         let id: TraceObjectID
         /// The role the object was declared with, for snapshots' node kinds.
         let role: TraceObjectRole
@@ -66,18 +122,26 @@ final class ObjectRegistry: Sendable {
         /// lifetime tracking before the recorder met it in a call.
         var recordsDeath = true
 
-        /// The object, while it lives.
-        var object: AnyObject? { reference.object }
+        /// Whether the object has not begun to deinitialize.
+        var isAlive: Bool { hold.isAlive }
 
         /// The last sequence number at which the object was seen alive: by a sweep, or when
         /// it was identified.
-        var aliveAtSeq: UInt64 { reference.aliveAtSeq.load(ordering: .relaxed) }
+        var aliveAtSeq: UInt64 { hold.aliveAtSeq.load(ordering: .relaxed) }
     }
 
     /// A live tracked object, as heap inspection needs it.
     struct LiveEntry {
+        /// How many of an object's weak and unowned references are the recorder's own.
+        struct RecorderReferences {
+            let weak: Int
+            let unowned: Int
+        }
+
         let id: TraceObjectID
         let role: TraceObjectRole
+        /// The references the registry's hold on the object adds to its counts.
+        var recorderReferences: RecorderReferences { Hold.references }
     }
 
     /// A combine identifier is an immutable value; OpenCombine just doesn't mark it Sendable.
@@ -111,6 +175,8 @@ final class ObjectRegistry: Sendable {
         /// forgotten meanwhile stays until the sweep meets it (its id no longer matches).
         var sweepOrder: [(key: ObjectIdentifier, id: TraceObjectID)] = []
         var sweepCursor = 0
+        /// Whether the recording stopped: the registry then holds nothing.
+        var closed = false
 
         /// Forgets the live entry at `key`, which holds the object `id`, with the values that
         /// forwarded its address.
@@ -175,12 +241,14 @@ final class ObjectRegistry: Sendable {
         let generation = generation
         let key = ObjectIdentifier(object)
         let valueKey = combineIdentifier.map(ValueKey.init)
-        let reference = WeakReference(object, aliveAt: seq)
+        let hold = Hold(object, aliveAt: seq)
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
+            // A call still running when the recording stopped records nothing more.
+            if state.closed { return (state.newID(), false, nil) }
             var death: Death?
             if let known = state.live[key] {
-                if known.object != nil {
-                    known.reference.aliveAtSeq.max(seq, ordering: .relaxed)
+                if known.isAlive {
+                    known.hold.aliveAtSeq.max(seq, ordering: .relaxed)
                     if let metadata { Self.cache(address, metadata, known.id, generation) }
                     return (known.id, false, nil)
                 }
@@ -189,7 +257,7 @@ final class ObjectRegistry: Sendable {
             }
             let adopted = declared(UInt(bitPattern: key))
             let id = adopted ?? state.newID()
-            var fresh = LiveObject(reference: reference, id: id, role: role, key: valueKey)
+            var fresh = LiveObject(hold: hold, id: id, role: role, key: valueKey)
             fresh.recordsDeath = adopted == nil
             state.live[key] = fresh
             state.liveKeys[id] = key
@@ -210,10 +278,10 @@ final class ObjectRegistry: Sendable {
         return id == 0 ? nil : TraceObjectID(id)
     }
 
-    /// Stores `id` in the identity cache for the object at `address`, which the registry holds
-    /// weakly (so its reference-count word names its side table). Only under the lock.
+    /// Stores `id` in the identity cache for the object at `address`, which the registry holds.
+    /// Only under the lock.
     private static func cache(_ address: UnsafeRawPointer, _ metadata: UnsafeRawPointer, _ id: TraceObjectID, _ generation: UInt64) {
-        lifeline_identity_store(generation, address, metadata, lifeline_identity_header_word(address), id.rawValue)
+        lifeline_identity_store(generation, address, metadata, Hold.identityWord(of: address), id.rawValue)
     }
 
     /// The id of a value-type subscriber or subscription, keyed by its combine identifier.
@@ -230,9 +298,9 @@ final class ObjectRegistry: Sendable {
     ) -> Identity {
         let key = ValueKey(identifier: identifier)
         let generation = generation
-        // The weak reference is checked outside the lock, on a copy (see ``liveAddresses()``).
+        // The hold is checked outside the lock, on a copy (see ``liveAddresses()``).
         let forwarded = state.withLock { $0.live[key.address] }
-        let forwardedIsDead = forwarded.map { $0.object == nil } ?? false
+        let forwardedIsDead = forwarded.map { !$0.isAlive } ?? false
         let (id, isNew, death) = state.withLock { state -> (TraceObjectID, Bool, Death?) in
             var death: Death?
             if forwardedIsDead, let forwarded, let entry = state.live[key.address], entry.id == forwarded.id {
@@ -258,8 +326,8 @@ final class ObjectRegistry: Sendable {
         let found = state.withLock { state -> (value: TraceObjectID?, object: LiveObject?) in
             (state.values[key], state.objectKeys[key].flatMap { state.live[$0] })
         }
-        // The weak reference is checked outside the lock (see ``liveAddresses()``).
-        if let object = found.object, object.object != nil { return object.id }
+        // The hold is checked outside the lock (see ``liveAddresses()``).
+        if let object = found.object, object.isAlive { return object.id }
         return found.value
     }
 
@@ -269,6 +337,17 @@ final class ObjectRegistry: Sendable {
         return state.withLock { state in
             // `object` is alive (the caller holds it), so an entry at its address is its own.
             state.live[key]?.id
+        }
+    }
+
+    /// Lets go of every object, once the recording has stopped and its log is closed: the memory
+    /// of the dead ones the sweeps had not reached yet is freed, and nothing the program makes
+    /// later is held. An object identified after this gets an id that nothing declares.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            for (key, entry) in state.live { state.forget(key, id: entry.id) }
+            state.sweepOrder = []
         }
     }
 
@@ -285,13 +364,17 @@ final class ObjectRegistry: Sendable {
     /// The address and id of every tracked object still alive, for heap inspection. An
     /// address is only good until its object dies.
     ///
-    /// Checking a weak reference makes a strong one for a moment; if the program let go of
-    /// the object meanwhile, letting go of that reference runs the object's deinit, which can
-    /// re-enter the recorder. So the references are checked outside the lock, on a copy.
+    /// An object that has begun to deinitialize is not alive, even before a sweep finds it
+    /// dead: its memory may still be held, but its fields are being torn down.
+    ///
+    /// Checking a weak reference (where the hold is one) makes a strong one for a moment; if
+    /// the program let go of the object meanwhile, letting go of that reference runs the
+    /// object's deinit, which can re-enter the recorder. So the holds are checked outside the
+    /// lock, on a copy.
     func liveAddresses() -> [UInt: LiveEntry] {
         let live = state.withLock { $0.live }
         var addresses: [UInt: LiveEntry] = [:]
-        for (key, entry) in live where entry.object != nil {
+        for (key, entry) in live where entry.isAlive {
             addresses[UInt(bitPattern: key)] = LiveEntry(id: entry.id, role: entry.role)
         }
         return addresses
@@ -304,7 +387,7 @@ final class ObjectRegistry: Sendable {
             ids.compactMap { id in state.liveKeys[id].flatMap { key in state.live[key].map { (key, $0) } } }
         }
         var addresses: [TraceObjectID: (address: UInt, entry: LiveEntry)] = [:]
-        for (key, entry) in found where entry.object != nil {
+        for (key, entry) in found where entry.isAlive {
             addresses[entry.id] = (UInt(bitPattern: key), LiveEntry(id: entry.id, role: entry.role))
         }
         return addresses
@@ -328,7 +411,7 @@ final class ObjectRegistry: Sendable {
         sweep(aliveAt: seq, checkingAtMost: nil)
     }
 
-    /// The weak references are checked outside the lock, on copies (see ``liveAddresses()``);
+    /// The holds are checked outside the lock, on copies (see ``liveAddresses()``);
     /// an entry is then changed only if it still holds the id that was checked.
     private func sweep(aliveAt seq: UInt64, checkingAtMost limit: Int?) -> [Death] {
         let batch = state.withLock { state in
@@ -355,11 +438,11 @@ final class ObjectRegistry: Sendable {
         }
         var dead: [(key: ObjectIdentifier, id: TraceObjectID)] = []
         for (key, id, entry) in batch {
-            if entry.object == nil {
+            if !entry.isAlive {
                 dead.append((key, id))
             } else {
                 // Marking an entry forgotten meanwhile is harmless: nothing reads it any more.
-                entry.reference.aliveAtSeq.max(seq, ordering: .relaxed)
+                entry.hold.aliveAtSeq.max(seq, ordering: .relaxed)
             }
         }
         guard !dead.isEmpty else { return [] }

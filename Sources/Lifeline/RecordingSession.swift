@@ -401,7 +401,7 @@ final class RecordingSession: Sendable {
     }
 
     /// Records the deaths a final check finds, takes the stop snapshot unless the options
-    /// say none, and closes the log.
+    /// say none, closes the log, and lets go of the objects the registry holds.
     func finish() {
         registry.sweepAll(aliveAt: lastSeq).forEach(recordDeath)
         if options.snapshots != .none { takeSnapshot(label: "stop", reason: .stop) }
@@ -414,6 +414,7 @@ final class RecordingSession: Sendable {
         let openCalls = contexts.withLock { $0.openCallCounters.reduce(0) { $0 + lifeline_thread_open_calls(UnsafePointer(bitPattern: $1)) } }
         let unfinishedCalls = UInt64(max(0, openCalls))
         writer.closeNumbered(neverAppended: unfinishedCalls)
+        registry.close()
     }
 
     private func recordDeath(_ death: ObjectRegistry.Death) {

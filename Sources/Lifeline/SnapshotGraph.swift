@@ -230,7 +230,7 @@ struct SnapshotGraph {
     }
 
     private func recorderWeak(_ address: UInt) -> Int {
-        (known[address] == nil ? 0 : 1) + (roots[address] ?? 0)
+        (known[address]?.recorderReferences.weak ?? 0) + (roots[address] ?? 0)
     }
 
     private mutating func link(_ reference: HeapGraph.Reference) {

@@ -199,10 +199,10 @@ final class SnapshotRecorder: Sendable {
         let graph = inspector.inspect(roots: starts, excluding: excluding)
         state.lastWork = Work(read: graph.read.count, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
 
-        // The recorder's own weak references: the registry's to each object it knows, and
-        // one to each tracked root.
+        // The recorder's own weak references: the registry's to each object it knows, where it
+        // holds them weakly, and one to each tracked root.
         var recorderWeak: [UInt: Int] = [:]
-        for address in known.keys { recorderWeak[address, default: 0] += 1 }
+        for (address, entry) in known { recorderWeak[address, default: 0] += entry.recorderReferences.weak }
         for address in rootAddresses { recorderWeak[address, default: 0] += 1 }
 
         var ids: [UInt: TraceObjectID] = [:]
@@ -600,7 +600,10 @@ final class SnapshotRecorder: Sendable {
         TraceSnapshot.Node(
             id: id, kind: kind(of: node, id: id, role: entry?.role, roots: roots), name: roots[id],
             retainCounts: node.counts.map {
-                TraceSnapshot.RetainCounts(strong: $0.strong, weak: $0.weak, unowned: $0.unowned, recorderWeak: recorderWeak)
+                TraceSnapshot.RetainCounts(
+                    strong: $0.strong, weak: $0.weak, unowned: $0.unowned, recorderWeak: recorderWeak,
+                    recorderUnowned: entry?.recorderReferences.unowned ?? 0
+                )
             },
             alive: true, opaque: node.isOpaque
         )

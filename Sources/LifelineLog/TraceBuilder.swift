@@ -193,14 +193,17 @@ struct TraceBuilder {
             if node.has("strong") || node.has("weak") || node.has("unowned") {
                 let values = (
                     strong: try node.integer("strong"), weak: try node.integer("weak"), unowned: try node.integer("unowned"),
-                    recorderWeak: node.has("recorder_weak") ? try node.integer("recorder_weak") : 0
+                    recorderWeak: node.has("recorder_weak") ? try node.integer("recorder_weak") : 0,
+                    recorderUnowned: node.has("recorder_unowned") ? try node.integer("recorder_unowned") : 0
                 )
                 for (key, count) in [("strong", values.strong), ("weak", values.weak), ("unowned", values.unowned),
-                                     ("recorder_weak", values.recorderWeak)] where count < 0 {
+                                     ("recorder_weak", values.recorderWeak), ("recorder_unowned", values.recorderUnowned)]
+                where count < 0 {
                     throw .badField(line: fields.number, field: node.name(key), reason: "is a negative count")
                 }
                 counts = TraceSnapshot.RetainCounts(
-                    strong: values.strong, weak: values.weak, unowned: values.unowned, recorderWeak: values.recorderWeak
+                    strong: values.strong, weak: values.weak, unowned: values.unowned, recorderWeak: values.recorderWeak,
+                    recorderUnowned: values.recorderUnowned
                 )
             }
             nodes.append(TraceSnapshot.Node(

@@ -247,6 +247,10 @@ public enum TraceLineEncoder {
                     line.raw(",\"recorder_weak\":")
                     line.number(counts.recorderWeak)
                 }
+                if counts.recorderUnowned > 0 {
+                    line.raw(",\"recorder_unowned\":")
+                    line.number(counts.recorderUnowned)
+                }
             }
             if node.opaque { line.raw(",\"opaque\":true") }
             line.raw(node.alive ? ",\"alive\":true}" : ",\"alive\":false}")

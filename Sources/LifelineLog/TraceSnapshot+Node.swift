@@ -65,17 +65,21 @@ extension TraceSnapshot {
         public let weak: Int
         /// `swift_unownedRetainCount`: unowned references plus one while the object lives.
         public let unowned: Int
-        /// How many of the weak references are the recorder's own: the one it keeps to every
-        /// object it identifies, and the one to each root registered with
-        /// `Lifeline.track(_:name:)`.
+        /// How many of the weak references are the recorder's own: the one to each root
+        /// registered with `Lifeline.track(_:name:)`, and, where the recorder holds the objects it
+        /// identifies weakly (with the Objective-C runtime), the one to each of those.
         public let recorderWeak: Int
+        /// How many of the unowned references are the recorder's own: the one it keeps to every
+        /// object it identifies, where it holds them so (without the Objective-C runtime).
+        public let recorderUnowned: Int
 
         /// Creates counts.
-        public init(strong: Int, weak: Int, unowned: Int, recorderWeak: Int = 0) {
+        public init(strong: Int, weak: Int, unowned: Int, recorderWeak: Int = 0, recorderUnowned: Int = 0) {
             self.strong = strong
             self.weak = weak
             self.unowned = unowned
             self.recorderWeak = recorderWeak
+            self.recorderUnowned = recorderUnowned
         }
 
         /// The weak references the traced program holds: the runtime's count without its own
@@ -84,9 +88,10 @@ extension TraceSnapshot {
             max(0, weak - 1 - recorderWeak)
         }
 
-        /// The unowned references: the runtime's count without its own one.
+        /// The unowned references the traced program holds: the runtime's count without its own
+        /// one and without the recorder's.
         public var unownedReferences: Int {
-            max(0, unowned - 1)
+            max(0, unowned - 1 - recorderUnowned)
         }
     }
 }

@@ -26,7 +26,7 @@ import Testing
             nodes: [
                 .init(id: viewModel, kind: .root, name: name, retainCounts: .init(strong: 2, weak: 0, unowned: 0), alive: true),
                 .init(id: cancellables, kind: .collection, retainCounts: .init(strong: 1, weak: 0, unowned: 0), alive: true),
-                .init(id: cancellable, kind: .cancellable, retainCounts: .init(strong: 1, weak: 2, unowned: 0, recorderWeak: 1), alive: true),
+                .init(id: cancellable, kind: .cancellable, retainCounts: .init(strong: 1, weak: 2, unowned: 2, recorderWeak: 1, recorderUnowned: 1), alive: true),
                 .init(id: sink, kind: .subscriber, retainCounts: .init(strong: 3, weak: 0, unowned: 2), alive: true),
                 .init(id: context, kind: .closureContext, retainCounts: nil, alive: true, opaque: true),
                 .init(id: TraceObjectID(3), kind: .subscription, retainCounts: nil, alive: false),
@@ -80,7 +80,7 @@ import Testing
         let snapshot = TraceSnapshot(
             index: 4, seq: 17, label: "after sink", reason: .subscribe,
             nodes: [
-                .init(id: TraceObjectID(7), kind: .subscriber, retainCounts: .init(strong: 2, weak: 0, unowned: 1), alive: true),
+                .init(id: TraceObjectID(7), kind: .subscriber, retainCounts: .init(strong: 2, weak: 0, unowned: 2, recorderUnowned: 1), alive: true),
                 .init(id: TraceObjectID(5), kind: .root, name: "ViewModel", retainCounts: .init(strong: 1, weak: 3, unowned: 1, recorderWeak: 2), alive: true),
                 .init(id: TraceObjectID(8), kind: .object, retainCounts: .init(strong: 1, weak: 1, unowned: 1), alive: true, opaque: true),
                 .init(id: TraceObjectID(9), kind: .subscription, retainCounts: nil, alive: false),
@@ -91,7 +91,7 @@ import Testing
         #expect(line == """
             {"kind":"snapshot","snapshot":4,"at":17,"label":"after sink","reason":"subscribe","nodes":[\
             {"id":5,"kind":"root","name":"ViewModel","strong":1,"weak":3,"unowned":1,"recorder_weak":2,"alive":true},\
-            {"id":7,"kind":"subscriber","strong":2,"weak":0,"unowned":1,"alive":true},\
+            {"id":7,"kind":"subscriber","strong":2,"weak":0,"unowned":2,"recorder_unowned":1,"alive":true},\
             {"id":8,"kind":"object","strong":1,"weak":1,"unowned":1,"opaque":true,"alive":true},\
             {"id":9,"kind":"subscription","alive":false}],\
             "edges":[{"from":7,"to":5,"field":"receiveValue (closure)","ownership":"strong"}]}
@@ -140,6 +140,8 @@ import Testing
         ({ $0.replacingOccurrences(of: "{\"id\":3,", with: "{\"id\":2,") }, "nodes[1].id", "repeats object 2"),
         ({ $0.replacingOccurrences(of: "\"recorder_weak\":1", with: "\"recorder_weak\":-1") },
          "nodes[4].recorder_weak", "is a negative count"),
+        ({ $0.replacingOccurrences(of: "\"recorder_unowned\":1", with: "\"recorder_unowned\":-1") },
+         "nodes[4].recorder_unowned", "is a negative count"),
         ({ $0.replacingOccurrences(of: "\"strong\":3", with: "\"strong\":-3") }, "nodes[0].strong", "is a negative count"),
         ({ $0.replacingOccurrences(of: "\"opaque\":true", with: "\"opaque\":\"yes\"") }, "nodes[5].opaque", "must be true or false"),
     ]

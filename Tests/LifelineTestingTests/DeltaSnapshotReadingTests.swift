@@ -99,7 +99,7 @@ struct DeltaSnapshotReadingTests {
         if let strong = fields["strong"] as? Int {
             counts = TraceSnapshot.RetainCounts(
                 strong: strong, weak: try #require(fields["weak"] as? Int), unowned: try #require(fields["unowned"] as? Int),
-                recorderWeak: fields["recorder_weak"] as? Int ?? 0
+                recorderWeak: fields["recorder_weak"] as? Int ?? 0, recorderUnowned: fields["recorder_unowned"] as? Int ?? 0
             )
         }
         return TraceSnapshot.Node(

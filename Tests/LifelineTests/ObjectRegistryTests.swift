@@ -1,4 +1,5 @@
 @testable import Lifeline
+import CLifelineRuntime
 import LifelineLog
 import OpenCombineShim
 import Testing
@@ -38,20 +39,31 @@ extension RecordingTests {
             #expect(makeRegistry().cachedID(of: address(of: node), metadata: nodeMetadata) == nil, "another recording")
         }
 
+        /// Allocates nodes until one takes `address` (the allocator hands a freed block to the
+        /// next object of the same size), keeping the others in `kept`; `nil` after 1,000.
+        func nodeReusing(_ address: UnsafeRawPointer, keeping kept: inout [Node]) -> Node? {
+            for _ in 0..<1_000 {
+                let candidate = Node()
+                if self.address(of: candidate) == address { return candidate }
+                kept.append(candidate)
+            }
+            return nil
+        }
+
         @Test func anObjectAtADeadObjectsAddressNeverGetsItsID() throws {
             let registry = makeRegistry()
             var node: Node? = Node()
             let deadAddress = address(of: node!)
             let deadID = identify(node!, in: registry)
             node = nil
-            // The allocator hands the freed block to the next object of the same size.
             var kept: [Node] = []
-            var reused: Node?
-            for _ in 0..<1_000 where reused == nil {
-                let candidate = Node()
-                if address(of: candidate) == deadAddress { reused = candidate } else { kept.append(candidate) }
-            }
-            let newcomer = try #require(reused, "no object reused the dead one's address")
+            #if !canImport(ObjectiveC)
+            // The registry holds the dead object's memory until a sweep finds the death.
+            #expect(nodeReusing(deadAddress, keeping: &kept) == nil, "the address was reused while the registry held it")
+            #endif
+            #expect(registry.sweepAll(aliveAt: 1).map(\.id) == [deadID])
+            #expect(registry.cachedID(of: deadAddress, metadata: nodeMetadata) == nil)
+            let newcomer = try #require(nodeReusing(deadAddress, keeping: &kept), "no object reused the dead one's address")
             #expect(registry.cachedID(of: deadAddress, metadata: nodeMetadata) == nil)
             // Even once something else holds it weakly (so that it has a side table of its own).
             weak var observer = newcomer
@@ -62,6 +74,67 @@ extension RecordingTests {
             #expect(registry.cachedID(of: deadAddress, metadata: nodeMetadata) == newID)
             withExtendedLifetime(kept) {}
         }
+
+        #if !canImport(ObjectiveC)
+        /// A weak reference gives its object a side table, and every strong retain and release
+        /// of an object with a side table takes the runtime's slow path: the traced program's
+        /// own. The registry's hold is an unowned reference in the object's inline counts.
+        @Test func aKnownObjectGetsNoSideTableAndIsLetGoWhenTheRegistryCloses() {
+            let registry = makeRegistry()
+            let node = Node()
+            _ = identify(node, in: registry)
+            let word = lifeline_identity_header_word(address(of: node))
+            #expect(word >> 62 != 3, "the object has a side table")
+            #expect(_getUnownedRetainCount(node) == 2, "the object's own and the registry's")
+            registry.close()
+            #expect(_getUnownedRetainCount(node) == 1)
+            #expect(registry.liveAddresses().isEmpty)
+        }
+
+        /// A call from an object's own deinit (a subscription cancelling itself as it goes) meets
+        /// an object that is already dead to the registry: its death is recorded once, and the
+        /// registry may hold it again without keeping it alive or crashing once it is freed.
+        @Test func anObjectIdentifiedFromItsOwnDeinitIsDeadAndHeldSafely() {
+            final class SelfReporting {
+                let report: (AnyObject) -> Void
+                init(report: @escaping (AnyObject) -> Void) { self.report = report }
+                deinit { report(self) }
+            }
+            let registry = makeRegistry()
+            var deaths: [ObjectRegistry.Death] = []
+            var ids: [TraceObjectID] = []
+            var object: SelfReporting? = SelfReporting { dying in
+                let identity = registry.identify(object: dying, role: .subscription, declare: declaration)
+                ids.append(identity.id)
+                deaths += identity.death.map { [$0] } ?? []
+            }
+            ids.append(registry.identify(object: object!, role: .subscription, seenAliveAt: 3, declare: declaration).id)
+            object = nil
+            #expect(ids.count == 2)
+            #expect(deaths.map(\.id) == [ids[0]], "the first id's death, seen from the deinit")
+            #expect(deaths.first?.aliveAtSeq == 3)
+            // The second entry, made for the dying object, is found dead by the next sweep.
+            #expect(registry.sweepAll(aliveAt: 9).map(\.id) == [ids[1]])
+            #expect(registry.liveAddresses().isEmpty)
+        }
+
+        /// An object whose deinit has begun is dead to every reader of the registry at once, and
+        /// its memory, which the registry holds, is freed once a sweep records the death.
+        @Test func aDeadObjectIsNotLiveBeforeTheSweepAndItsMemoryGoesWithTheSweep() {
+            let registry = makeRegistry()
+            var node: Node? = Node()
+            let deadAddress = address(of: node!)
+            let id = identify(node!, in: registry)
+            #expect(registry.liveAddresses()[UInt(bitPattern: deadAddress)]?.id == id)
+            node = nil
+            #expect(registry.liveAddresses().isEmpty)
+            #expect(registry.liveAddresses(of: [id]).isEmpty)
+            #expect(registry.sweep(aliveAt: 5).map(\.id) == [id])
+            var kept: [Node] = []
+            #expect(nodeReusing(deadAddress, keeping: &kept) != nil, "the memory was not freed")
+            withExtendedLifetime(kept) {}
+        }
+        #endif
 
         /// `Subscriptions.empty` is a struct of one word, its combine identifier: the cache must
         /// never take that word for an object's address and follow it.

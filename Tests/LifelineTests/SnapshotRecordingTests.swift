@@ -97,11 +97,21 @@ extension RecordingTests {
             let sink = try #require(snapshot.nodes.first { trace.objects[$0.id]?.shortTypeName == "Sink" })
             #expect(snapshot.edges.contains(TraceSnapshot.Edge(from: sink.id, to: root.id, field: "receiveValue (closure)", ownership: .weak)))
             #expect(!snapshot.edges.contains { $0.to == root.id && $0.ownership == .strong })
-            // The registry and the root list each hold a weak reference to the root; the
-            // program holds one, the sink's capture.
+            // The root list holds a weak reference to the root, and the registry a reference to
+            // each object it knows: a weak one with the Objective-C runtime, an unowned one
+            // without. The program holds one weak reference, the sink's capture, and no unowned.
+            #if canImport(ObjectiveC)
             #expect(root.retainCounts?.recorderWeak == 2)
-            #expect(root.retainCounts?.programWeak == 1)
             #expect(sink.retainCounts?.recorderWeak == 1)
+            #else
+            #expect(root.retainCounts?.recorderWeak == 1)
+            #expect(root.retainCounts?.recorderUnowned == 1)
+            #expect(sink.retainCounts?.recorderWeak == 0)
+            #expect(sink.retainCounts?.recorderUnowned == 1)
+            #expect(sink.retainCounts?.unownedReferences == 0)
+            #endif
+            #expect(root.retainCounts?.programWeak == 1)
+            #expect(root.retainCounts?.unownedReferences == 0)
         }
 
         @Test func trackingKeepsNothingAliveAndADeadRootShowsAsDeallocated() throws {

@@ -272,19 +272,32 @@ lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value);
 /// its trace id, so that the recorder knows an
 /// object it has met without a lock, an allocation or a dictionary look-up.
 ///
-/// An entry holds the object's address, its class's metadata, its reference-count word and
-/// its trace id. The recorder holds a weak reference to every object it caches, so the
-/// object has a side table and its reference-count word is the side table's address, which
-/// no other object can have while that weak reference lives. A look-up therefore hits only
-/// for the very object the entry was made for: an object that reuses a dead one's address
-/// has another word. The recorder invalidates an entry before it lets go of the weak
-/// reference. Entries are stored and invalidated under the recorder's registry lock, and
-/// read without it (each entry is a sequence lock). A miss is always safe: the caller takes
-/// the slow path.
+/// An entry holds the object's address, its class's metadata, a word that proves the object is
+/// the one the entry was made for, and its trace id. Where the recorder holds an unowned
+/// reference to every object it caches, that reference keeps the object's memory, so no other
+/// object can take the address while the entry exists: the word is `LIFELINE_IDENTITY_HELD`.
+/// Where it holds a weak reference instead, the object has a side table and its
+/// reference-count word is the side table's address, which no other object can have while
+/// that weak reference lives: the word is that reference-count word, and a look-up checks it,
+/// so that an object that reuses a dead one's address has another word. Either way the
+/// recorder invalidates an entry before it lets go of its reference. Entries are stored and
+/// invalidated under the recorder's registry lock, and read without it (each entry is a
+/// sequence lock). A miss is always safe: the caller takes the slow path.
 
-/// Whether `header_word` (an object's reference-count word) names a side table, so that an
-/// entry made with it identifies the object.
+/// The word of an entry for an object whose memory the recorder holds.
+#define LIFELINE_IDENTITY_HELD 1ull
+
+/// Whether `header_word` (`LIFELINE_IDENTITY_HELD`, or an object's reference-count word that
+/// names a side table) makes an entry that identifies the object.
 int lifeline_identity_word_is_unique(uint64_t header_word);
+
+#ifndef __APPLE__
+/// Whether the Swift object at `object` has begun to deinitialize: the Swift runtime's own
+/// test (`swift_isDeallocating`), which reads the object's reference counts (its side table's,
+/// when it has one) and never retains it. The caller holds the object's memory, as an unowned
+/// reference does. Not for an Objective-C object.
+int lifeline_object_is_deallocating(const void *object);
+#endif
 
 /// The reference-count word of the object at `address`, which the caller keeps alive.
 uint64_t lifeline_identity_header_word(const void *address);
