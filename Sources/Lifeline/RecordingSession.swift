@@ -31,6 +31,8 @@ final class RecordingSession: Sendable {
     let path: String
 
     private let writer: TraceFileWriter
+    /// The writer's sequence counter and ids, which `lifeline_record` reads.
+    nonisolated(unsafe) private let log: UnsafeMutablePointer<lifeline_log>
     private let generation: UInt64
     private let clockOrigin: UInt64
     /// Whether events are written as binary records (log format version 7).
@@ -75,8 +77,9 @@ final class RecordingSession: Sendable {
         var clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
         if readsTimeStampCounter { clock = { @Sendable in Self.readClocks(origin: origin) } }
         writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity, clock: clock)
-        writer.log.pointee.generation = generation
-        writer.log.pointee.clock_origin = readsTimeStampCounter ? UInt64.max : origin
+        log = writer.log
+        log.pointee.generation = generation
+        log.pointee.clock_origin = readsTimeStampCounter ? UInt64.max : origin
     }
 
     deinit {
@@ -98,18 +101,39 @@ final class RecordingSession: Sendable {
         guard recordsFields, let fields = Self.fields(phase, kind, callSite: callSite) else {
             return recordEvent(phase, kind, callSite: callSite)
         }
-        let result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
+        // The event's fields are known where this is inlined, and so the entry point.
+        let result = switch fields.shape {
+        case .object: lifeline_record_object(log, fields.event, UInt32(truncatingIfNeeded: fields.objects))
+        case .number: lifeline_record_number(log, fields.event, UInt32(truncatingIfNeeded: fields.objects), fields.number)
+        case .objects: lifeline_record_objects(log, fields.event, fields.objects)
+        case .any: lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
+        }
         return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, phase, kind, callSite: callSite)
     }
 
     /// An event's arguments for `lifeline_record`.
     private struct RecordFields {
-        /// The kind, the phase and the fields.
+        /// The record's marker (kind and phase) and the fields.
         var event: UInt64
         /// The first and second object.
         var objects: UInt64
         /// The demand, or the sequence number an object was seen alive at.
         var number: UInt64 = 0
+        /// Which of `lifeline_record`'s entry points builds the record.
+        var shape: RecordShape
+    }
+
+    /// The entry points of `lifeline_record`: one for each set of fields common events have,
+    /// which builds its record without looking at the fields.
+    private enum RecordShape {
+        /// `lifeline_record_object`: the object alone.
+        case object
+        /// `lifeline_record_number`: the object and a demand or alive_at.
+        case number
+        /// `lifeline_record_objects`: two objects.
+        case objects
+        /// `lifeline_record`: any other.
+        case any
     }
 
     /// The arguments of an event for `lifeline_record`, or nil when it has a text or a number
@@ -162,9 +186,15 @@ final class RecordingSession: Sendable {
             }
         }
         guard first.rawValue <= UInt32.max, second.rawValue <= UInt32.max else { return nil }
+        let shape: RecordShape = switch fieldFlags {
+        case 0: .object
+        case LIFELINE_FIELD_DEMAND, LIFELINE_FIELD_OBSERVED: .number
+        case LIFELINE_FIELD_SECOND: .objects
+        default: .any
+        }
         return RecordFields(
-            event: code | phaseCode << 8 | UInt64(fieldFlags) << 16, objects: first.rawValue | second.rawValue << 32,
-            number: number
+            event: (0x80 | code << 2 | phaseCode) | UInt64(fieldFlags) << 8, objects: first.rawValue | second.rawValue << 32,
+            number: number, shape: shape
         )
     }
 
@@ -195,7 +225,7 @@ final class RecordingSession: Sendable {
             default:
                 return result
             }
-            result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
+            result = lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
     }
 
@@ -220,7 +250,7 @@ final class RecordingSession: Sendable {
         }
         let queue: UInt32? = switch queueID {
         case 0, UInt32.max: nil
-        case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread, delta: delta)
+        case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread)
         default: queueID
         }
         if snapshotsEveryCall { snapshots.touch(copy kind) }
@@ -440,9 +470,9 @@ final class RecordingSession: Sendable {
     /// first time the thread meets it: declared on first sight in the recording, and cached
     /// for the thread. The main thread reports the main queue's label even outside the main
     /// queue, so there the thread's own name is used.
-    private func resolveQueue(_ label: UnsafePointer<CChar>, thread: UInt64, delta: Int64) -> UInt32? {
+    private func resolveQueue(_ label: UnsafePointer<CChar>, thread: UInt64) -> UInt32? {
         let id = queueID(labelled: label, thread: thread)
-        lifeline_thread_resolved_queue(generation, label, id, delta)
+        lifeline_thread_cache_queue(generation, label, id)
         return id == UInt32.max ? nil : id
     }
 

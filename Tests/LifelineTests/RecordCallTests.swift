@@ -64,7 +64,7 @@ import Testing
         case .instant: 2
         }
         let ids = objects.map(\.rawValue) + [0]
-        return (code | phaseCode << 8 | UInt64(fields) << 16, ids[0] | ids[1] << 32, number)
+        return ((0x80 | code << 2 | phaseCode) | UInt64(fields) << 8, ids[0] | ids[1] << 32, number)
     }
 
     /// Records an event with `lifeline_record` as `RecordingSession` does, doing what it asks
