@@ -60,6 +60,20 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let session = hop.session
+        guard session.options.valueDescriptionLimit == nil else { return receiveDescribing(input) }
+        session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: nil))
+        session.callSites.deliveryBegins(to: id)
+        let demand = withDownstream { $0.receive(input) }
+        session.callSites.deliveryEnds()
+        session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: nil))
+        return demand
+    }
+
+    /// ``receive(_:)`` when values are described: kept apart, so that a delivery without a
+    /// description handles no text.
+    @inline(never)
+    private func receiveDescribing(_ input: Input) -> Subscribers.Demand {
+        let session = hop.session
         // Described once, for both events.
         let description = session.describe(input)
         session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: description))
