@@ -467,6 +467,73 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
     return seq;
 }
 
+#define LIFELINE_SCOPE_CAPACITY 32
+
+// The calling thread's scopes in the recording `generation`, innermost last: `depth` counts
+// them all, the arrays hold the first LIFELINE_SCOPE_CAPACITY.
+typedef struct {
+    uint64_t generation;
+    uint64_t depth;
+    uint64_t values[LIFELINE_SCOPE_CAPACITY];
+    uint8_t kinds[LIFELINE_SCOPE_CAPACITY];
+} scope_stack;
+
+LIFELINE_THREAD_LOCAL scope_stack this_thread_scopes;
+
+static inline void scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
+    scope_stack *scopes = &this_thread_scopes;
+    if (LIFELINE_UNLIKELY(scopes->generation != generation)) {
+        scopes->generation = generation;
+        scopes->depth = 0;
+    }
+    uint64_t depth = scopes->depth;
+    if (LIFELINE_LIKELY(depth < LIFELINE_SCOPE_CAPACITY)) {
+        scopes->kinds[depth] = (uint8_t)kind;
+        scopes->values[depth] = value;
+    }
+    scopes->depth = depth + 1;
+}
+
+static inline void scope_pop(uint64_t generation) {
+    scope_stack *scopes = &this_thread_scopes;
+    if (scopes->generation == generation && scopes->depth > 0) {
+        scopes->depth -= 1;
+    }
+}
+
+void lifeline_scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
+    scope_push(generation, kind, value);
+}
+
+void lifeline_scope_pop(uint64_t generation) {
+    scope_pop(generation);
+}
+
+lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value) {
+    scope_stack *scopes = &this_thread_scopes;
+    uint64_t depth = scopes->depth;
+    if (LIFELINE_UNLIKELY(scopes->generation != generation || depth == 0)) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    depth -= 1;
+    scopes->depth = depth;
+    if (LIFELINE_UNLIKELY(depth >= LIFELINE_SCOPE_CAPACITY)) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    *value = scopes->values[depth];
+    return (lifeline_scope_kind)scopes->kinds[depth];
+}
+
+lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
+    const scope_stack *scopes = &this_thread_scopes;
+    uint64_t depth = scopes->depth;
+    if (scopes->generation != generation || depth == 0 || depth > LIFELINE_SCOPE_CAPACITY) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    *value = scopes->values[depth - 1];
+    return (lifeline_scope_kind)scopes->kinds[depth - 1];
+}
+
 // The shapes of record the entry points below build: known when they are compiled, so that
 // each builds its record without looking at its fields.
 typedef enum {
@@ -480,10 +547,28 @@ typedef enum {
 
 // One event of `shape` (see lifeline_record) on the common path: the thread is ready, its queue
 // is the one of its last event, the clock is the time-stamp counter, and the record fits the
-// thread's chunk. Anything else goes to lifeline_record before anything changed. No call on
-// this path, so that it saves few registers.
+// thread's chunk. Anything else goes to lifeline_record before anything changed but the scope
+// (`LIFELINE_EVENT_ENTERS_DELIVERY`, `LIFELINE_EVENT_LEAVES_SCOPE`), which lifeline_record
+// leaves alone. No call on this path, so that it saves few registers.
 static inline __attribute__((always_inline)) uint64_t record_shaped(
     lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, record_shape shape) {
+    // As scope_push and scope_pop, written out: the compiler keeps them on this path.
+    if (event & (LIFELINE_EVENT_ENTERS_DELIVERY | LIFELINE_EVENT_LEAVES_SCOPE)) {
+        scope_stack *scopes = &this_thread_scopes;
+        uint64_t generation = log->generation;
+        int current = scopes->generation == generation;
+        uint64_t depth = current ? scopes->depth : 0;
+        if (event & LIFELINE_EVENT_ENTERS_DELIVERY) {
+            if (depth < LIFELINE_SCOPE_CAPACITY) {
+                scopes->kinds[depth] = LIFELINE_SCOPE_DELIVERY;
+                scopes->values[depth] = (uint32_t)objects;
+            }
+            scopes->generation = generation;
+            scopes->depth = depth + 1;
+        } else if (depth > 0) {
+            scopes->depth = depth - 1;
+        }
+    }
     thread_state *thread = &this_thread;
     if (LIFELINE_UNLIKELY(thread->ready != log->writer || !queue_is_first(thread) || log->clock_origin != UINT64_MAX)) {
         return lifeline_record(log, event, objects, number, 0);
@@ -619,65 +704,6 @@ int64_t lifeline_thread_open_calls(const int64_t *open_calls) {
 
 int lifeline_capture_return_addresses(uintptr_t *addresses, int capacity) {
     return backtrace((void **)addresses, capacity);
-}
-
-#define LIFELINE_SCOPE_CAPACITY 32
-
-// The calling thread's scopes in the recording `generation`, innermost last: `depth` counts
-// them all, the arrays hold the first LIFELINE_SCOPE_CAPACITY.
-typedef struct {
-    uint64_t generation;
-    uint64_t depth;
-    uint64_t values[LIFELINE_SCOPE_CAPACITY];
-    uint8_t kinds[LIFELINE_SCOPE_CAPACITY];
-} scope_stack;
-
-LIFELINE_THREAD_LOCAL scope_stack this_thread_scopes;
-
-void lifeline_scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
-    scope_stack *scopes = &this_thread_scopes;
-    if (LIFELINE_UNLIKELY(scopes->generation != generation)) {
-        scopes->generation = generation;
-        scopes->depth = 0;
-    }
-    uint64_t depth = scopes->depth;
-    if (LIFELINE_LIKELY(depth < LIFELINE_SCOPE_CAPACITY)) {
-        scopes->kinds[depth] = (uint8_t)kind;
-        scopes->values[depth] = value;
-    }
-    scopes->depth = depth + 1;
-}
-
-void lifeline_scope_pop(uint64_t generation) {
-    scope_stack *scopes = &this_thread_scopes;
-    if (scopes->generation == generation && scopes->depth > 0) {
-        scopes->depth -= 1;
-    }
-}
-
-lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value) {
-    scope_stack *scopes = &this_thread_scopes;
-    uint64_t depth = scopes->depth;
-    if (LIFELINE_UNLIKELY(scopes->generation != generation || depth == 0)) {
-        return LIFELINE_SCOPE_NONE;
-    }
-    depth -= 1;
-    scopes->depth = depth;
-    if (LIFELINE_UNLIKELY(depth >= LIFELINE_SCOPE_CAPACITY)) {
-        return LIFELINE_SCOPE_NONE;
-    }
-    *value = scopes->values[depth];
-    return (lifeline_scope_kind)scopes->kinds[depth];
-}
-
-lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
-    const scope_stack *scopes = &this_thread_scopes;
-    uint64_t depth = scopes->depth;
-    if (scopes->generation != generation || depth == 0 || depth > LIFELINE_SCOPE_CAPACITY) {
-        return LIFELINE_SCOPE_NONE;
-    }
-    *value = scopes->values[depth - 1];
-    return (lifeline_scope_kind)scopes->kinds[depth - 1];
 }
 
 // The identity cache: direct-mapped, 16,384 entries of one cache line each (1 MiB of zero

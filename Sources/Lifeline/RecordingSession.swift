@@ -40,6 +40,8 @@ final class RecordingSession: Sendable {
     /// Whether event times are time-stamp counter readings, which the reader converts.
     private let readsTimeStampCounter: Bool
     private let snapshotsEveryCall: Bool
+    /// Whether call sites are recorded, and so the scopes they need (`RecordingOptions.callSites`).
+    private let capturesCallSites: Bool
     /// Whether events without text are recorded by `lifeline_record` (binary records, no
     /// snapshot at every call).
     private let recordsFields: Bool
@@ -64,6 +66,7 @@ final class RecordingSession: Sendable {
         writesRecords = options.logFormat == .binary
         readsTimeStampCounter = writesRecords && lifeline_tsc_is_invariant() != 0
         snapshotsEveryCall = options.snapshots == .everyCall
+        capturesCallSites = options.callSites
         let origin = lifeline_monotonic_ns()
         clockOrigin = origin
         recordsFields = writesRecords && !snapshotsEveryCall
@@ -95,11 +98,26 @@ final class RecordingSession: Sendable {
     /// `lifeline_record`, which does everything from the thread's counter to the store; this
     /// function, inlined into its callers, only packs the event's fields into its arguments.
     /// Anything else (a text, JSON lines, snapshots at every call) takes the general path.
+    ///
+    /// `delivery` enters the delivery scope of the value or completion the event begins (as
+    /// `callSites.deliveryBegins(to:)`), or leaves the innermost scope (`deliveryEnds()`), before
+    /// the event is recorded: in the same call of `lifeline_record` where it can.
     @inline(__always)
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
-        guard recordsFields, let fields = Self.fields(phase, kind, callSite: callSite) else {
+    func record(
+        _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil,
+        delivery: DeliveryScopeChange = .unchanged
+    ) -> UInt64 {
+        guard recordsFields, var fields = Self.fields(phase, kind, callSite: callSite) else {
+            change(delivery, for: kind)
             return recordEvent(phase, kind, callSite: callSite)
+        }
+        if capturesCallSites && delivery != .unchanged {
+            if fields.shape == .any {
+                change(delivery, for: kind)
+            } else {
+                fields.event |= delivery == .enters ? LIFELINE_EVENT_ENTERS_DELIVERY : LIFELINE_EVENT_LEAVES_SCOPE
+            }
         }
         // The event's fields are known where this is inlined, and so the entry point.
         let result = switch fields.shape {
@@ -109,6 +127,32 @@ final class RecordingSession: Sendable {
         case .any: lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
         return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, phase, kind, callSite: callSite)
+    }
+
+    /// What an event does to the calling thread's scopes (see `CallSiteRecorder`).
+    enum DeliveryScopeChange {
+        case unchanged
+        /// The delivery of a value or completion to the event's subscriber begins.
+        case enters
+        /// The innermost scope, a delivery, ends.
+        case leaves
+    }
+
+    /// Changes the scopes as `delivery` says, for `kind`, on the paths that don't leave it to
+    /// `lifeline_record`.
+    @inline(never)
+    private func change(_ delivery: DeliveryScopeChange, for kind: borrowing TraceEvent.Kind) {
+        switch delivery {
+        case .enters:
+            switch kind {
+            case .value(let subscriber, _, _), .completion(let subscriber, _): callSites.deliveryBegins(to: subscriber)
+            default: break
+            }
+        case .leaves:
+            callSites.deliveryEnds()
+        case .unchanged:
+            break
+        }
     }
 
     /// An event's arguments for `lifeline_record`.

@@ -197,6 +197,15 @@ typedef struct lifeline_pending_record {
 /// - `call_site`: the call site (`LIFELINE_FIELD_SITE`).
 uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site);
 
+/// Bits of `event` for the entry points below, not of the record: before recording the event,
+/// enter a delivery scope for its first object (as ``lifeline_scope_push`` with
+/// `LIFELINE_SCOPE_DELIVERY` does), or leave the innermost scope (``lifeline_scope_pop``), in the
+/// scopes of the log's `generation`. ``lifeline_record`` ignores them: its caller, and the
+/// caller of an entry point that returned a `LIFELINE_RECORD_*` asking for a second call,
+/// doesn't change the scope again.
+#define LIFELINE_EVENT_ENTERS_DELIVERY (1ull << 16)
+#define LIFELINE_EVENT_LEAVES_SCOPE (1ull << 17)
+
 /// ``lifeline_record`` for an event whose only field is its object (no flag in `event`): built
 /// without looking at its fields.
 uint64_t lifeline_record_object(lifeline_log *log, uint64_t event, uint32_t object);
