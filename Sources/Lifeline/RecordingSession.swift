@@ -11,15 +11,16 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:callSite:)`` is the hot path, one call of `lifeline_record` for an event without
-/// text: an atomic add for the sequence number, one read of the time-stamp counter (of
-/// CLOCK_MONOTONIC where the counter is not invariant), the thread's own counter of unfinished
-/// calls, its id and queue from thread-local storage, and a binary record built in registers and
-/// stored into the thread's own chunk of the mapped log (a JSON line is copied with a
-/// reservation of its own). No lock, no system call, no heap allocation and no other shared
-/// atomic, except the first time a thread or queue is seen and once per chunk (4 KiB) of
-/// records. Stopping stops the numbering first, so that a thread either numbers and writes its
-/// event before the log closes or records nothing.
+/// ``record(_:_:callSite:delivery:)`` is the hot path, one call of `lifeline_record` (or of its
+/// entry point for the event's fields) for an event without text: an atomic add for the sequence
+/// number, one read of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not
+/// invariant), the thread's own counter of unfinished calls, its id from thread-local storage and
+/// its queue from libdispatch's thread data (compared with the last event's), and a binary
+/// record built in registers and stored into the thread's own chunk of the mapped log (a JSON
+/// line is copied with a reservation of its own). No lock, no system call, no heap allocation
+/// and no other shared atomic, except the first time a thread or queue is seen and once per chunk
+/// (4 KiB) of records. Stopping stops the numbering first, so that a thread either numbers and
+/// writes its event before the log closes or records nothing.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry: ObjectRegistry
@@ -95,8 +96,10 @@ final class RecordingSession: Sendable {
     /// their end events as dropped in the end record, and they are not recorded later.
     ///
     /// An event without text, in a log of binary records, is recorded by one call of
-    /// `lifeline_record`, which does everything from the thread's counter to the store; this
-    /// function, inlined into its callers, only packs the event's fields into its arguments.
+    /// `lifeline_record` or one of its entry points for common fields (`lifeline_record_object`,
+    /// `_number`, `_objects`), which does everything from the thread's counter to the store; this
+    /// function, inlined into its callers, only packs the event's fields into its arguments and
+    /// picks the entry point, both known where it is inlined.
     /// Anything else (a text, JSON lines, snapshots at every call) takes the general path.
     ///
     /// `delivery` enters the delivery scope of the value or completion the event begins (as
