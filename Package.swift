@@ -40,7 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "CLifelineRuntime"),
+        // dlinfo and dladdr (the current queue's thread data) live in libdl before glibc 2.34.
+        .target(name: "CLifelineRuntime", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(name: "LifelineLog", dependencies: ["CLifelineRuntime"]),
         .target(name: "CLifelineHeap"),
         .target(name: "LifelineHeap", dependencies: ["CLifelineHeap"]),

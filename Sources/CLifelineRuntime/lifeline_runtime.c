@@ -8,29 +8,76 @@
 #include <sys/syscall.h>
 #include <execinfo.h>
 #include <string.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
 
-// libdispatch's C entry point. Declared here so that no dispatch header path is needed;
+// libdispatch's C entry points. Declared here so that no dispatch header path is needed;
 // DISPATCH_CURRENT_QUEUE_LABEL is NULL.
-extern const char *dispatch_queue_get_label(void *queue);
+extern const char *dispatch_queue_get_label(const void *queue);
+extern const void *dispatch_get_current_queue(void);
+extern void *dispatch_queue_create(const char *label, const void *attributes);
+extern void dispatch_sync_f(void *queue, void *context, void (*work)(void *));
+extern void dispatch_release(void *object);
 
 // initial-exec: the recorder is linked into the program, so its thread-locals can be reached
 // without a __tls_get_addr call on every event.
 #define LIFELINE_THREAD_LOCAL static __thread __attribute__((tls_model("initial-exec")))
 
-LIFELINE_THREAD_LOCAL uint64_t cached_tid;
-LIFELINE_THREAD_LOCAL const char *cached_label;
-LIFELINE_THREAD_LOCAL uint64_t cached_label_generation;
-LIFELINE_THREAD_LOCAL uint32_t cached_queue_id;
-LIFELINE_THREAD_LOCAL uint64_t declared_generation;
+#define LIFELINE_LIKELY(condition) __builtin_expect(!!(condition), 1)
+#define LIFELINE_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+
+// One queue of a thread's cache of the queues it ran on: libdispatch's queue object and the
+// label pointer it had (the label alone where libdispatch's thread data can't be read), and the
+// id to record, 0 for none.
+typedef struct {
+    const void *queue;
+    const char *label;
+    uint64_t id;
+} queue_entry;
+
+#define LIFELINE_QUEUE_ENTRIES 4
+
+// An entry's queue that no current queue is: entries hold it when empty, and always where
+// libdispatch's thread data can't be read.
+#define LIFELINE_NO_QUEUE ((const void *)1)
+// The current queue where libdispatch's thread data can't be read.
+#define LIFELINE_UNREADABLE_QUEUE ((const void *)2)
+
+// What every event reads of the calling thread, in one block so that its address is computed
+// once per event.
+typedef struct {
+    // The writer (a log's `writer`, never 0) the thread records into without further checks:
+    // the thread was adopted by that log's recording, holds a chunk of it, and its id fits a
+    // record. Reset whenever one of those changes.
+    uint64_t ready;
+    lifeline_chunk *chunk;
+    int64_t *open_calls;
+    // Where libdispatch keeps the thread's current queue (see find_dispatch_slot), or
+    // `unreadable_slot`.
+    const void *const *dispatch_slot;
+    // The queues met last, the current one first.
+    queue_entry queues[LIFELINE_QUEUE_ENTRIES];
+    uint64_t tid;
+    uint64_t declared_generation;
+    uint64_t chunk_writer;
+    // The queue the last miss was for and its label's text, until lifeline_thread_cache_queue
+    // gives its id.
+    queue_entry missed;
+    const char *missed_text;
+    // Whether dispatch_slot was looked for.
+    int dispatch_slot_found;
+} thread_state;
+
+LIFELINE_THREAD_LOCAL thread_state this_thread;
 
 uint64_t lifeline_thread_id(void) {
-    if (cached_tid == 0) {
-        cached_tid = (uint64_t)syscall(SYS_gettid);
+    if (this_thread.tid == 0) {
+        this_thread.tid = (uint64_t)syscall(SYS_gettid);
     }
-    return cached_tid;
+    return this_thread.tid;
 }
 
 uint64_t lifeline_process_id(void) {
@@ -110,77 +157,197 @@ void lifeline_copy_forward(void *destination, const void *source, size_t length)
     }
 }
 
-// The chunk the thread writes into, and the writer it belongs to: the pointer is only used when
-// the writer matches, so a chunk freed with its writer is never touched.
-LIFELINE_THREAD_LOCAL uint64_t chunk_writer;
-LIFELINE_THREAD_LOCAL lifeline_chunk *chunk_of_writer;
-
 lifeline_chunk *lifeline_chunk_current(uint64_t writer) {
-    return chunk_writer == writer ? chunk_of_writer : NULL;
+    return this_thread.chunk_writer == writer ? this_thread.chunk : NULL;
 }
 
 void lifeline_chunk_adopt(lifeline_chunk *chunk) {
-    chunk_writer = chunk->writer;
-    chunk_of_writer = chunk;
+    this_thread.chunk_writer = chunk->writer;
+    this_thread.chunk = chunk;
+    this_thread.ready = 0;
 }
 
-LIFELINE_THREAD_LOCAL int64_t *open_calls_counter;
+// The current queue, without asking libdispatch on every event.
+//
+// libdispatch keeps the queue a thread runs in its thread data (`struct dispatch_tsd`, whose
+// first fields are the thread's id and the current queue), and dispatch_queue_get_label(NULL)
+// reads it there through __tls_get_addr, about 50 instructions a call. That data is private to
+// libdispatch, so its layout is checked before it is used: once per process, inside a
+// dispatch_sync onto a queue made for the check (where the current queue must be that queue,
+// as libdispatch itself says, and its label pointer where the layout puts it), and once per
+// thread (its first field must be the thread's id). Where a check fails, or libdispatch's
+// thread data can't be found, every event asks dispatch_queue_get_label(NULL) as before.
+//
+// The current queue is then one load, compared with the queue of the thread's last event; the
+// queue's label pointer is compared too, so that a queue made at a dead queue's address is not
+// taken for it. Either is exactly what dispatch_queue_get_label(NULL) would say: it reads the
+// same field (a thread on no queue has none, and libdispatch then names its default root queue).
+#define LIFELINE_DISPATCH_QUEUE_OFFSET 8
+#define LIFELINE_DISPATCH_LABEL_OFFSET 0x48
 
-// The queue each unfinished call of the thread began on, by depth.
-#define LIFELINE_QUEUE_DEPTHS 64
-LIFELINE_THREAD_LOCAL uint32_t queue_at_depth[LIFELINE_QUEUE_DEPTHS];
+static const void *const unreadable_slot_value = LIFELINE_UNREADABLE_QUEUE;
+static const void *const *const unreadable_slot = &unreadable_slot_value;
 
-// The id of the queue the thread runs now, from the one-entry cache of its label.
-static inline uint32_t current_queue(uint64_t generation, const char **label) {
-    const char *current = dispatch_queue_get_label(NULL);
-    if (current == NULL || current[0] == '\0') {
+static void *dispatch_module;
+static pthread_once_t dispatch_module_once = PTHREAD_ONCE_INIT;
+
+static inline const char *dispatch_label_field(const void *queue) {
+    return *(const char *const *)((const unsigned char *)queue + LIFELINE_DISPATCH_LABEL_OFFSET);
+}
+
+// The calling thread's libdispatch data, or NULL.
+static const unsigned char *dispatch_thread_data(void) {
+    // libdispatch sets its thread data up on first use.
+    (void)dispatch_get_current_queue();
+    void *block = NULL;
+    if (dlinfo(dispatch_module, RTLD_DI_TLS_DATA, &block) != 0 || block == NULL) {
+        return NULL;
+    }
+    if (*(const int32_t *)block != (int32_t)lifeline_thread_id()) {
+        return NULL;
+    }
+    return block;
+}
+
+static inline const void *dispatch_current(const unsigned char *data) {
+    return *(const void *const *)(data + LIFELINE_DISPATCH_QUEUE_OFFSET);
+}
+
+typedef struct {
+    const void *queue;
+    int agrees;
+} dispatch_probe;
+
+static void probe_dispatch_layout(void *context) {
+    dispatch_probe *probe = context;
+    const unsigned char *data = dispatch_thread_data();
+    probe->agrees = data != NULL && dispatch_current(data) == probe->queue
+        && dispatch_get_current_queue() == probe->queue
+        && dispatch_label_field(probe->queue) == dispatch_queue_get_label(probe->queue)
+        && dispatch_queue_get_label(NULL) == dispatch_queue_get_label(probe->queue);
+}
+
+static void find_dispatch_module(void) {
+    void *module = dlopen("libdispatch.so", RTLD_NOW | RTLD_NOLOAD);
+    if (module == NULL) {
+        Dl_info info;
+        if (dladdr((const void *)dispatch_queue_get_label, &info) == 0 || info.dli_fname == NULL) {
+            return;
+        }
+        module = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+        if (module == NULL) {
+            return;
+        }
+    }
+    dispatch_module = module;
+    const unsigned char *data = dispatch_thread_data();
+    void *queue = dispatch_queue_create("lifeline.queue-layout-check", NULL);
+    if (data == NULL || queue == NULL) {
+        dispatch_module = NULL;
+        if (queue != NULL) dispatch_release(queue);
+        return;
+    }
+    const void *before = dispatch_current(data);
+    dispatch_probe probe = {queue, 0};
+    dispatch_sync_f(queue, &probe, probe_dispatch_layout);
+    int restored = dispatch_current(data) == before && before != queue;
+    dispatch_release(queue);
+    if (!probe.agrees || !restored) {
+        dispatch_module = NULL;
+    }
+}
+
+// Where libdispatch keeps the calling thread's current queue, or `unreadable_slot`.
+static const void *const *find_dispatch_slot(void) {
+    pthread_once(&dispatch_module_once, find_dispatch_module);
+    if (dispatch_module == NULL) {
+        return unreadable_slot;
+    }
+    const unsigned char *data = dispatch_thread_data();
+    if (data == NULL) {
+        return unreadable_slot;
+    }
+    return (const void *const *)(data + LIFELINE_DISPATCH_QUEUE_OFFSET);
+}
+
+// Whether the thread's current queue is its first cache entry's.
+static inline int queue_is_first(const thread_state *thread) {
+    const void *queue = *thread->dispatch_slot;
+    return queue == thread->queues[0].queue
+        && (queue == NULL || dispatch_label_field(queue) == thread->queues[0].label);
+}
+
+// Makes `entry` the thread's first cache entry.
+static void queue_put_first(thread_state *thread, queue_entry entry) {
+    for (int index = LIFELINE_QUEUE_ENTRIES - 1; index > 0; index--) {
+        thread->queues[index] = thread->queues[index - 1];
+    }
+    thread->queues[0] = entry;
+}
+
+// The id of the current queue when the first cache entry is not it: from another entry, or
+// LIFELINE_QUEUE_MISS with `*label` (the entry to make is kept in `missed`).
+static __attribute__((noinline)) uint64_t queue_looked_up(thread_state *thread, const char **label) {
+    const void *queue = *thread->dispatch_slot;
+    queue_entry entry;
+    const char *text;
+    if (queue == LIFELINE_UNREADABLE_QUEUE) {
+        text = dispatch_queue_get_label(NULL);
+        entry = (queue_entry){LIFELINE_NO_QUEUE, text, 0};
+    } else {
+        entry = (queue_entry){queue, queue == NULL ? NULL : dispatch_label_field(queue), 0};
+        text = dispatch_queue_get_label(queue);
+    }
+    for (int index = 0; index < LIFELINE_QUEUE_ENTRIES; index++) {
+        queue_entry found = thread->queues[index];
+        if (found.queue == entry.queue && found.label == entry.label) {
+            if (index > 0) {
+                thread->queues[index] = thread->queues[0];
+                thread->queues[0] = found;
+            }
+            return found.id;
+        }
+    }
+    if (text == NULL || text[0] == '\0') {
+        queue_put_first(thread, entry);
         return 0;
     }
-    if (cached_label_generation == generation && cached_label == current) {
-        return cached_queue_id;
-    }
-    *label = current;
+    thread->missed = entry;
+    thread->missed_text = text;
+    *label = text;
     return LIFELINE_QUEUE_MISS;
 }
 
+// The id of the queue the thread runs now (0 for none), or LIFELINE_QUEUE_MISS with `*label`.
+static inline uint64_t current_queue(thread_state *thread, const char **label) {
+    if (LIFELINE_LIKELY(queue_is_first(thread))) {
+        return thread->queues[0].id;
+    }
+    return queue_looked_up(thread, label);
+}
+
 uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label) {
-    if (declared_generation != generation) {
+    thread_state *thread = &this_thread;
+    if (thread->declared_generation != generation) {
         return 0;
     }
     // Only this thread writes its counter; a plain load and store suffice, atomic so that the
     // stopping thread's read is well defined.
-    int64_t *counter = open_calls_counter;
-    int64_t depth = __atomic_load_n(counter, __ATOMIC_RELAXED);
-    uint32_t id;
-    if (delta < 0 && depth >= 1 && depth <= LIFELINE_QUEUE_DEPTHS) {
-        id = queue_at_depth[depth - 1];
-    } else {
-        id = current_queue(generation, label);
-        if (delta > 0 && depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
-            queue_at_depth[depth] = id;
-        }
-    }
-    __atomic_store_n(counter, depth + delta, __ATOMIC_RELAXED);
-    *queue = id;
-    return cached_tid;
-}
-
-void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint32_t queue, int64_t delta) {
-    cached_label = label;
-    cached_label_generation = generation;
-    cached_queue_id = queue;
-    if (delta > 0 && declared_generation == generation) {
-        int64_t depth = __atomic_load_n(open_calls_counter, __ATOMIC_RELAXED) - 1;
-        if (depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
-            queue_at_depth[depth] = queue;
-        }
-    }
+    int64_t depth = __atomic_load_n(thread->open_calls, __ATOMIC_RELAXED);
+    __atomic_store_n(thread->open_calls, depth + delta, __ATOMIC_RELAXED);
+    *queue = (uint32_t)current_queue(thread, label);
+    return thread->tid;
 }
 
 void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_t queue) {
-    cached_label = label;
-    cached_label_generation = generation;
-    cached_queue_id = queue;
+    thread_state *thread = &this_thread;
+    if (thread->declared_generation != generation || label == NULL || label != thread->missed_text) {
+        return;
+    }
+    queue_entry entry = thread->missed;
+    entry.id = queue == UINT32_MAX ? 0 : queue;
+    queue_put_first(thread, entry);
+    thread->missed_text = NULL;
 }
 
 LIFELINE_THREAD_LOCAL lifeline_pending_record pending_record;
@@ -188,8 +355,6 @@ LIFELINE_THREAD_LOCAL lifeline_pending_record pending_record;
 lifeline_pending_record *lifeline_record_pending(void) {
     return &pending_record;
 }
-
-#define LIFELINE_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
 
 // Where lifeline_record leaves a record it could not store, for the caller to place.
 static __attribute__((noinline)) uint64_t record_pending(
@@ -202,30 +367,36 @@ static __attribute__((noinline)) uint64_t record_pending(
     return LIFELINE_RECORD_NEEDS_PLACING;
 }
 
-uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site) {
-    uint64_t generation = log->generation;
-    if (LIFELINE_UNLIKELY(declared_generation != generation)) {
+// Why the thread can't record into `log` without help, or 0 once it can (it is then ready).
+static __attribute__((noinline)) uint64_t make_ready(thread_state *thread, const lifeline_log *log) {
+    if (thread->declared_generation != log->generation) {
         return LIFELINE_RECORD_NEEDS_THREAD;
     }
-    if (LIFELINE_UNLIKELY(chunk_writer != log->writer)) {
+    if (thread->chunk_writer != log->writer) {
         return LIFELINE_RECORD_NEEDS_CHUNK;
     }
-    if (LIFELINE_UNLIKELY(cached_tid > UINT32_MAX)) {
+    if (thread->tid > UINT32_MAX) {
         return LIFELINE_RECORD_UNFIT;
     }
-    // The queue first, so that little is kept across libdispatch's call.
-    uint64_t phase = (event >> 8) & 3;
-    int64_t depth = __atomic_load_n(open_calls_counter, __ATOMIC_RELAXED);
-    uint32_t queue;
-    if (phase == 1 && depth >= 1 && depth <= LIFELINE_QUEUE_DEPTHS) {
-        queue = queue_at_depth[depth - 1];
-    } else {
-        queue = current_queue(generation, &pending_record.label);
-        if (LIFELINE_UNLIKELY(queue == LIFELINE_QUEUE_MISS)) {
-            return LIFELINE_RECORD_NEEDS_QUEUE;
+    thread->ready = log->writer;
+    return 0;
+}
+
+#define LIFELINE_COMMIT_WORD (0x0Aull << 56)
+
+uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site) {
+    thread_state *thread = &this_thread;
+    if (LIFELINE_UNLIKELY(thread->ready != log->writer)) {
+        uint64_t result = make_ready(thread, log);
+        if (result != 0) {
+            return result;
         }
     }
-    lifeline_chunk *chunk = chunk_of_writer;
+    uint64_t queue = current_queue(thread, &pending_record.label);
+    if (LIFELINE_UNLIKELY(queue == LIFELINE_QUEUE_MISS)) {
+        return LIFELINE_RECORD_NEEDS_QUEUE;
+    }
+    lifeline_chunk *chunk = thread->chunk;
 
     lifeline_chunk_enter(chunk);
     uint64_t taken = lifeline_sequence_take(log);
@@ -234,13 +405,11 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
         return LIFELINE_RECORD_STOPPED;
     }
     uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
-    if (phase == 0) {
-        if (depth >= 0 && depth < LIFELINE_QUEUE_DEPTHS) {
-            queue_at_depth[depth] = queue;
-        }
-        __atomic_store_n(open_calls_counter, depth + 1, __ATOMIC_RELAXED);
-    } else if (phase == 1) {
-        __atomic_store_n(open_calls_counter, depth - 1, __ATOMIC_RELAXED);
+    // The thread's counter of unfinished calls: +1 at a begin (phase 0), -1 at an end (1).
+    uint64_t phase = event & 3;
+    if (phase < 2) {
+        int64_t *counter = thread->open_calls;
+        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
     }
     uint64_t origin = log->clock_origin;
     uint64_t time = origin == UINT64_MAX ? lifeline_tsc() : lifeline_monotonic_ns() - origin;
@@ -248,32 +417,32 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
     // The record: marker, flags, length and thread; seq; time; the first object; the optional
     // fields in their order (second object, queue, demand or alive_at, call site) from byte 28;
     // the commit byte last. `tail` holds the words from byte 24 on.
-    uint64_t fields = (event >> 16) & 0xFF;
+    uint64_t flags = (event >> 8) & 0x7F;
     uint64_t tail[5] = {(uint32_t)objects, 0, 0, 0, 0};
     unsigned char *next = (unsigned char *)tail + 4;
-    if (fields & LIFELINE_FIELD_SECOND) {
+    if (event & (LIFELINE_FIELD_SECOND << 8)) {
         uint32_t second = (uint32_t)(objects >> 32);
         memcpy(next, &second, 4);
         next += 4;
     }
-    if (queue != 0 && queue != UINT32_MAX) {
-        fields |= LIFELINE_FIELD_QUEUE;
-        memcpy(next, &queue, 4);
+    if (queue != 0) {
+        uint32_t id = (uint32_t)queue;
+        memcpy(next, &id, 4);
         next += 4;
+        flags |= LIFELINE_FIELD_QUEUE;
     }
-    if (fields & (LIFELINE_FIELD_DEMAND | LIFELINE_FIELD_OBSERVED)) {
+    if (flags & (LIFELINE_FIELD_DEMAND | LIFELINE_FIELD_OBSERVED)) {
         memcpy(next, &number, 8);
         next += 8;
     }
-    if (fields & LIFELINE_FIELD_SITE) {
+    if (flags & LIFELINE_FIELD_SITE) {
         memcpy(next, &call_site, 8);
         next += 8;
     }
     uint64_t tail_words = (uint64_t)(next - (unsigned char *)tail + 8) / 8;
     uint64_t length = 24 + tail_words * 8;
-    tail[tail_words - 1] |= 0x0Aull << 56;
-    uint64_t head = (0x80u | (event & 0xFFu) << 2 | phase) | (fields & ~(uint64_t)LIFELINE_FIELD_SECOND) << 8
-        | length << 16 | cached_tid << 32;
+    tail[tail_words - 1] |= LIFELINE_COMMIT_WORD;
+    uint64_t head = (event & 0xFF) | flags << 8 | length << 16 | thread->tid << 32;
 
     unsigned char *to = chunk->cursor;
     if (LIFELINE_UNLIKELY((taken & LIFELINE_SEQUENCE_FULL) != 0 || to == NULL || length > chunk->remaining)) {
@@ -298,10 +467,235 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
     return seq;
 }
 
+#define LIFELINE_SCOPE_CAPACITY 32
+
+// The calling thread's scopes in the recording `generation`, innermost last: `depth` counts
+// them all, the arrays hold the first LIFELINE_SCOPE_CAPACITY.
+typedef struct {
+    uint64_t generation;
+    uint64_t depth;
+    uint64_t values[LIFELINE_SCOPE_CAPACITY];
+    uint8_t kinds[LIFELINE_SCOPE_CAPACITY];
+} scope_stack;
+
+LIFELINE_THREAD_LOCAL scope_stack this_thread_scopes;
+
+static inline void scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
+    scope_stack *scopes = &this_thread_scopes;
+    if (LIFELINE_UNLIKELY(scopes->generation != generation)) {
+        scopes->generation = generation;
+        scopes->depth = 0;
+    }
+    uint64_t depth = scopes->depth;
+    if (LIFELINE_LIKELY(depth < LIFELINE_SCOPE_CAPACITY)) {
+        scopes->kinds[depth] = (uint8_t)kind;
+        scopes->values[depth] = value;
+    }
+    scopes->depth = depth + 1;
+}
+
+static inline void scope_pop(uint64_t generation) {
+    scope_stack *scopes = &this_thread_scopes;
+    if (scopes->generation == generation && scopes->depth > 0) {
+        scopes->depth -= 1;
+    }
+}
+
+void lifeline_scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
+    scope_push(generation, kind, value);
+}
+
+void lifeline_scope_pop(uint64_t generation) {
+    scope_pop(generation);
+}
+
+lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value) {
+    scope_stack *scopes = &this_thread_scopes;
+    uint64_t depth = scopes->depth;
+    if (LIFELINE_UNLIKELY(scopes->generation != generation || depth == 0)) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    depth -= 1;
+    scopes->depth = depth;
+    if (LIFELINE_UNLIKELY(depth >= LIFELINE_SCOPE_CAPACITY)) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    *value = scopes->values[depth];
+    return (lifeline_scope_kind)scopes->kinds[depth];
+}
+
+lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
+    const scope_stack *scopes = &this_thread_scopes;
+    uint64_t depth = scopes->depth;
+    if (scopes->generation != generation || depth == 0 || depth > LIFELINE_SCOPE_CAPACITY) {
+        return LIFELINE_SCOPE_NONE;
+    }
+    *value = scopes->values[depth - 1];
+    return (lifeline_scope_kind)scopes->kinds[depth - 1];
+}
+
+// The shapes of record the entry points below build: known when they are compiled, so that
+// each builds its record without looking at its fields.
+typedef enum {
+    // The first object alone.
+    RECORD_SHAPE_OBJECT,
+    // The first object and a number (demand or alive_at).
+    RECORD_SHAPE_NUMBER,
+    // Two objects.
+    RECORD_SHAPE_OBJECTS,
+} record_shape;
+
+// One event of `shape` (see lifeline_record) on the common path: the thread is ready, its queue
+// is the one of its last event, the clock is the time-stamp counter, and the record fits the
+// thread's chunk. Anything else goes to lifeline_record before anything changed but the scope
+// (`LIFELINE_EVENT_ENTERS_DELIVERY`, `LIFELINE_EVENT_LEAVES_SCOPE`), which lifeline_record
+// leaves alone. No call on this path, so that it saves few registers.
+static inline __attribute__((always_inline)) uint64_t record_shaped(
+    lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, record_shape shape) {
+    // As scope_push and scope_pop, written out: the compiler keeps them on this path.
+    if (event & (LIFELINE_EVENT_ENTERS_DELIVERY | LIFELINE_EVENT_LEAVES_SCOPE)) {
+        scope_stack *scopes = &this_thread_scopes;
+        uint64_t generation = log->generation;
+        int current = scopes->generation == generation;
+        uint64_t depth = current ? scopes->depth : 0;
+        if (event & LIFELINE_EVENT_ENTERS_DELIVERY) {
+            if (depth < LIFELINE_SCOPE_CAPACITY) {
+                scopes->kinds[depth] = LIFELINE_SCOPE_DELIVERY;
+                scopes->values[depth] = (uint32_t)objects;
+            }
+            scopes->generation = generation;
+            scopes->depth = depth + 1;
+        } else if (depth > 0) {
+            scopes->depth = depth - 1;
+        }
+    }
+    thread_state *thread = &this_thread;
+    if (LIFELINE_UNLIKELY(thread->ready != log->writer || !queue_is_first(thread) || log->clock_origin != UINT64_MAX)) {
+        return lifeline_record(log, event, objects, number, 0);
+    }
+    uint64_t queue = thread->queues[0].id;
+    // The words from byte 24 on: the first object, the queue and the other fields, as
+    // lifeline_record lays them out, and the commit byte last.
+    uint64_t first = (uint32_t)objects;
+    uint64_t flags = (event >> 8) & 0x7F;
+    uint64_t w3, w4 = 0, w5 = 0, tail_words;
+    switch (shape) {
+    case RECORD_SHAPE_OBJECT:
+        if (queue == 0) {
+            w3 = first | LIFELINE_COMMIT_WORD;
+            tail_words = 1;
+        } else {
+            w3 = first | queue << 32;
+            w4 = LIFELINE_COMMIT_WORD;
+            tail_words = 2;
+        }
+        break;
+    case RECORD_SHAPE_NUMBER:
+        if (queue == 0) {
+            w3 = first | number << 32;
+            w4 = number >> 32 | LIFELINE_COMMIT_WORD;
+            tail_words = 2;
+        } else {
+            w3 = first | queue << 32;
+            w4 = number;
+            w5 = LIFELINE_COMMIT_WORD;
+            tail_words = 3;
+        }
+        break;
+    case RECORD_SHAPE_OBJECTS:
+        w3 = objects;
+        w4 = queue | LIFELINE_COMMIT_WORD;
+        tail_words = 2;
+        break;
+    }
+    if (queue != 0) {
+        flags |= LIFELINE_FIELD_QUEUE;
+    }
+    uint64_t length = 24 + tail_words * 8;
+    lifeline_chunk *chunk = thread->chunk;
+    unsigned char *to = chunk->cursor;
+    if (LIFELINE_UNLIKELY(to == NULL || length > chunk->remaining)) {
+        return lifeline_record(log, event, objects, number, 0);
+    }
+    uint64_t head = (event & 0xFF) | flags << 8 | length << 16 | thread->tid << 32;
+
+    lifeline_chunk_enter(chunk);
+    uint64_t taken = lifeline_sequence_take(log);
+    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
+        lifeline_chunk_leave(chunk);
+        return LIFELINE_RECORD_STOPPED;
+    }
+    uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
+    uint64_t phase = event & 3;
+    if (phase < 2) {
+        int64_t *counter = thread->open_calls;
+        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
+    }
+    uint64_t time = lifeline_tsc();
+    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_FULL)) {
+        // Numbered and counted, not written: the caller counts it as dropped.
+        pending_record.seq = seq;
+        pending_record.chunk = chunk;
+        pending_record.writes = 0;
+        pending_record.length = length;
+        pending_record.record[0] = head;
+        return LIFELINE_RECORD_NEEDS_PLACING;
+    }
+    // As lifeline_chunk_store: the first word first, the last word (with the commit byte) last.
+    memcpy(to, &head, 8);
+    __asm__ volatile("" ::: "memory");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    memcpy(to + 8, &seq, 8);
+    memcpy(to + 16, &time, 8);
+    if (tail_words == 1) {
+        __asm__ volatile("" ::: "memory");
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        memcpy(to + 24, &w3, 8);
+    } else if (tail_words == 2) {
+        memcpy(to + 24, &w3, 8);
+        __asm__ volatile("" ::: "memory");
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        memcpy(to + 32, &w4, 8);
+    } else {
+        memcpy(to + 24, &w3, 8);
+        memcpy(to + 32, &w4, 8);
+        __asm__ volatile("" ::: "memory");
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        memcpy(to + 40, &w5, 8);
+    }
+    chunk->cursor = to + length;
+    chunk->remaining -= length;
+    lifeline_chunk_leave(chunk);
+    return seq;
+}
+
+uint64_t lifeline_record_object(lifeline_log *log, uint64_t event, uint32_t object) {
+    return record_shaped(log, event, object, 0, RECORD_SHAPE_OBJECT);
+}
+
+uint64_t lifeline_record_number(lifeline_log *log, uint64_t event, uint32_t object, uint64_t number) {
+    return record_shaped(log, event, object, number, RECORD_SHAPE_NUMBER);
+}
+
+uint64_t lifeline_record_objects(lifeline_log *log, uint64_t event, uint64_t objects) {
+    return record_shaped(log, event, objects, 0, RECORD_SHAPE_OBJECTS);
+}
+
 void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls) {
+    thread_state *thread = &this_thread;
     (void)lifeline_thread_id();
-    open_calls_counter = open_calls;
-    declared_generation = generation;
+    if (!thread->dispatch_slot_found) {
+        thread->dispatch_slot = find_dispatch_slot();
+        thread->dispatch_slot_found = 1;
+    }
+    for (int index = 0; index < LIFELINE_QUEUE_ENTRIES; index++) {
+        thread->queues[index] = (queue_entry){LIFELINE_NO_QUEUE, NULL, 0};
+    }
+    thread->missed = (queue_entry){LIFELINE_NO_QUEUE, NULL, 0};
+    thread->missed_text = NULL;
+    thread->open_calls = open_calls;
+    thread->declared_generation = generation;
+    thread->ready = 0;
 }
 
 int64_t lifeline_thread_open_calls(const int64_t *open_calls) {
@@ -310,51 +704,6 @@ int64_t lifeline_thread_open_calls(const int64_t *open_calls) {
 
 int lifeline_capture_return_addresses(uintptr_t *addresses, int capacity) {
     return backtrace((void **)addresses, capacity);
-}
-
-#define LIFELINE_SCOPE_CAPACITY 32
-
-LIFELINE_THREAD_LOCAL uint64_t scope_generation;
-LIFELINE_THREAD_LOCAL uint32_t scope_depth;
-LIFELINE_THREAD_LOCAL uint8_t scope_kinds[LIFELINE_SCOPE_CAPACITY];
-LIFELINE_THREAD_LOCAL uint64_t scope_values[LIFELINE_SCOPE_CAPACITY];
-
-void lifeline_scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
-    if (scope_generation != generation) {
-        scope_generation = generation;
-        scope_depth = 0;
-    }
-    if (scope_depth < LIFELINE_SCOPE_CAPACITY) {
-        scope_kinds[scope_depth] = (uint8_t)kind;
-        scope_values[scope_depth] = value;
-    }
-    scope_depth += 1;
-}
-
-void lifeline_scope_pop(uint64_t generation) {
-    if (scope_generation == generation && scope_depth > 0) {
-        scope_depth -= 1;
-    }
-}
-
-lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value) {
-    if (scope_generation != generation || scope_depth == 0) {
-        return LIFELINE_SCOPE_NONE;
-    }
-    scope_depth -= 1;
-    if (scope_depth >= LIFELINE_SCOPE_CAPACITY) {
-        return LIFELINE_SCOPE_NONE;
-    }
-    *value = scope_values[scope_depth];
-    return (lifeline_scope_kind)scope_kinds[scope_depth];
-}
-
-lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
-    if (scope_generation != generation || scope_depth == 0 || scope_depth > LIFELINE_SCOPE_CAPACITY) {
-        return LIFELINE_SCOPE_NONE;
-    }
-    *value = scope_values[scope_depth - 1];
-    return (lifeline_scope_kind)scope_kinds[scope_depth - 1];
 }
 
 // The identity cache: direct-mapped, 16,384 entries of one cache line each (1 MiB of zero

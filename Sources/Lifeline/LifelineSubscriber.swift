@@ -60,23 +60,31 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let session = hop.session
+        guard session.options.valueDescriptionLimit == nil else { return receiveDescribing(input) }
+        session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: nil), delivery: .enters)
+        let demand = withDownstream { $0.receive(input) }
+        session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: nil), delivery: .leaves)
+        return demand
+    }
+
+    /// ``receive(_:)`` when values are described: kept apart, so that a delivery without a
+    /// description handles no text.
+    @inline(never)
+    private func receiveDescribing(_ input: Input) -> Subscribers.Demand {
+        let session = hop.session
         // Described once, for both events.
         let description = session.describe(input)
-        session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: description))
-        session.callSites.deliveryBegins(to: id)
+        session.record(.begin, .value(subscriber: id, returnedDemand: nil, value: description), delivery: .enters)
         let demand = withDownstream { $0.receive(input) }
-        session.callSites.deliveryEnds()
-        session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: description))
+        session.record(.end, .value(subscriber: id, returnedDemand: TraceDemand(demand), value: description), delivery: .leaves)
         return demand
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let event = TraceEvent.Kind.completion(subscriber: id, completion: TraceEvent.Completion(completion))
-        hop.session.record(.begin, event)
-        hop.session.callSites.deliveryBegins(to: id)
+        hop.session.record(.begin, event, delivery: .enters)
         withDownstream { $0.receive(completion: completion) }
-        hop.session.callSites.deliveryEnds()
-        let seq = hop.session.record(.end, event)
+        let seq = hop.session.record(.end, event, delivery: .leaves)
         hop.session.callEnded(at: seq, snapshotReason: .completion)
     }
 }

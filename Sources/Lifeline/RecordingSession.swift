@@ -11,15 +11,16 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:callSite:)`` is the hot path, one call of `lifeline_record` for an event without
-/// text: an atomic add for the sequence number, one read of the time-stamp counter (of
-/// CLOCK_MONOTONIC where the counter is not invariant), the thread's own counter of unfinished
-/// calls, its id and queue from thread-local storage, and a binary record built in registers and
-/// stored into the thread's own chunk of the mapped log (a JSON line is copied with a
-/// reservation of its own). No lock, no system call, no heap allocation and no other shared
-/// atomic, except the first time a thread or queue is seen and once per chunk (4 KiB) of
-/// records. Stopping stops the numbering first, so that a thread either numbers and writes its
-/// event before the log closes or records nothing.
+/// ``record(_:_:callSite:delivery:)`` is the hot path, one call of `lifeline_record` (or of its
+/// entry point for the event's fields) for an event without text: an atomic add for the sequence
+/// number, one read of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not
+/// invariant), the thread's own counter of unfinished calls, its id from thread-local storage and
+/// its queue from libdispatch's thread data (compared with the last event's), and a binary
+/// record built in registers and stored into the thread's own chunk of the mapped log (a JSON
+/// line is copied with a reservation of its own). No lock, no system call, no heap allocation
+/// and no other shared atomic, except the first time a thread or queue is seen and once per chunk
+/// (4 KiB) of records. Stopping stops the numbering first, so that a thread either numbers and
+/// writes its event before the log closes or records nothing.
 final class RecordingSession: Sendable {
     let options: RecordingOptions
     let registry: ObjectRegistry
@@ -31,6 +32,8 @@ final class RecordingSession: Sendable {
     let path: String
 
     private let writer: TraceFileWriter
+    /// The writer's sequence counter and ids, which `lifeline_record` reads.
+    nonisolated(unsafe) private let log: UnsafeMutablePointer<lifeline_log>
     private let generation: UInt64
     private let clockOrigin: UInt64
     /// Whether events are written as binary records (log format version 7).
@@ -38,6 +41,8 @@ final class RecordingSession: Sendable {
     /// Whether event times are time-stamp counter readings, which the reader converts.
     private let readsTimeStampCounter: Bool
     private let snapshotsEveryCall: Bool
+    /// Whether call sites are recorded, and so the scopes they need (`RecordingOptions.callSites`).
+    private let capturesCallSites: Bool
     /// Whether events without text are recorded by `lifeline_record` (binary records, no
     /// snapshot at every call).
     private let recordsFields: Bool
@@ -62,6 +67,7 @@ final class RecordingSession: Sendable {
         writesRecords = options.logFormat == .binary
         readsTimeStampCounter = writesRecords && lifeline_tsc_is_invariant() != 0
         snapshotsEveryCall = options.snapshots == .everyCall
+        capturesCallSites = options.callSites
         let origin = lifeline_monotonic_ns()
         clockOrigin = origin
         recordsFields = writesRecords && !snapshotsEveryCall
@@ -75,8 +81,9 @@ final class RecordingSession: Sendable {
         var clock: (@Sendable () -> (tsc: UInt64, time: UInt64))?
         if readsTimeStampCounter { clock = { @Sendable in Self.readClocks(origin: origin) } }
         writer = try TraceFileWriter(path: path, header: header, capacity: options.logCapacity, clock: clock)
-        writer.log.pointee.generation = generation
-        writer.log.pointee.clock_origin = readsTimeStampCounter ? UInt64.max : origin
+        log = writer.log
+        log.pointee.generation = generation
+        log.pointee.clock_origin = readsTimeStampCounter ? UInt64.max : origin
     }
 
     deinit {
@@ -89,27 +96,91 @@ final class RecordingSession: Sendable {
     /// their end events as dropped in the end record, and they are not recorded later.
     ///
     /// An event without text, in a log of binary records, is recorded by one call of
-    /// `lifeline_record`, which does everything from the thread's counter to the store; this
-    /// function, inlined into its callers, only packs the event's fields into its arguments.
+    /// `lifeline_record` or one of its entry points for common fields (`lifeline_record_object`,
+    /// `_number`, `_objects`), which does everything from the thread's counter to the store; this
+    /// function, inlined into its callers, only packs the event's fields into its arguments and
+    /// picks the entry point, both known where it is inlined.
     /// Anything else (a text, JSON lines, snapshots at every call) takes the general path.
+    ///
+    /// `delivery` enters the delivery scope of the value or completion the event begins (as
+    /// `callSites.deliveryBegins(to:)`), or leaves the innermost scope (`deliveryEnds()`), before
+    /// the event is recorded: in the same call of `lifeline_record` where it can.
     @inline(__always)
     @discardableResult
-    func record(_ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil) -> UInt64 {
-        guard recordsFields, let fields = Self.fields(phase, kind, callSite: callSite) else {
+    func record(
+        _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil,
+        delivery: DeliveryScopeChange = .unchanged
+    ) -> UInt64 {
+        guard recordsFields, var fields = Self.fields(phase, kind, callSite: callSite) else {
+            change(delivery, for: kind)
             return recordEvent(phase, kind, callSite: callSite)
         }
-        let result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
+        if capturesCallSites && delivery != .unchanged {
+            if fields.shape == .any {
+                change(delivery, for: kind)
+            } else {
+                fields.event |= delivery == .enters ? LIFELINE_EVENT_ENTERS_DELIVERY : LIFELINE_EVENT_LEAVES_SCOPE
+            }
+        }
+        // The event's fields are known where this is inlined, and so the entry point.
+        let result = switch fields.shape {
+        case .object: lifeline_record_object(log, fields.event, UInt32(truncatingIfNeeded: fields.objects))
+        case .number: lifeline_record_number(log, fields.event, UInt32(truncatingIfNeeded: fields.objects), fields.number)
+        case .objects: lifeline_record_objects(log, fields.event, fields.objects)
+        case .any: lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
+        }
         return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, phase, kind, callSite: callSite)
+    }
+
+    /// What an event does to the calling thread's scopes (see `CallSiteRecorder`).
+    enum DeliveryScopeChange {
+        case unchanged
+        /// The delivery of a value or completion to the event's subscriber begins.
+        case enters
+        /// The innermost scope, a delivery, ends.
+        case leaves
+    }
+
+    /// Changes the scopes as `delivery` says, for `kind`, on the paths that don't leave it to
+    /// `lifeline_record`.
+    @inline(never)
+    private func change(_ delivery: DeliveryScopeChange, for kind: borrowing TraceEvent.Kind) {
+        switch delivery {
+        case .enters:
+            switch kind {
+            case .value(let subscriber, _, _), .completion(let subscriber, _): callSites.deliveryBegins(to: subscriber)
+            default: break
+            }
+        case .leaves:
+            callSites.deliveryEnds()
+        case .unchanged:
+            break
+        }
     }
 
     /// An event's arguments for `lifeline_record`.
     private struct RecordFields {
-        /// The kind, the phase and the fields.
+        /// The record's marker (kind and phase) and the fields.
         var event: UInt64
         /// The first and second object.
         var objects: UInt64
         /// The demand, or the sequence number an object was seen alive at.
         var number: UInt64 = 0
+        /// Which of `lifeline_record`'s entry points builds the record.
+        var shape: RecordShape
+    }
+
+    /// The entry points of `lifeline_record`: one for each set of fields common events have,
+    /// which builds its record without looking at the fields.
+    private enum RecordShape {
+        /// `lifeline_record_object`: the object alone.
+        case object
+        /// `lifeline_record_number`: the object and a demand or alive_at.
+        case number
+        /// `lifeline_record_objects`: two objects.
+        case objects
+        /// `lifeline_record`: any other.
+        case any
     }
 
     /// The arguments of an event for `lifeline_record`, or nil when it has a text or a number
@@ -162,9 +233,15 @@ final class RecordingSession: Sendable {
             }
         }
         guard first.rawValue <= UInt32.max, second.rawValue <= UInt32.max else { return nil }
+        let shape: RecordShape = switch fieldFlags {
+        case 0: .object
+        case LIFELINE_FIELD_DEMAND, LIFELINE_FIELD_OBSERVED: .number
+        case LIFELINE_FIELD_SECOND: .objects
+        default: .any
+        }
         return RecordFields(
-            event: code | phaseCode << 8 | UInt64(fieldFlags) << 16, objects: first.rawValue | second.rawValue << 32,
-            number: number
+            event: (0x80 | code << 2 | phaseCode) | UInt64(fieldFlags) << 8, objects: first.rawValue | second.rawValue << 32,
+            number: number, shape: shape
         )
     }
 
@@ -195,7 +272,7 @@ final class RecordingSession: Sendable {
             default:
                 return result
             }
-            result = lifeline_record(writer.log, fields.event, fields.objects, fields.number, callSite ?? 0)
+            result = lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
     }
 
@@ -220,7 +297,7 @@ final class RecordingSession: Sendable {
         }
         let queue: UInt32? = switch queueID {
         case 0, UInt32.max: nil
-        case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread, delta: delta)
+        case LIFELINE_QUEUE_MISS: resolveQueue(label!, thread: thread)
         default: queueID
         }
         if snapshotsEveryCall { snapshots.touch(copy kind) }
@@ -441,9 +518,9 @@ final class RecordingSession: Sendable {
     /// first time the thread meets it: declared on first sight in the recording, and cached
     /// for the thread. The main thread reports the main queue's label even outside the main
     /// queue, so there the thread's own name is used.
-    private func resolveQueue(_ label: UnsafePointer<CChar>, thread: UInt64, delta: Int64) -> UInt32? {
+    private func resolveQueue(_ label: UnsafePointer<CChar>, thread: UInt64) -> UInt32? {
         let id = queueID(labelled: label, thread: thread)
-        lifeline_thread_resolved_queue(generation, label, id, delta)
+        lifeline_thread_cache_queue(generation, label, id)
         return id == UInt32.max ? nil : id
     }
 

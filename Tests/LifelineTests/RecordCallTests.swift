@@ -64,7 +64,7 @@ import Testing
         case .instant: 2
         }
         let ids = objects.map(\.rawValue) + [0]
-        return (code | phaseCode << 8 | UInt64(fields) << 16, ids[0] | ids[1] << 32, number)
+        return ((0x80 | code << 2 | phaseCode) | UInt64(fields) << 8, ids[0] | ids[1] << 32, number)
     }
 
     /// Records an event with `lifeline_record` as `RecordingSession` does, doing what it asks
@@ -143,6 +143,47 @@ import Testing
         #expect(trace.damage.isEmpty)
         #expect(trace.events.count == 2 * Self.kinds.count)
         #expect(trace.events.allSatisfy { $0.queue == 5 })
+    }
+
+    /// The entry points that record a common event can enter or leave a delivery scope in the
+    /// same call, exactly once even when the call asks to be made again; lifeline_record, which
+    /// the second call goes to, leaves the scopes alone.
+    @Test func anEventEntersAndLeavesADeliveryScopeInTheSameCall() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-call-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try TraceFileWriter(path: path, header: header)
+        writer.log.pointee.generation = Self.generation
+        writer.log.pointee.clock_origin = .max
+        TraceLineEncoder.withLine(for: TraceThread(tid: lifeline_thread_id(), name: "main")) { writer.append($0) }
+        TraceLineEncoder.withLine(for: TraceObject(id: TraceObjectID(2), role: .subscriber, typeName: "T", shortTypeName: "T", lifetimeTracked: false)) {
+            writer.append($0)
+        }
+        let counter = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+        counter.initialize(to: 0)
+        defer { counter.deallocate() }
+        lifeline_thread_adopt(Self.generation, counter)
+        lifeline_scope_push(Self.generation, LIFELINE_SCOPE_SUBSCRIBE, 77)
+        var value: UInt64 = 0
+        let begin = Self.arguments(.begin, .value(subscriber: TraceObjectID(2), returnedDemand: nil, value: nil), nil)
+        #expect(lifeline_record_object(writer.log, begin.0 | LIFELINE_EVENT_ENTERS_DELIVERY, 2) == LIFELINE_RECORD_NEEDS_CHUNK)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_DELIVERY && value == 2)
+        writer.adoptChunk()
+        // What the session does with lifeline_record's answers, with the scope bit left in.
+        #expect(Self.record(begin.0 | LIFELINE_EVENT_ENTERS_DELIVERY, 2, 0, 0, into: writer) == 1)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_DELIVERY && value == 2)
+        let end = Self.arguments(.end, .value(subscriber: TraceObjectID(2), returnedDemand: .max(1), value: nil), nil)
+        #expect(lifeline_record_number(writer.log, end.0 | LIFELINE_EVENT_LEAVES_SCOPE, 2, end.2) == 2)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_SUBSCRIBE && value == 77)
+        lifeline_scope_pop(Self.generation)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_NONE)
+        #expect(counter.pointee == 0)
+        writer.closeNumbered()
+        let trace = try TraceReader.read(contentsOf: path)
+        #expect(trace.damage.isEmpty)
+        #expect(trace.events.map(\.kind) == [
+            .value(subscriber: TraceObjectID(2), returnedDemand: nil, value: nil),
+            .value(subscriber: TraceObjectID(2), returnedDemand: .max(1), value: nil),
+        ])
     }
 
     @Test func afterNumberingStopsNoEventIsNumberedButLinesStillGoIn() throws {

@@ -26,6 +26,42 @@ extension RecordingTests {
             #expect(trace.executionContextName(of: subscribe) != "lifeline.tests.delivery")
         }
 
+        /// A `DispatchQueue.sync` inside a sink moves the same thread onto another queue and back:
+        /// each event carries the queue the thread runs at that moment, however the recorder
+        /// caches it.
+        @Test(arguments: [false, true]) func aSyncInsideASinkShowsTheQueueItEntersAndLeaves(automatic: Bool) throws {
+            let outer = DispatchQueue(label: "lifeline.tests.outer")
+            let inner = DispatchQueue(label: "lifeline.tests.inner")
+            var received: [Int] = []
+            let trace = try Lifeline.record(options: RecordingOptions(automatic: automatic)) {
+                let innerSubject = PassthroughSubject<Int, Never>()
+                let outerSubject = PassthroughSubject<Int, Never>()
+                let innerCancellable = innerSubject.lifeline("inner").sink { received.append($0) }
+                let outerCancellable = outerSubject.lifeline("outer").sink { value in inner.sync { innerSubject.send(value) } }
+                outer.sync {
+                    for value in 1...3 { outerSubject.send(value) }
+                }
+                outerSubject.send(4)
+                outer.sync { outerSubject.send(5) }
+                innerCancellable.cancel()
+                outerCancellable.cancel()
+            }
+            #expect(received == [1, 2, 3, 4, 5])
+            func valueEvents(of label: String) throws -> [TraceEvent] {
+                let sink = try #require(trace.objects.values.first { $0.label == label && $0.role == .subscriber })
+                return trace.events.filter { $0.kind.name == "value" && $0.kind.objects == [sink.id] }
+            }
+            let outerValues = try valueEvents(of: "outer")
+            let innerValues = try valueEvents(of: "inner")
+            #expect(outerValues.count == 10 && innerValues.count == 10)
+            #expect(Set((outerValues + innerValues).map(\.thread)).count == 1, "one thread delivers every value")
+            #expect(innerValues.map(trace.executionContextName) == Array(repeating: "lifeline.tests.inner", count: 10))
+            let outerContexts = outerValues.map(trace.executionContextName)
+            #expect(Array(outerContexts[0..<6]) == Array(repeating: "lifeline.tests.outer", count: 6))
+            #expect(outerContexts[6] == outerContexts[7] && !outerContexts[6].hasPrefix("lifeline.tests."))
+            #expect(Array(outerContexts[8..<10]) == Array(repeating: "lifeline.tests.outer", count: 2))
+        }
+
         @Test func everyThreadIsDeclaredOnceWithAName() throws {
             let queue = DispatchQueue(label: "lifeline.tests.worker")
             let trace = try Lifeline.record {

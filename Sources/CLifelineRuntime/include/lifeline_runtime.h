@@ -189,18 +189,41 @@ typedef struct lifeline_pending_record {
 /// while the thread is busy in its chunk, so that whoever stops numbering and waits for the
 /// chunks reads every counter settled.
 ///
-/// - `event`: the kind's number (bits 0–7), the phase (bits 8–9: 0 begin, 1 end, 2 instant) and
-///   the `LIFELINE_FIELD_*` the event has (bits 16–23).
+/// - `event`: the record's marker (bits 0–7: `0x80 + kind × 4 + phase`, phase 0 begin, 1 end,
+///   2 instant) and the `LIFELINE_FIELD_*` the event has (bits 8–15).
 /// - `objects`: the first object's id (low 32 bits) and the second's (high 32 bits).
 /// - `number`: the demand (`LIFELINE_FIELD_DEMAND`) or the sequence number the object was last
 ///   seen alive at (`LIFELINE_FIELD_OBSERVED`).
 /// - `call_site`: the call site (`LIFELINE_FIELD_SITE`).
 uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site);
 
+/// Bits of `event` for the entry points below, not of the record: before recording the event,
+/// enter a delivery scope for its first object (as ``lifeline_scope_push`` with
+/// `LIFELINE_SCOPE_DELIVERY` does), or leave the innermost scope (``lifeline_scope_pop``), in the
+/// scopes of the log's `generation`. ``lifeline_record`` ignores them: its caller, and the
+/// caller of an entry point that returned a `LIFELINE_RECORD_*` asking for a second call,
+/// doesn't change the scope again.
+#define LIFELINE_EVENT_ENTERS_DELIVERY (1ull << 16)
+#define LIFELINE_EVENT_LEAVES_SCOPE (1ull << 17)
+
+/// ``lifeline_record`` for an event whose only field is its object (no flag in `event`): built
+/// without looking at its fields.
+uint64_t lifeline_record_object(lifeline_log *log, uint64_t event, uint32_t object);
+
+/// ``lifeline_record`` for an event with its object and a number, and no other field (flag
+/// `LIFELINE_FIELD_DEMAND` or `LIFELINE_FIELD_OBSERVED` in `event`).
+uint64_t lifeline_record_number(lifeline_log *log, uint64_t event, uint32_t object, uint64_t number);
+
+/// ``lifeline_record`` for an event with two objects and no other field (flag
+/// `LIFELINE_FIELD_SECOND` in `event`).
+uint64_t lifeline_record_objects(lifeline_log *log, uint64_t event, uint64_t objects);
+
 /// The calling thread's pending record (see ``lifeline_record``).
 lifeline_pending_record *lifeline_record_pending(void);
 
-/// After `LIFELINE_RECORD_NEEDS_QUEUE`: caches `queue` for `label` on the calling thread.
+/// After `LIFELINE_RECORD_NEEDS_QUEUE`, or a `LIFELINE_QUEUE_MISS` of ``lifeline_thread_event``:
+/// caches `queue` as the id of the current queue, labelled `label`, on the calling thread
+/// (`UINT32_MAX` for one to record as no queue).
 void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_t queue);
 
 /// A queue id of ``lifeline_thread_event``: the current queue's label is not cached, and
@@ -213,14 +236,11 @@ void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_
 /// thread's kernel id, or 0, doing nothing, when the recording has not adopted the thread yet
 /// (``lifeline_thread_adopt``).
 ///
-/// `*queue` is 0 when the thread runs no queue, the id cached for the current queue's label
-/// (``lifeline_queue_cache_store``), or `LIFELINE_QUEUE_MISS` with `*label` set. The end of a
-/// call runs on the queue its begin ran on, so it takes that one without asking libdispatch.
+/// `*queue` is 0 when the thread runs no queue (or one recorded as none), the id cached for the
+/// current queue (``lifeline_thread_cache_queue``), or `LIFELINE_QUEUE_MISS` with `*label` set.
+/// The current queue is read where libdispatch keeps it for the thread, when its layout checked
+/// out (see lifeline_runtime.c), and otherwise asked of `dispatch_queue_get_label`.
 uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label);
-
-/// After a `LIFELINE_QUEUE_MISS`: caches `queue` for `label` on the calling thread, and for the
-/// call the event (with the same `delta`) began.
-void lifeline_thread_resolved_queue(uint64_t generation, const char *label, uint32_t queue, int64_t delta);
 
 /// Gives the calling thread its counter of unfinished calls in the recording `generation`, which
 /// owns it and reads it when recording stops.
