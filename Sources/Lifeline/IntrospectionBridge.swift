@@ -66,8 +66,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
         let description = session.describe(input)
         if description != nil { session.valueDescriptions.push(description) }
-        session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: description))
-        session.callSites.deliveryBegins(to: subscriberID)
+        session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: description), delivery: .enters)
     }
 
     @inline(__always)
@@ -90,8 +89,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
 
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
         let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
-        session.record(.begin, .completion(subscriber: subscriberID, completion: TraceEvent.Completion(completion)))
-        session.callSites.deliveryBegins(to: subscriberID)
+        session.record(.begin, .completion(subscriber: subscriberID, completion: TraceEvent.Completion(completion)), delivery: .enters)
     }
 
     func didReceive<Downstream: Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
