@@ -304,11 +304,14 @@ final class SnapshotRecorder: Sendable {
                 }
                 if touched.contains(id) { toRead.insert(address) }
             } else if let address = graph.address(of: id), graph.known[address]?.id == id {
-                // One of the recorder's objects that died.
+                // One of the recorder's objects that died, and what only it held: a subscription's
+                // copy of an array leaves with the subscription, rather than staying as found
+                // before until an object of its type happens to be allocated at its address.
                 graph.setKnown(nil, at: address)
-                if graph.entries[address] != nil {
+                if let entry = graph.entries[address] {
                     graph.remove(address)
                     removed.append(address)
+                    removed += graph.removeUnreferenced(from: entry.references.map(\.to))
                 }
             }
         }
@@ -499,8 +502,9 @@ final class SnapshotRecorder: Sendable {
         let known = graph.known
         let full = inspector.inspect(roots: starts, excluding: { address, typeName in known[address] == nil && Self.isTracerType(typeName) })
         let checkedAddresses = Set(graph.entries.filter { graph.checked.contains($0.value.id) }.keys)
-        state.comparison?.differences += Self.differences(between: graph.addressGraph, and: full, at: checkedAddresses, starts: Set(starts))
-            .map { "\(label): \($0)" }
+        let kept = graph.addressGraph
+        state.comparison?.differences += (Self.differences(between: kept, and: full, at: checkedAddresses, starts: Set(starts))
+            + Self.unreachable(in: kept, from: starts)).map { "\(label): \($0)" }
         guard let last = state.lastSnapshot else { return }
         do {
             let applied = try delta.applied(to: last)
@@ -550,6 +554,22 @@ final class SnapshotRecorder: Sendable {
             differences.append("extra \(text(reference))")
         }
         return differences.sorted()
+    }
+
+    /// The objects of `graph` that none of `starts` reaches through its references: ones a
+    /// per-call snapshot kept after everything that held them left it. A full read never finds
+    /// them, checked or not.
+    private static func unreachable(in graph: HeapGraph, from starts: [UInt]) -> [String] {
+        var referencesByHolder: [UInt: [UInt]] = [:]
+        for reference in graph.references { referencesByHolder[reference.from, default: []].append(reference.to) }
+        var reached = Set<UInt>()
+        var pending = starts.filter { graph.nodes[$0] != nil }
+        while let address = pending.popLast() {
+            guard reached.insert(address).inserted else { continue }
+            pending += referencesByHolder[address] ?? []
+        }
+        return graph.nodes.values.filter { !reached.contains($0.address) }
+            .map { "unreachable \(TypeName.removingAddresses(from: $0.typeName))" }.sorted()
     }
 
     /// The graph's objects in an order that does not depend on where they happen to be in
