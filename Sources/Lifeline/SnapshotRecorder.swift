@@ -197,7 +197,7 @@ final class SnapshotRecorder: Sendable {
         let excluding = { (address: UInt, typeName: String) in known[address] == nil && Self.isTracerType(typeName) }
         let readsBefore = HeapInspector.memoryReadCount
         let graph = inspector.inspect(roots: starts, excluding: excluding)
-        state.lastWork = Work(read: graph.read.count, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
+        state.lastWork = Work(read: graph.readCount, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
 
         // The recorder's own weak references: the registry's to each object it knows, and
         // one to each tracked root.
@@ -369,7 +369,7 @@ final class SnapshotRecorder: Sendable {
                 (id: graph.entries[address]?.id ?? graph.known[address]?.id ?? TraceObjectID(UInt64.max), address: address)
             }.sorted { ($0.id, $0.address) < ($1.id, $1.address) }.map(\.address)
             let fresh = read(starts, in: graph)
-            work.read += fresh.read.count
+            work.read += fresh.readCount
             removed = apply(fresh, reading: reading, starts: starts, to: &graph, state: &state, session: session, roots: rootNames)
         }
         work.memoryReads = HeapInspector.memoryReadCount - readsBefore
@@ -393,7 +393,7 @@ final class SnapshotRecorder: Sendable {
         var referencesByHolder: [UInt: [HeapGraph.Reference]] = [:]
         for reference in fresh.references { referencesByHolder[reference.from, default: []].append(reference) }
         // What was read and is no longer an object (or no longer one the walk reads).
-        for address in reading.sorted() where !fresh.read.contains(address) {
+        for address in reading.sorted() where !fresh.wasRead(address) {
             if graph.entries[address] != nil {
                 let before = graph.entries[address]!.references.map(\.to)
                 graph.remove(address)
@@ -407,7 +407,7 @@ final class SnapshotRecorder: Sendable {
         // The objects read again, before the new ones get their ids: a collection that moved
         // takes over the id of the one its holder held before.
         let discovery = Self.discoveryOrder(of: fresh, from: starts)
-        let order = discovery.filter { fresh.read.contains($0) }
+        let order = discovery.filter { fresh.wasRead($0) }
         var oldTargets: [UInt] = []
         var newObjects: [UInt] = []
         for address in order {
@@ -420,8 +420,8 @@ final class SnapshotRecorder: Sendable {
                 continue
             }
             oldTargets += entry.references.map(\.to)
-            graph.put(node, id: entry.id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
-                      fingerprint: fresh.fingerprints[address])
+            graph.put(node, id: entry.id, references: referencesByHolder[address] ?? [], regions: fresh.regions(of: address),
+                      fingerprint: fresh.fingerprint(of: address))
         }
         let holders = Self.firstHolders(in: fresh, order: discovery)
         for address in newObjects {
@@ -433,8 +433,8 @@ final class SnapshotRecorder: Sendable {
                 graph.remove(earlier)
                 removed.append(earlier)
             }
-            graph.put(node, id: id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
-                      fingerprint: fresh.fingerprints[address])
+            graph.put(node, id: id, references: referencesByHolder[address] ?? [], regions: fresh.regions(of: address),
+                      fingerprint: fresh.fingerprint(of: address))
         }
         removed += graph.removeUnreferenced(from: oldTargets)
         return removed

@@ -28,6 +28,9 @@ struct HeapWalk {
     var validated = AddressTable<ClassLayout>()
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
+    /// The holder whose regions were noted last, with its position among the objects read:
+    /// most regions are noted for the object being read.
+    var lastRegionHolder: (address: UInt, position: Int) = (.max, 0)
 
     /// A walk that reads memory afresh and keeps what `catalog` validated before.
     init(
@@ -47,9 +50,7 @@ struct HeapWalk {
     mutating func reserve(objects: Int, references: Int) {
         guard objects > 0 else { return }
         graph.nodes.reserveCapacity(objects)
-        graph.read.reserveCapacity(objects)
-        graph.regions.reserveCapacity(objects)
-        graph.fingerprints.reserveCapacity(objects)
+        graph.reserveReadObjects(objects)
         graph.references.reserveCapacity(references)
         validated.reserveCapacity(objects)
         queued.reserveCapacity(objects)
@@ -64,7 +65,7 @@ struct HeapWalk {
         while let (address, layout) = pending.popLast() {
             segmentStart = graph.references.count
             if !seenTargets.isEmpty { seenTargets.removeAll() }
-            graph.read.insert(address)
+            _ = graph.markRead(address)
             noteRegion(of: address, start: address, size: layout.instanceSize)
             // Only `addInstance` queues, with the node it makes: opaque when its layout is.
             if layout.isSystemLibrary {
@@ -76,8 +77,13 @@ struct HeapWalk {
                           ownership: field.ownership, holder: address, depth: 0)
             }
         }
-        for (address, regions) in graph.regions {
-            graph.fingerprints[address] = memory.fingerprint(of: regions)
+        for position in graph.readObjects.indices {
+            var hash = ProcessMemory.emptyFingerprint, readable = true
+            graph.forEachRegion(ofReadObjectAt: position) { region in
+                readable = memory.addToFingerprint(region, &hash)
+                return readable
+            }
+            graph.setFingerprint(readable ? hash : nil, ofReadObjectAt: position)
         }
     }
 
@@ -86,7 +92,13 @@ struct HeapWalk {
     mutating func noteRegion(of holder: UInt, start: UInt, size: Int) {
         let (end, overflow) = start.addingReportingOverflow(UInt(max(size, 0)))
         guard !overflow else { return }
-        graph.regions[holder, default: []].append(start..<end)
+        // The holder is the object being read, or a collection it holds: read before its
+        // regions are noted.
+        if holder != lastRegionHolder.address {
+            guard let position = graph.readPosition(of: holder) else { return }
+            lastRegionHolder = (holder, position)
+        }
+        graph.addRegion(start..<end, toReadObjectAt: lastRegionHolder.position)
     }
 
     // MARK: Objects
@@ -476,7 +488,7 @@ struct HeapWalk {
             addReference(from: holder, to: storage, path: path, ownership: ownership)
             // A collection is part of the value of the object that holds it: its elements are
             // read again with it, once.
-            guard graph.read.insert(storage).inserted else { return }
+            guard graph.markRead(storage) != nil else { return }
             // Elements that hold no reference change nothing in the graph: a history of ten
             // thousand integers is not read again at every snapshot.
             let holdsReferences = switch shape {
