@@ -24,8 +24,10 @@ struct HeapWalk {
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = AddressTable<Void>()
     /// Instances validated during this walk, so an object many others refer to is checked
-    /// once.
-    var validated = AddressTable<ClassLayout>()
+    /// once. Their layouts are the catalog's, which keeps every layout it made for as long as
+    /// it lives, and the walk holds the catalog: unretained here, so that the table is neither
+    /// retained into nor released element by element when the walk ends.
+    var validated = AddressTable<Unmanaged<ClassLayout>>()
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
     /// The holder whose regions were noted last, with its position among the objects read:
@@ -107,9 +109,9 @@ struct HeapWalk {
     /// class metadata, not being deinitialized, and, on the heap, inside a malloc allocation
     /// at least as large as its instance size.
     mutating func instanceLayout(at address: UInt) -> ClassLayout? {
-        if let layout = validated[address] { return layout }
+        if let layout = validated[address] { return layout.takeUnretainedValue() }
         guard let layout = validateInstance(at: address) else { return nil }
-        validated[address] = layout
+        validated[address] = Unmanaged.passUnretained(layout)
         return layout
     }
 
