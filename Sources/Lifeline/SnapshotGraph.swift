@@ -78,8 +78,8 @@ struct SnapshotGraph {
             guard let node = graph.nodes[address], let id = ids[address], addressByID[id] == nil else { continue }
             let references = referencesByHolder[address] ?? []
             entries[address] = Entry(
-                node: node, id: id, references: references, regions: graph.regions[address] ?? [],
-                fingerprint: graph.fingerprints[address]
+                node: node, id: id, references: references, regions: graph.regions(of: address),
+                fingerprint: graph.fingerprint(of: address)
             )
             addressByID[id] = address
             for reference in references { holders[reference.to, default: [:]][address, default: 0] += 1 }

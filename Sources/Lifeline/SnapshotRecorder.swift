@@ -197,7 +197,7 @@ final class SnapshotRecorder: Sendable {
         let excluding = { (address: UInt, typeName: String) in known[address] == nil && Self.isTracerType(typeName) }
         let readsBefore = HeapInspector.memoryReadCount
         let graph = inspector.inspect(roots: starts, excluding: excluding)
-        state.lastWork = Work(read: graph.read.count, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
+        state.lastWork = Work(read: graph.readCount, rechecked: 0, memoryReads: HeapInspector.memoryReadCount - readsBefore)
 
         // The recorder's own weak references: the registry's to each object it knows, where it
         // holds them weakly, and one to each tracked root.
@@ -304,11 +304,14 @@ final class SnapshotRecorder: Sendable {
                 }
                 if touched.contains(id) { toRead.insert(address) }
             } else if let address = graph.address(of: id), graph.known[address]?.id == id {
-                // One of the recorder's objects that died.
+                // One of the recorder's objects that died, and what only it held: a subscription's
+                // copy of an array leaves with the subscription, rather than staying as found
+                // before until an object of its type happens to be allocated at its address.
                 graph.setKnown(nil, at: address)
-                if graph.entries[address] != nil {
+                if let entry = graph.entries[address] {
                     graph.remove(address)
                     removed.append(address)
+                    removed += graph.removeUnreferenced(from: entry.references.map(\.to))
                 }
             }
         }
@@ -366,7 +369,7 @@ final class SnapshotRecorder: Sendable {
                 (id: graph.entries[address]?.id ?? graph.known[address]?.id ?? TraceObjectID(UInt64.max), address: address)
             }.sorted { ($0.id, $0.address) < ($1.id, $1.address) }.map(\.address)
             let fresh = read(starts, in: graph)
-            work.read += fresh.read.count
+            work.read += fresh.readCount
             removed = apply(fresh, reading: reading, starts: starts, to: &graph, state: &state, session: session, roots: rootNames)
         }
         work.memoryReads = HeapInspector.memoryReadCount - readsBefore
@@ -390,7 +393,7 @@ final class SnapshotRecorder: Sendable {
         var referencesByHolder: [UInt: [HeapGraph.Reference]] = [:]
         for reference in fresh.references { referencesByHolder[reference.from, default: []].append(reference) }
         // What was read and is no longer an object (or no longer one the walk reads).
-        for address in reading.sorted() where !fresh.read.contains(address) {
+        for address in reading.sorted() where !fresh.wasRead(address) {
             if graph.entries[address] != nil {
                 let before = graph.entries[address]!.references.map(\.to)
                 graph.remove(address)
@@ -404,7 +407,7 @@ final class SnapshotRecorder: Sendable {
         // The objects read again, before the new ones get their ids: a collection that moved
         // takes over the id of the one its holder held before.
         let discovery = Self.discoveryOrder(of: fresh, from: starts)
-        let order = discovery.filter { fresh.read.contains($0) }
+        let order = discovery.filter { fresh.wasRead($0) }
         var oldTargets: [UInt] = []
         var newObjects: [UInt] = []
         for address in order {
@@ -417,8 +420,8 @@ final class SnapshotRecorder: Sendable {
                 continue
             }
             oldTargets += entry.references.map(\.to)
-            graph.put(node, id: entry.id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
-                      fingerprint: fresh.fingerprints[address])
+            graph.put(node, id: entry.id, references: referencesByHolder[address] ?? [], regions: fresh.regions(of: address),
+                      fingerprint: fresh.fingerprint(of: address))
         }
         let holders = Self.firstHolders(in: fresh, order: discovery)
         for address in newObjects {
@@ -430,8 +433,8 @@ final class SnapshotRecorder: Sendable {
                 graph.remove(earlier)
                 removed.append(earlier)
             }
-            graph.put(node, id: id, references: referencesByHolder[address] ?? [], regions: fresh.regions[address] ?? [],
-                      fingerprint: fresh.fingerprints[address])
+            graph.put(node, id: id, references: referencesByHolder[address] ?? [], regions: fresh.regions(of: address),
+                      fingerprint: fresh.fingerprint(of: address))
         }
         removed += graph.removeUnreferenced(from: oldTargets)
         return removed
@@ -499,8 +502,9 @@ final class SnapshotRecorder: Sendable {
         let known = graph.known
         let full = inspector.inspect(roots: starts, excluding: { address, typeName in known[address] == nil && Self.isTracerType(typeName) })
         let checkedAddresses = Set(graph.entries.filter { graph.checked.contains($0.value.id) }.keys)
-        state.comparison?.differences += Self.differences(between: graph.addressGraph, and: full, at: checkedAddresses, starts: Set(starts))
-            .map { "\(label): \($0)" }
+        let kept = graph.addressGraph
+        state.comparison?.differences += (Self.differences(between: kept, and: full, at: checkedAddresses, starts: Set(starts))
+            + Self.unreachable(in: kept, from: starts)).map { "\(label): \($0)" }
         guard let last = state.lastSnapshot else { return }
         do {
             let applied = try delta.applied(to: last)
@@ -550,6 +554,22 @@ final class SnapshotRecorder: Sendable {
             differences.append("extra \(text(reference))")
         }
         return differences.sorted()
+    }
+
+    /// The objects of `graph` that none of `starts` reaches through its references: ones a
+    /// per-call snapshot kept after everything that held them left it. A full read never finds
+    /// them, checked or not.
+    private static func unreachable(in graph: HeapGraph, from starts: [UInt]) -> [String] {
+        var referencesByHolder: [UInt: [UInt]] = [:]
+        for reference in graph.references { referencesByHolder[reference.from, default: []].append(reference.to) }
+        var reached = Set<UInt>()
+        var pending = starts.filter { graph.nodes[$0] != nil }
+        while let address = pending.popLast() {
+            guard reached.insert(address).inserted else { continue }
+            pending += referencesByHolder[address] ?? []
+        }
+        return graph.nodes.values.filter { !reached.contains($0.address) }
+            .map { "unreachable \(TypeName.removingAddresses(from: $0.typeName))" }.sorted()
     }
 
     /// The graph's objects in an order that does not depend on where they happen to be in

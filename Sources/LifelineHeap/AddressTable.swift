@@ -134,8 +134,24 @@ extension AddressTable where Value == Void {
     /// Adds `key`; `false` when it was already there.
     @discardableResult
     mutating func insert(_ key: UInt) -> Bool {
-        guard self[key] == nil else { return false }
-        self[key] = ()
+        if key == 0 {
+            guard zeroValue == nil else { return false }
+            zeroValue = ()
+            count += 1
+            return true
+        }
+        // One probe finds the key or the slot it goes in, unless the table must grow first.
+        var (index, found) = find(key)
+        guard !found else { return false }
+        if (count + 1) * 2 > keys.count {
+            grow()
+            index = find(key).index
+        }
+        keys[index] = key
+        values[index] = ()
+        count += 1
         return true
     }
 }
+
+extension AddressTable: Sendable where Value: Sendable {}

@@ -70,8 +70,8 @@ package struct HeapInspector: Sendable {
     /// What an object an earlier inspection read looks like now: the fingerprint of the memory
     /// its references were read from, and its reference counts.
     package struct Recheck: Sendable {
-        /// The hash of its ``HeapGraph/regions`` now, `nil` when they cannot be read: when it
-        /// equals the ``HeapGraph/fingerprints`` entry, the object holds the references it held.
+        /// The hash of its ``HeapGraph/regions(of:)`` now, `nil` when they cannot be read: when it
+        /// equals the ``HeapGraph/fingerprint(of:)`` it had, the object holds the references it held.
         package let fingerprint: UInt64?
         /// Its counts now, `nil` when they cannot be read.
         package let counts: HeapGraph.Counts?
@@ -79,7 +79,7 @@ package struct HeapInspector: Sendable {
         package let isDeiniting: Bool
     }
 
-    /// Reads again, for each object of `regions` (an earlier graph's ``HeapGraph/regions``),
+    /// Reads again, for each object of `regions` (an earlier graph's ``HeapGraph/regions(of:)`` by object),
     /// the memory its references came from and its reference counts, without following
     /// anything: a fraction of what reading its fields costs. What a snapshot that reads only
     /// what changed asks first.
@@ -108,7 +108,7 @@ package struct HeapInspector: Sendable {
     ///     and fully qualified type name: the tracer's own objects, for example.
     ///   - known: The fully qualified type name of each object an earlier inspection read, by
     ///     address (`nil` for any other address); `nil` when the inspection reads everything. One reached again with the same type is added with fresh counts, but its
-    ///     fields are not read (it is not in the graph's ``HeapGraph/read``), nor what only it
+    ///     fields are not read (``HeapGraph/wasRead(_:)`` is false), nor what only it
     ///     leads to: the caller keeps its references from before.
     package func inspect(
         roots: [UInt], known: ((UInt) -> String?)? = nil,

@@ -24,10 +24,15 @@ struct HeapWalk {
     /// Closure contexts and boxes being walked, so a box that reaches itself ends.
     var openContainers = AddressTable<Void>()
     /// Instances validated during this walk, so an object many others refer to is checked
-    /// once.
-    var validated = AddressTable<ClassLayout>()
+    /// once. Their layouts are the catalog's, which keeps every layout it made for as long as
+    /// it lives, and the walk holds the catalog: unretained here, so that the table is neither
+    /// retained into nor released element by element when the walk ends.
+    var validated = AddressTable<Unmanaged<ClassLayout>>()
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
+    /// The holder whose regions were noted last, with its position among the objects read:
+    /// most regions are noted for the object being read.
+    var lastRegionHolder: (address: UInt, position: Int) = (.max, 0)
 
     /// A walk that reads memory afresh and keeps what `catalog` validated before.
     init(
@@ -47,9 +52,7 @@ struct HeapWalk {
     mutating func reserve(objects: Int, references: Int) {
         guard objects > 0 else { return }
         graph.nodes.reserveCapacity(objects)
-        graph.read.reserveCapacity(objects)
-        graph.regions.reserveCapacity(objects)
-        graph.fingerprints.reserveCapacity(objects)
+        graph.reserveReadObjects(objects)
         graph.references.reserveCapacity(references)
         validated.reserveCapacity(objects)
         queued.reserveCapacity(objects)
@@ -64,7 +67,7 @@ struct HeapWalk {
         while let (address, layout) = pending.popLast() {
             segmentStart = graph.references.count
             if !seenTargets.isEmpty { seenTargets.removeAll() }
-            graph.read.insert(address)
+            _ = graph.markRead(address)
             noteRegion(of: address, start: address, size: layout.instanceSize)
             // Only `addInstance` queues, with the node it makes: opaque when its layout is.
             if layout.isSystemLibrary {
@@ -76,8 +79,13 @@ struct HeapWalk {
                           ownership: field.ownership, holder: address, depth: 0)
             }
         }
-        for (address, regions) in graph.regions {
-            graph.fingerprints[address] = memory.fingerprint(of: regions)
+        for position in graph.readObjects.indices {
+            var hash = ProcessMemory.emptyFingerprint, readable = true
+            graph.forEachRegion(ofReadObjectAt: position) { region in
+                readable = memory.addToFingerprint(region, &hash)
+                return readable
+            }
+            graph.setFingerprint(readable ? hash : nil, ofReadObjectAt: position)
         }
     }
 
@@ -86,7 +94,13 @@ struct HeapWalk {
     mutating func noteRegion(of holder: UInt, start: UInt, size: Int) {
         let (end, overflow) = start.addingReportingOverflow(UInt(max(size, 0)))
         guard !overflow else { return }
-        graph.regions[holder, default: []].append(start..<end)
+        // The holder is the object being read, or a collection it holds: read before its
+        // regions are noted.
+        if holder != lastRegionHolder.address {
+            guard let position = graph.readPosition(of: holder) else { return }
+            lastRegionHolder = (holder, position)
+        }
+        graph.addRegion(start..<end, toReadObjectAt: lastRegionHolder.position)
     }
 
     // MARK: Objects
@@ -95,9 +109,9 @@ struct HeapWalk {
     /// class metadata, not being deinitialized, and, on the heap, inside a malloc allocation
     /// at least as large as its instance size.
     mutating func instanceLayout(at address: UInt) -> ClassLayout? {
-        if let layout = validated[address] { return layout }
+        if let layout = validated[address] { return layout.takeUnretainedValue() }
         guard let layout = validateInstance(at: address) else { return nil }
-        validated[address] = layout
+        validated[address] = Unmanaged.passUnretained(layout)
         return layout
     }
 
@@ -476,7 +490,7 @@ struct HeapWalk {
             addReference(from: holder, to: storage, path: path, ownership: ownership)
             // A collection is part of the value of the object that holds it: its elements are
             // read again with it, once.
-            guard graph.read.insert(storage).inserted else { return }
+            guard graph.markRead(storage) != nil else { return }
             // Elements that hold no reference change nothing in the graph: a history of ten
             // thousand integers is not read again at every snapshot.
             let holdsReferences = switch shape {

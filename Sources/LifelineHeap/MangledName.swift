@@ -25,7 +25,7 @@ enum MangledName {
         genericArguments: UnsafeRawPointer? = nil
     ) -> (type: Any.Type, ownership: ReferenceOwnership)? {
         guard ReflectionRecords.isInTypeReferences(address),
-              let scanned = scan(at: address, in: memory), scanned.referencesStayInImages,
+              let scanned = scan(at: address, in: memory, collectingTokens: true), scanned.referencesStayInImages,
               // Without a context the runtime cannot resolve a generic parameter, and for a
               // dependent member type such as `A.Output` inside generic arguments it aborts
               // the process ("Expected a metadata pack but got metadata") instead of failing.
@@ -64,13 +64,18 @@ enum MangledName {
     }
 
     /// The name's length, its declared ownership, whether its symbolic references stay in
-    /// the loaded images, its last plain bytes (up to 16, none of a symbolic reference), and
-    /// all its bytes with each symbolic reference as its one marker byte.
-    private static func scan(at address: UInt, in memory: ProcessMemory)
+    /// the loaded images, its last plain bytes (up to 16, none of a symbolic reference), and,
+    /// when `collectingTokens`, all its bytes with each symbolic reference as its one marker
+    /// byte (otherwise none).
+    ///
+    /// The bytes are walked once; the tail is read again at the end rather than kept up to date
+    /// byte by byte, and the tokens are gathered only for the caller that asks the runtime.
+    private static func scan(at address: UInt, in memory: ProcessMemory, collectingTokens: Bool = false)
         -> (length: Int, ownership: ReferenceOwnership, referencesStayInImages: Bool, tail: [UInt8], tokens: [UInt8])? {
         guard isInImage(address, memory) else { return nil }
         var cursor = address
-        var tail: [UInt8] = []
+        /// Where the plain bytes after the last symbolic reference start.
+        var plainStart = address
         var tokens: [UInt8] = []
         var inImages = true
         for _ in 0..<4096 {
@@ -79,29 +84,36 @@ enum MangledName {
             case 0:
                 let length = Int(cursor - address)
                 guard length > 0 else { return nil }
-                let lastTwo = Array(tail.suffix(2))
+                var tail: [UInt8] = []
+                tail.reserveCapacity(16)
+                for plain in max(plainStart, cursor >= 16 ? cursor - 16 : 0)..<cursor {
+                    guard let byte = memory.byte(at: plain) else { return nil }
+                    tail.append(byte)
+                }
                 var ownership = ReferenceOwnership.strong
-                if lastTwo == RuntimeLayout.weakSuffix { ownership = .weak }
-                if lastTwo == RuntimeLayout.unownedSuffix { ownership = .unowned }
-                if lastTwo == RuntimeLayout.unownedUnsafeSuffix { ownership = .unownedUnsafe }
+                if tail.count >= 2 {
+                    let lastTwo = Array(tail[(tail.count - 2)...])
+                    if lastTwo == RuntimeLayout.weakSuffix { ownership = .weak }
+                    if lastTwo == RuntimeLayout.unownedSuffix { ownership = .unowned }
+                    if lastTwo == RuntimeLayout.unownedUnsafeSuffix { ownership = .unownedUnsafe }
+                }
                 return (length, ownership, inImages, tail, tokens)
             case RuntimeLayout.relativeSymbolicReferences:
-                tokens.append(byte)
+                if collectingTokens { tokens.append(byte) }
                 if let target = memory.relativePointer(at: cursor + 1) {
                     inImages = inImages && isInImage(target, memory)
                 } else {
                     inImages = false
                 }
                 cursor += 5
-                tail = []
+                plainStart = cursor
             case RuntimeLayout.absoluteSymbolicReferences:
-                tokens.append(byte)
+                if collectingTokens { tokens.append(byte) }
                 inImages = false
                 cursor += 9
-                tail = []
+                plainStart = cursor
             default:
-                tail = Array((tail + [byte]).suffix(16))
-                tokens.append(byte)
+                if collectingTokens { tokens.append(byte) }
                 cursor += 1
             }
         }

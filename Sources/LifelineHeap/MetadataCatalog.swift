@@ -99,6 +99,8 @@ final class MetadataCatalog {
     /// a proof holds for the whole inspection, and a type nested in many others (a pipeline's
     /// upstream type, repeated in every later operator's type) is checked once.
     @exclusivity(unchecked) private var genuineArguments = AddressTable<Void>()
+    /// The words that checked out as type metadata (``type(metadata:)``).
+    @exclusivity(unchecked) private var typeMetadata = AddressTable<Void>()
     @exclusivity(unchecked) private var structs = AddressTable<[StructField]>()
     @exclusivity(unchecked) private var referenceStructFields = AddressTable<[StructField]>()
     @exclusivity(unchecked) private var shapes = AddressTable<CollectionShape?>()
@@ -496,11 +498,15 @@ final class MetadataCatalog {
     /// type's size, which goes through the value witness table, and calls an enum's tag
     /// witnesses.
     private func isTypeMetadata(_ metadata: UInt) -> Bool {
+        // Metadata is never freed and its witness table never changes: an address that checked
+        // out once is that metadata still (an existential's type is asked about at every walk).
+        if typeMetadata.contains(metadata) { return true }
         guard RuntimeLayout.isPlausibleAddress(metadata),
               let witnesses = memory.word(at: metadata - UInt(RuntimeLayout.valueWitnessTableOffsetBack)),
-              isValueWitnessTable(witnesses)
+              isValueWitnessTable(witnesses), isGenericArgument(metadata, depth: 0)
         else { return false }
-        return isGenericArgument(metadata, depth: 0)
+        typeMetadata.insert(metadata)
+        return true
     }
 
     /// Whether `witnesses` is a value witness table: one the compiler emitted in a loaded

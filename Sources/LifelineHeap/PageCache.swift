@@ -127,7 +127,13 @@ final class PageCache {
 
     /// Ends reading `buffer` where it is: its memory may go back to malloc.
     func release(_ buffer: UnsafeMutableRawPointer) {
-        ownBuffers.removeAll { $0.lowerBound == UInt(bitPattern: buffer) }
+        let start = UInt(bitPattern: buffer)
+        // Buffers are released in the reverse order of their copies: the last one, nearly always.
+        if ownBuffers.last?.lowerBound == start {
+            ownBuffers.removeLast()
+        } else {
+            ownBuffers.removeAll { $0.lowerBound == start }
+        }
     }
 
     private func copyPages(_ count: Int, from address: UInt, into buffer: UnsafeMutableRawPointer) -> Bool {

@@ -125,42 +125,52 @@ struct ProcessMemory {
     /// A hash of the bytes of `regions`, each a heap object's, leaving out each one's reference
     /// count word (which every retain changes); `nil` when some of them cannot be read.
     func fingerprint(of regions: [Range<UInt>]) -> UInt64? {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = Self.emptyFingerprint
         for region in regions {
-            var address = region.lowerBound
-            while address < region.upperBound {
-                let offset = address - region.lowerBound
-                if address % 8 == 0, region.upperBound - address >= 8 {
-                    // The words from here to the end of the region or of the page, read where the
-                    // page's copy holds them rather than one look-up each.
-                    let pageEnd = (address | UInt(PageCache.pageSize - 1)).addingReportingOverflow(1)
-                    let end = pageEnd.overflow ? region.upperBound : min(region.upperBound, pageEnd.partialValue)
-                    let words = Int((end - address) / 8)
-                    if let base = pages.copiedBytes(at: address, length: words * 8) {
-                        for index in 0..<words where offset + UInt(index * 8) != UInt(RuntimeLayout.objectRefCountOffset) {
-                            hash = (hash ^ base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
-                        }
-                        address += UInt(words * 8)
-                        continue
-                    }
-                }
-                if offset != UInt(RuntimeLayout.objectRefCountOffset) {
-                    let value: UInt64
-                    if address % 8 == 0, region.upperBound - address >= 8 {
-                        guard let word = word(at: address) else { return nil }
-                        value = UInt64(word)
-                    } else {
-                        guard let byte = byte(at: address) else { return nil }
-                        value = UInt64(byte)
-                    }
-                    hash = (hash ^ value) &* 0x100_0000_01b3
-                }
-                let (next, overflow) = address.addingReportingOverflow(address % 8 == 0 && region.upperBound - address >= 8 ? 8 : 1)
-                guard !overflow else { break }
-                address = next
-            }
+            guard addToFingerprint(region, &hash) else { return nil }
         }
         return hash
+    }
+
+    /// The fingerprint of no region, which ``addToFingerprint(_:_:)`` adds regions to.
+    static let emptyFingerprint: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Adds the bytes of `region`, a heap object's, to the fingerprint `hash`, leaving out its
+    /// reference count word; `false` when some of them cannot be read.
+    func addToFingerprint(_ region: Range<UInt>, _ hash: inout UInt64) -> Bool {
+        var address = region.lowerBound
+        while address < region.upperBound {
+            let offset = address - region.lowerBound
+            if address % 8 == 0, region.upperBound - address >= 8 {
+                // The words from here to the end of the region or of the page, read where the
+                // page's copy holds them rather than one look-up each.
+                let pageEnd = (address | UInt(PageCache.pageSize - 1)).addingReportingOverflow(1)
+                let end = pageEnd.overflow ? region.upperBound : min(region.upperBound, pageEnd.partialValue)
+                let words = Int((end - address) / 8)
+                if let base = pages.copiedBytes(at: address, length: words * 8) {
+                    for index in 0..<words where offset + UInt(index * 8) != UInt(RuntimeLayout.objectRefCountOffset) {
+                        hash = (hash ^ base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
+                    }
+                    address += UInt(words * 8)
+                    continue
+                }
+            }
+            if offset != UInt(RuntimeLayout.objectRefCountOffset) {
+                let value: UInt64
+                if address % 8 == 0, region.upperBound - address >= 8 {
+                    guard let word = word(at: address) else { return false }
+                    value = UInt64(word)
+                } else {
+                    guard let byte = byte(at: address) else { return false }
+                    value = UInt64(byte)
+                }
+                hash = (hash ^ value) &* 0x100_0000_01b3
+            }
+            let (next, overflow) = address.addingReportingOverflow(address % 8 == 0 && region.upperBound - address >= 8 ? 8 : 1)
+            guard !overflow else { break }
+            address = next
+        }
+        return true
     }
 
     /// The address a 32-bit relative pointer stored at `address` points to.

@@ -62,7 +62,52 @@ import Testing
         #expect(Set(secondFiles.keys) == expected)
         for (path, bytes) in firstFiles.sorted(by: { $0.key < $1.key }) {
             guard !Self.timestamped.contains(URL(fileURLWithPath: path).lastPathComponent) else { continue }
-            #expect(secondFiles[path] == bytes, "\(path) differs between two runs of lifeline samples")
+            #expect(secondFiles[path] == bytes, "\(path) differs between two runs of lifeline samples:\n\(Self.difference(bytes, secondFiles[path]))")
+        }
+    }
+
+    /// What differs between two versions of a text file, for a failure message: the lines only
+    /// the first has (`-`) and the lines only the second has (`+`), a dozen at most, so that a
+    /// failure in CI says what was drawn differently rather than only that it was.
+    static func difference(_ first: Data, _ second: Data?) -> String {
+        guard let second else { return "missing from the second run" }
+        let firstLines = String(decoding: first, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let secondLines = String(decoding: second, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let changes = secondLines.difference(from: firstLines)
+        let lines = changes.prefix(12).map { change in
+            switch change {
+            case .remove(let offset, let line, _): "- \(offset + 1): \(line.prefix(300))"
+            case .insert(let offset, let line, _): "+ \(offset + 1): \(line.prefix(300))"
+            }
+        }
+        return "\(first.count) and \(second.count) bytes\n" + lines.joined(separator: "\n")
+            + (changes.count > 12 ? "\n… \(changes.count - 12) more changed lines" : "")
+    }
+
+    /// The ownership graph of a story is what its snapshots saw, not where malloc happened to
+    /// put its objects: sink-and-assign recorded into folders whose paths differ in length
+    /// (which moves what the recording allocates, as another temporary folder did in CI) writes
+    /// the same files. Its second array took the first one's address in some runs and not in
+    /// others, and a snapshot drew the first one, which only a dead subscription had held, in the
+    /// runs where it did not.
+    @Test func theGalleryDoesNotDependOnWhereMallocPutsTheStorysObjects() throws {
+        let base = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: base) }
+        var first: (folder: String, files: [String: Data])?
+        for length in stride(from: 1, through: 22, by: 3) {
+            let folder = base.appendingPathComponent(String(repeating: "g", count: length))
+            let run = try LifelineExecutable.run(["samples", "--only", "sink-and-assign", "--output", folder.path])
+            #expect(run.status == 0, "lifeline samples failed: \(run.standardError)")
+            let files = try files(under: folder).filter { !Self.timestamped.contains(URL(fileURLWithPath: $0.key).lastPathComponent) }
+            guard let first else {
+                #expect(files.keys.contains("sink-and-assign/graph.dot"))
+                first = (folder.lastPathComponent, files)
+                continue
+            }
+            #expect(Set(files.keys) == Set(first.files.keys))
+            for (path, bytes) in first.files.sorted(by: { $0.key < $1.key }) where files[path] != bytes {
+                Issue.record("\(path) differs between the runs into \(first.folder) and \(folder.lastPathComponent):\n\(Self.difference(bytes, files[path]))")
+            }
         }
     }
 
@@ -82,7 +127,7 @@ import Testing
         let kept = try files(under: committed).filter { isCommitted($0.key) }
         #expect(Set(kept.keys) == Set(fresh.keys), "output/ does not hold the files lifeline samples writes: run make demo")
         for (path, bytes) in fresh.sorted(by: { $0.key < $1.key }) {
-            #expect(kept[path] == bytes, "output/\(path) is not what lifeline samples writes now: run make demo")
+            #expect(kept[path] == bytes, "output/\(path) is not what lifeline samples writes now: run make demo\n\(Self.difference(bytes, kept[path]))")
         }
         let ignored = try String(contentsOf: root.appendingPathComponent(".gitignore"), encoding: .utf8)
         for file in Self.timestamped.sorted() {

@@ -125,6 +125,35 @@ extension RecordingTests {
             #expect(trace.snapshots == found.snapshots, "the delta lines read back as the snapshots taken")
         }
 
+        /// A sequence's subscription finishes inside `subscribe` and dies with the call: the
+        /// array its iterator held leaves the graph with it. (It used to stay, drawn "as found
+        /// before", until the next array malloc happened to put at its address took over its id:
+        /// the gallery's sink-and-assign drew one Array<Int> more in a CI run whose temporary
+        /// folder had another length.)
+        @Test func whatOnlyADeadSubscriptionHeldLeavesTheGraphWithIt() throws {
+            var session: RecordingSession?
+            let trace = try Lifeline.record(options: RecordingOptions(snapshots: .everyCall)) {
+                session = Lifeline.current
+                session?.snapshots.compareReads()
+                let first = Array(1...5), second = Array(1...5)
+                let sink = first.publisher.sink { _ in }
+                let assign = second.publisher.sink { _ in }
+                withExtendedLifetime((sink, assign, first, second)) {}
+            }
+            func arrays(in snapshot: TraceSnapshot) -> Int {
+                snapshot.nodes.filter { trace.objects[$0.id]?.shortTypeName == "Array<Int>" }.count
+            }
+            let subscribes = trace.snapshots.filter { $0.reason == .subscribe }
+            let completions = trace.snapshots.filter { $0.reason == .completion }
+            #expect(subscribes.count == 2 && completions.count == 2)
+            // While its subscription finishes, each array is held by that subscription alone.
+            #expect(completions.map(arrays) == [1, 1], "\(completions.map(arrays))")
+            // Once `subscribe` returns, no subscription lives, and no array is drawn.
+            #expect(subscribes.map(arrays) == [0, 0], "\(subscribes.map(arrays))")
+            let found = try #require(session?.snapshots.readComparison)
+            #expect(found.differences.isEmpty, "\(found.differences.prefix(20).joined(separator: "\n"))")
+        }
+
         @Test func perCallSnapshotsAreWrittenAsDeltasAndTheStopSnapshotInFull() throws {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("per-call-\(UUID().uuidString).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: path) }
