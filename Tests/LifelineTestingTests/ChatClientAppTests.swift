@@ -40,10 +40,12 @@ struct ChatClientAppTests {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions())
         try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
 
-        // One picture per pipeline, each within a doc page.
+        // One picture per pipeline, each within a doc page, each named by the line of the app
+        // that subscribed it.
         let pipelines = TracePipelines(lifecycles).pipelines
         #expect(pipelines.count >= 12)
         for pipeline in pipelines {
+            #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+Model\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
             let chosen = try TraceSelection(pipelines: [pipeline.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
             let svg = SequenceSVGRenderer.render(chosen.trace, diagnoses: chosen.diagnoses)
             let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 } ?? 0
