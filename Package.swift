@@ -84,6 +84,15 @@ let package = Package(
             name: "PortfolioApp", dependencies: [combine], path: "Tests/Apps/Portfolio",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "ChatClientApp", dependencies: [combine], path: "Tests/Apps/ChatClient",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "chat-client",
+            dependencies: ["Lifeline", "ChatClientApp"],
+            path: "Tests/Apps/chat-client"
+        ),
         .executableTarget(
             name: "portfolio",
             dependencies: ["Lifeline", "PortfolioApp"],
@@ -132,7 +141,7 @@ let package = Package(
             name: "LifelineTestingTests",
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
-                "NewsReaderApp", "PortfolioApp", combine,
+                "NewsReaderApp", "PortfolioApp", "ChatClientApp", combine,
             ]
         ),
         .testTarget(

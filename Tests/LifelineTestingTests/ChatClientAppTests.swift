@@ -1,0 +1,60 @@
+import ChatClientApp
+import Foundation
+import Lifeline
+import LifelineAnalysis
+import LifelineLog
+import LifelineRender
+import Testing
+
+/// The chat client (Tests/Apps/ChatClient), the third realistic app and the first Lifeline was
+/// not tuned against, with one documented bug (a token dropped with `_ =`) among operators
+/// that cancel on purpose (`timeout` then `retry`, `flatMap(maxPublishers:)`, a shared
+/// heartbeat cancelled by its owner, a hand-written subscriber cancelled by hand): exactly
+/// that bug is found, with the default recording and with snapshots after every call, and each
+/// pipeline's picture fits a page.
+@Suite("The chat client's findings", .serialized)
+struct ChatClientAppTests {
+    /// Runs the app once under recording and diagnoses the log.
+    private func diagnose(options: RecordingOptions) throws -> (TraceLifecycles, [Diagnosis]) {
+        let trace = try Lifeline.record(options: options) {
+            let app = ChatClientApp()
+            #expect(app.run(), "the app's queues went quiet")
+            app.tearDown()
+        }
+        let lifecycles = TraceLifecycles(trace)
+        return (lifecycles, TraceAnalyzer().diagnose(lifecycles))
+    }
+
+    /// Checks the only finding is the dropped read-mark token, on the sink `markAllRead()` made.
+    private func expectExactlyTheAppsBug(_ diagnoses: [Diagnosis], in lifecycles: TraceLifecycles) throws {
+        let report = TextDiagnosisReport(trace: lifecycles.trace, diagnoses: diagnoses).render()
+        #expect(diagnoses.map(\.code) == ["cancelled-immediately"], "\(report)")
+
+        let dropped = try #require(diagnoses.first { $0.code == "cancelled-immediately" })
+        #expect(dropped.message.contains("released in ConversationModel.markAllRead"), "\(dropped.message)")
+        let names = dropped.objects.compactMap { lifecycles.trace.object($0)?.shortTypeName }
+        #expect(names.contains("Sink") && names.contains("ReceiveOn.Inner"), "\(names)")
+    }
+
+    @Test func withTheDefaultRecordingItGivesExactlyItsBug() throws {
+        let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions())
+        try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+
+        // One picture per pipeline, each within a doc page, each named by the line of the app
+        // that subscribed it.
+        let pipelines = TracePipelines(lifecycles).pipelines
+        #expect(pipelines.count >= 12)
+        for pipeline in pipelines {
+            #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+Model\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
+            let chosen = try TraceSelection(pipelines: [pipeline.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
+            let svg = SequenceSVGRenderer.render(chosen.trace, diagnoses: chosen.diagnoses)
+            let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 } ?? 0
+            #expect(width > 0 && width <= 1_200, "\(pipeline.id) \(pipeline.name) is \(width) px wide")
+        }
+    }
+
+    @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBug() throws {
+        let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
+        try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+    }
+}
