@@ -10,8 +10,8 @@ struct Lane: Hashable, Sendable {
     /// The objects folded into this lane by `--collapse operators`, upstream first; empty for
     /// a lane of one object.
     var members: [TraceObject] = []
-    /// The pipeline whose operators a group lane holds, as `P2`; `nil` for a lane of one
-    /// object or of objects of one type that came one after another.
+    /// The name of the pipeline whose operators a group lane holds (`Search.swift:24`);
+    /// `nil` for a lane of one object or of objects of one type that came one after another.
     var pipeline: String?
 
     /// Whether the lane holds a pipeline's folded operators.
@@ -124,6 +124,6 @@ struct Lane: Hashable, Sendable {
             if let origin = object.originPhrase { details.append(origin) }
             return details.joined(separator: " ")
         }
-        return "operators of \(pipeline ?? "a pipeline"): " + members.map { "\($0.shortTypeName) \($0.id)" }.joined(separator: ", ")
+        return "operators of " + (pipeline.map { "pipeline \($0)" } ?? "a pipeline") + ": " + members.map { "\($0.shortTypeName) \($0.id)" }.joined(separator: ", ")
     }
 }

@@ -18,7 +18,9 @@ struct OperatorGroups {
     let groupOf: [TraceObjectID: Int]
     /// The pipeline (its index) of every object of a pipeline: the first one that names it.
     let pipelineOf: [TraceObjectID: Int]
-    /// The pipeline id of each group, as `P2`.
+    /// How people name each group's pipeline (``Pipeline/name``: its call site, label or end
+    /// subscriber), which stays the same in a picture of some of the pipelines, where ids are
+    /// numbered afresh.
     let pipelineNames: [Int: String]
     /// The end subscriber of each group's pipeline.
     let ends: [Int: TraceObjectID]
@@ -66,7 +68,7 @@ struct OperatorGroups {
                 }
                 for object in folded where groupOf[object] == nil && object != end {
                     groupOf[object] = index
-                    names[index] = pipeline.id.description
+                    names[index] = pipeline.name
                 }
             }
         }
