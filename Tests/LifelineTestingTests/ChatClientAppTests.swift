@@ -44,12 +44,20 @@ struct ChatClientAppTests {
         // that subscribed it.
         let pipelines = TracePipelines(lifecycles).pipelines
         #expect(pipelines.count >= 12)
+        var pictures: [String] = []
         for pipeline in pipelines {
             #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+Model\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
             let chosen = try TraceSelection(pipelines: [pipeline.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
             let svg = SequenceSVGRenderer.render(chosen.trace, diagnoses: chosen.diagnoses)
             let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 } ?? 0
             #expect(width > 0 && width <= 1_200, "\(pipeline.id) \(pipeline.name) is \(width) px wide")
+            pictures.append(svg)
+        }
+        // A folded lane's heading chains the operators as the code does, upstream first, once
+        // each although `retry` subscribed the ones above it twice; a `share()` comes first.
+        for chain in ["Deferred → SubscribeOn → Timeout → Retry → Map → Catch → ReceiveOn",
+                      "Multicast → AnyPublisher → Map → RemoveDuplicates → ReceiveOn"] {
+            #expect(pictures.contains { $0.contains(chain) }, "no folded lane reads \(chain)")
         }
     }
 

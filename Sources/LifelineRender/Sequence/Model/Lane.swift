@@ -13,6 +13,10 @@ struct Lane: Hashable, Sendable {
     /// The name of the pipeline whose operators a group lane holds (`Search.swift:24`);
     /// `nil` for a lane of one object or of objects of one type that came one after another.
     var pipeline: String?
+    /// A group's operators as the code chains them, upstream first: the short type names of
+    /// its publishers by their distance from the pipeline's end, one per distance and type (a
+    /// `retry`'s resubscriptions repeat the operators above it). Empty for other lanes.
+    var operatorChain: [String] = []
 
     /// Whether the lane holds a pipeline's folded operators.
     var isGroup: Bool { pipeline != nil }
@@ -41,8 +45,7 @@ struct Lane: Hashable, Sendable {
 
     private func identityLine(placeLimit: Int) -> String {
         if isGroup {
-            let publishers = members.filter { $0.role == .publisher }
-            return (publishers.isEmpty ? members : publishers).map(\.shortTypeName).joined(separator: " → ")
+            return (operatorChain.isEmpty ? members.map(\.shortTypeName) : operatorChain).joined(separator: " → ")
         }
         if isSuccession {
             // A source's subscriptions are named by their own type's last part: `#1, Conduit #5`.

@@ -24,6 +24,9 @@ struct OperatorGroups {
     let pipelineNames: [Int: String]
     /// The end subscriber of each group's pipeline.
     let ends: [Int: TraceObjectID]
+    /// Each folded publisher's distance upstream from its pipeline's end, in hops: what orders
+    /// a group's heading as the code chains the operators.
+    let hopsFromEnd: [TraceObjectID: Int]
     /// The source publisher each unfolded subscription came from: a source and the
     /// subscriptions it hands out share one lane.
     let sourceOf: [TraceObjectID: TraceObjectID]
@@ -55,9 +58,24 @@ struct OperatorGroups {
         var pipelineOf: [TraceObjectID: Int] = [:]
         var names: [Int: String] = [:]
         var ends: [Int: TraceObjectID] = [:]
+        var hopsFromEnd: [TraceObjectID: Int] = [:]
         for (index, pipeline) in pipelines.pipelines.enumerated() {
             let end = all[pipeline.end.rawValue].subscriber
             ends[index] = end
+            // Breadth-first up the chain from the end hop: a resubscribed hop (`retry`) is as
+            // far from the end as the hop it replaces.
+            var distance = [pipeline.end.rawValue: 0]
+            var queue = [pipeline.end.rawValue]
+            var position = 0
+            while position < queue.count {
+                let hop = queue[position]
+                position += 1
+                if let publisher = all[hop].publisher, hopsFromEnd[publisher] == nil { hopsFromEnd[publisher] = distance[hop]! }
+                for upstream in all[hop].upstream.lazy.map(\.rawValue) where distance[upstream] == nil {
+                    distance[upstream] = distance[hop]! + 1
+                    queue.append(upstream)
+                }
+            }
             for object in pipeline.objects where pipelineOf[object] == nil { pipelineOf[object] = index }
             for hop in pipeline.lifecycles.lazy.map(\.rawValue) {
                 var folded: [TraceObjectID] = []
@@ -75,6 +93,7 @@ struct OperatorGroups {
         self.groupOf = groupOf
         self.pipelineOf = pipelineOf
         self.ends = ends
+        self.hopsFromEnd = hopsFromEnd
         var sourceOf: [TraceObjectID: TraceObjectID] = [:]
         for index in all.indices {
             guard let publisher = all[index].publisher, let subscription = all[index].subscription,

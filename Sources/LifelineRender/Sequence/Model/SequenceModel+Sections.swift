@@ -88,7 +88,8 @@ extension SequenceModel {
         var newIndex: [Int: Int] = [:]
         for (position, lane) in kept.enumerated() { newIndex[lane] = position }
         let lanes = kept.enumerated().map { position, lane in
-            Lane(index: position, object: self.lanes[lane].object, members: self.lanes[lane].members, pipeline: self.lanes[lane].pipeline)
+            Lane(index: position, object: self.lanes[lane].object, members: self.lanes[lane].members, pipeline: self.lanes[lane].pipeline,
+                 operatorChain: self.lanes[lane].operatorChain)
         }
         let renumber = { (lane: Int) in newIndex[lane] ?? 0 }
         let steps = self.steps[range].map { step in

@@ -70,7 +70,8 @@ struct SequenceModel: Sendable {
             let group = groups?.groupOf[members[0]]
             lanes.append(Lane(
                 index: lanes.count, object: objects[0], members: members.count > 1 || group != nil ? objects : [],
-                pipeline: group.flatMap { groups?.pipelineNames[$0] }
+                pipeline: group.flatMap { groups?.pipelineNames[$0] },
+                operatorChain: group == nil ? [] : groups.map { Self.operatorChain(objects, hopsFromEnd: $0.hopsFromEnd) } ?? []
             ))
         }
         self.lanes = lanes
@@ -192,6 +193,21 @@ struct SequenceModel: Sendable {
             }
         }
         return (count, { [drawn] in drawn[$0] != nil })
+    }
+
+    /// The operators of a group lane's `members` as the code chains them (``Lane/operatorChain``):
+    /// its publishers on the chain up from the pipeline's end, farthest first, one per distance
+    /// and type. Publishers off that chain (those a `flatMap` subscribes inside it) are left to
+    /// the tooltip; when no publisher is on it, all are named in member order.
+    private static func operatorChain(_ members: [TraceObject], hopsFromEnd: [TraceObjectID: Int]) -> [String] {
+        let publishers = members.filter { $0.role == .publisher }
+        let chained = publishers.compactMap { publisher in hopsFromEnd[publisher.id].map { (hops: $0, publisher: publisher) } }
+        guard !chained.isEmpty else { return publishers.map(\.shortTypeName) }
+        var seen = Set<String>()
+        // A stable sort: publishers as far from the end keep their member order.
+        return chained.enumerated().sorted { ($0.element.hops, $1.offset) > ($1.element.hops, $0.offset) }.compactMap { _, link in
+            seen.insert("\(link.hops) \(link.publisher.shortTypeName)").inserted ? link.publisher.shortTypeName : nil
+        }
     }
 
     /// The lanes of a collapsed diagram, left to right, each as the objects it holds: one
