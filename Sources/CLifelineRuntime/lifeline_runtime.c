@@ -384,6 +384,25 @@ static __attribute__((noinline)) uint64_t make_ready(thread_state *thread, const
 
 #define LIFELINE_COMMIT_WORD (0x0Aull << 56)
 
+// Takes the next sequence number for an event inside `chunk`, and counts the thread's
+// unfinished calls: +1 at a begin (phase 0), -1 at an end (1). Once numbering has stopped, the
+// word taken has LIFELINE_SEQUENCE_STOPPED set, the chunk is left and nothing is counted.
+static inline __attribute__((always_inline)) uint64_t number_event(
+    lifeline_log *log, lifeline_chunk *chunk, thread_state *thread, uint64_t event) {
+    lifeline_chunk_enter(chunk);
+    uint64_t taken = lifeline_sequence_take(log);
+    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
+        lifeline_chunk_leave(chunk);
+        return taken;
+    }
+    uint64_t phase = event & 3;
+    if (phase < 2) {
+        int64_t *counter = thread->open_calls;
+        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
+    }
+    return taken;
+}
+
 uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site) {
     thread_state *thread = &this_thread;
     if (LIFELINE_UNLIKELY(thread->ready != log->writer)) {
@@ -398,19 +417,11 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
     }
     lifeline_chunk *chunk = thread->chunk;
 
-    lifeline_chunk_enter(chunk);
-    uint64_t taken = lifeline_sequence_take(log);
+    uint64_t taken = number_event(log, chunk, thread, event);
     if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
-        lifeline_chunk_leave(chunk);
         return LIFELINE_RECORD_STOPPED;
     }
     uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
-    // The thread's counter of unfinished calls: +1 at a begin (phase 0), -1 at an end (1).
-    uint64_t phase = event & 3;
-    if (phase < 2) {
-        int64_t *counter = thread->open_calls;
-        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
-    }
     uint64_t origin = log->clock_origin;
     uint64_t time = origin == UINT64_MAX ? lifeline_tsc() : lifeline_monotonic_ns() - origin;
 
@@ -619,18 +630,11 @@ static inline __attribute__((always_inline)) uint64_t record_shaped(
     }
     uint64_t head = (event & 0xFF) | flags << 8 | length << 16 | thread->tid << 32;
 
-    lifeline_chunk_enter(chunk);
-    uint64_t taken = lifeline_sequence_take(log);
+    uint64_t taken = number_event(log, chunk, thread, event);
     if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
-        lifeline_chunk_leave(chunk);
         return LIFELINE_RECORD_STOPPED;
     }
     uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
-    uint64_t phase = event & 3;
-    if (phase < 2) {
-        int64_t *counter = thread->open_calls;
-        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
-    }
     uint64_t time = lifeline_tsc();
     if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_FULL)) {
         // Numbered and counted, not written: the caller counts it as dropped.

@@ -64,15 +64,31 @@ import Testing
     /// `ViewModel.cancellables → Set → AnyCancellable → Sink.receiveValue (closure) → ViewModel`)
     /// and cancels it: every cancelled sink is still alive at stop, held by a loop that nothing
     /// else holds, so every one leaked and sits on a loop of its own.
-    @Test func thousandsOfLoopsKeepingCancelledSinksAtStopAreExplainedInLinearTime() {
-        var script = TraceScript()
+    /// A snapshot's nodes, every one alive, and references, built up with a script.
+    private struct LiveGraph {
         var nodes: [TraceSnapshot.Node] = []
         var edges: [TraceSnapshot.Edge] = []
-        func node(_ id: TraceObjectID, _ kind: TraceSnapshot.Node.Kind) {
+
+        mutating func node(_ id: TraceObjectID, _ kind: TraceSnapshot.Node.Kind) {
             nodes.append(TraceSnapshot.Node(id: id, kind: kind, retainCounts: .init(strong: 1, weak: 0, unowned: 0), alive: true))
         }
+
+        /// A strong reference from `from` to `to` through `field`.
+        mutating func holds(_ from: TraceObjectID, _ to: TraceObjectID, _ field: String) {
+            edges.append(.init(from: from, to: to, field: field, ownership: .strong))
+        }
+
+        /// The snapshot taken at stop after event `seq`.
+        func stopSnapshot(after seq: UInt64) -> TraceSnapshot {
+            TraceSnapshot(index: 1, seq: seq, label: "stop", reason: .stop, nodes: nodes, edges: edges)
+        }
+    }
+
+    @Test func thousandsOfLoopsKeepingCancelledSinksAtStopAreExplainedInLinearTime() {
+        var script = TraceScript()
+        var graph = LiveGraph()
         let subject = script.object("PassthroughSubject", .publisher)
-        node(subject, .subject)
+        graph.node(subject, .subject)
         for _ in 0..<Self.leakingViewModels {
             let conduit = script.object("PassthroughSubject.Conduit", .subscription)
             let sink = script.object("Sink", .subscriber)
@@ -81,18 +97,16 @@ import Testing
             let cancellable = script.object("AnyCancellable", .object)
             script.subscribe(subject, sink) { $0.receiveSubscription(sink, conduit) { $0.request(conduit, .unlimited) } }
             script.cancel(conduit)
-            node(sink, .subscriber)
-            node(viewModel, .object)
-            node(set, .collection)
-            node(cancellable, .cancellable)
-            edges += [
-                .init(from: viewModel, to: set, field: "cancellables", ownership: .strong),
-                .init(from: set, to: cancellable, field: "[0]", ownership: .strong),
-                .init(from: cancellable, to: sink, field: "_cancel (closure)", ownership: .strong),
-                .init(from: sink, to: viewModel, field: "receiveValue (closure)", ownership: .strong),
-            ]
+            graph.node(sink, .subscriber)
+            graph.node(viewModel, .object)
+            graph.node(set, .collection)
+            graph.node(cancellable, .cancellable)
+            graph.holds(viewModel, set, "cancellables")
+            graph.holds(set, cancellable, "[0]")
+            graph.holds(cancellable, sink, "_cancel (closure)")
+            graph.holds(sink, viewModel, "receiveValue (closure)")
         }
-        script.snapshots = [TraceSnapshot(index: 1, seq: script.nextSeq - 1, label: "stop", reason: .stop, nodes: nodes, edges: edges)]
+        script.snapshots = [graph.stopSnapshot(after: script.nextSeq - 1)]
         let trace = script.trace()
         let diagnoses = measured("4,000 loops at stop", events: trace.events.count) { TraceAnalyzer().diagnose(trace) }
         let leaks = diagnoses.filter { $0.code == "leaked-subscription" }
@@ -106,30 +120,24 @@ import Testing
     /// are explained from that one snapshot's graph.
     @Test func thousandsOfPipelinesLeakedFromAScopeAreExplainedFromOneGraph() throws {
         var script = TraceScript()
-        var nodes: [TraceSnapshot.Node] = []
-        var edges: [TraceSnapshot.Edge] = []
-        func node(_ id: TraceObjectID, _ kind: TraceSnapshot.Node.Kind) {
-            nodes.append(TraceSnapshot.Node(id: id, kind: kind, retainCounts: .init(strong: 1, weak: 0, unowned: 0), alive: true))
-        }
+        var graph = LiveGraph()
         let subject = script.object("PassthroughSubject", .publisher)
-        node(subject, .subject)
+        graph.node(subject, .subject)
         let begin = script.mark("begin")
         for _ in 0..<Self.leakingViewModels {
             let conduit = script.object("PassthroughSubject.Conduit", .subscription)
             let sink = script.object("Sink", .subscriber)
             let viewModel = script.object("ViewModel", .object)
             script.subscribe(subject, sink) { $0.receiveSubscription(sink, conduit) { $0.request(conduit, .unlimited) } }
-            node(conduit, .subscription)
-            node(sink, .subscriber)
-            node(viewModel, .object)
-            edges += [
-                .init(from: subject, to: conduit, field: "downstreams", ownership: .strong),
-                .init(from: conduit, to: sink, field: "downstream", ownership: .strong),
-                .init(from: sink, to: viewModel, field: "receiveValue (closure)", ownership: .strong),
-            ]
+            graph.node(conduit, .subscription)
+            graph.node(sink, .subscriber)
+            graph.node(viewModel, .object)
+            graph.holds(subject, conduit, "downstreams")
+            graph.holds(conduit, sink, "downstream")
+            graph.holds(sink, viewModel, "receiveValue (closure)")
         }
         let end = script.mark("end")
-        script.snapshots = [TraceSnapshot(index: 1, seq: end, label: "stop", reason: .stop, nodes: nodes, edges: edges)]
+        script.snapshots = [graph.stopSnapshot(after: end)]
         let trace = script.trace()
         let rule = LeakedSubscriptionRule(scope: ObservedScope(begin: begin, end: end))
         let leaks = measured("4,000 pipelines leaked from a scope", events: trace.events.count) { rule.diagnose(TraceLifecycles(trace)) }

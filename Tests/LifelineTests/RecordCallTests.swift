@@ -88,6 +88,25 @@ import Testing
         }
     }
 
+    /// A log at `path` timed by the time-stamp counter, with the calling thread and one object
+    /// declared, and the thread adopted with a new counter of unfinished calls, which the
+    /// caller deallocates.
+    func openLog(
+        at path: String, declaring object: TraceObjectID, as role: TraceObjectRole
+    ) throws -> (TraceFileWriter, UnsafeMutablePointer<Int64>) {
+        let writer = try TraceFileWriter(path: path, header: header)
+        writer.log.pointee.generation = Self.generation
+        writer.log.pointee.clock_origin = .max
+        TraceLineEncoder.withLine(for: TraceThread(tid: lifeline_thread_id(), name: "main")) { writer.append($0) }
+        TraceLineEncoder.withLine(for: TraceObject(id: object, role: role, typeName: "T", shortTypeName: "T", lifetimeTracked: false)) {
+            writer.append($0)
+        }
+        let counter = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+        counter.initialize(to: 0)
+        lifeline_thread_adopt(Self.generation, counter)
+        return (writer, counter)
+    }
+
     /// Records `rounds` rounds of every kind with `lifeline_record` into a log with small chunks
     /// and small mapping windows (so that records straddle chunks and windows and take the
     /// placing path), as `RecordingSession` does, and reads it back.
@@ -151,17 +170,8 @@ import Testing
     @Test func anEventEntersAndLeavesADeliveryScopeInTheSameCall() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-call-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try TraceFileWriter(path: path, header: header)
-        writer.log.pointee.generation = Self.generation
-        writer.log.pointee.clock_origin = .max
-        TraceLineEncoder.withLine(for: TraceThread(tid: lifeline_thread_id(), name: "main")) { writer.append($0) }
-        TraceLineEncoder.withLine(for: TraceObject(id: TraceObjectID(2), role: .subscriber, typeName: "T", shortTypeName: "T", lifetimeTracked: false)) {
-            writer.append($0)
-        }
-        let counter = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
-        counter.initialize(to: 0)
+        let (writer, counter) = try openLog(at: path, declaring: TraceObjectID(2), as: .subscriber)
         defer { counter.deallocate() }
-        lifeline_thread_adopt(Self.generation, counter)
         lifeline_scope_push(Self.generation, LIFELINE_SCOPE_SUBSCRIBE, 77)
         var value: UInt64 = 0
         let begin = Self.arguments(.begin, .value(subscriber: TraceObjectID(2), returnedDemand: nil, value: nil), nil)
@@ -189,17 +199,8 @@ import Testing
     @Test func afterNumberingStopsNoEventIsNumberedButLinesStillGoIn() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-call-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try TraceFileWriter(path: path, header: header)
-        writer.log.pointee.generation = Self.generation
-        writer.log.pointee.clock_origin = .max
-        TraceLineEncoder.withLine(for: TraceThread(tid: lifeline_thread_id(), name: "main")) { writer.append($0) }
-        TraceLineEncoder.withLine(for: TraceObject(id: TraceObjectID(3), role: .subscription, typeName: "T", shortTypeName: "T", lifetimeTracked: false)) {
-            writer.append($0)
-        }
-        let counter = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
-        counter.initialize(to: 0)
+        let (writer, counter) = try openLog(at: path, declaring: TraceObjectID(3), as: .subscription)
         defer { counter.deallocate() }
-        lifeline_thread_adopt(Self.generation, counter)
         let (event, objects, number) = Self.arguments(.begin, .cancel(subscription: TraceObjectID(3)), nil)
         #expect(Self.record(event, objects, number, 0, into: writer) == 1)
         writer.stopNumbering()
