@@ -159,7 +159,7 @@ public struct OwnershipGraph: Sendable {
         // leaves it out of the origins.
         let heldRoot = target.kind == .root && strongHolders[id] != nil
         let parent = heldRoot
-            ? Self.breadthFirstTree(from: origins.filter { $0 != id || nodes[$0]?.kind != .root }, strongEdges: strongEdges)
+            ? Self.breadthFirstTree(from: origins.filter { $0 != id }, strongEdges: strongEdges)
             : reachedBy
         var path: [TraceSnapshot.Edge] = []
         var current = id
