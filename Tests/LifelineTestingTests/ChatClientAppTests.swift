@@ -3,7 +3,7 @@ import Foundation
 import Lifeline
 import LifelineAnalysis
 import LifelineLog
-import LifelineRender
+@testable import LifelineRender
 import Testing
 
 /// The chat client (Tests/Apps/ChatClient), the third realistic app and the first Lifeline was
@@ -59,6 +59,13 @@ struct ChatClientAppTests {
                       "Multicast → AnyPublisher → Map → RemoveDuplicates → ReceiveOn"] {
             #expect(pictures.contains { $0.contains(chain) }, "no folded lane reads \(chain)")
         }
+        // The `Future`s the contact search's `flatMap` subscribes per value stand upstream of
+        // the pipeline's end, where the code puts them, though they come after it.
+        let search = try #require(pipelines.first { $0.name.hasPrefix("ContactSearchModel.swift") })
+        let chosen = try TraceSelection(pipelines: [search.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
+        let lanes = SequenceModel(trace: chosen.trace, diagnoses: [], folding: true, collapsing: true).lanes.map(\.typeLine)
+        let future = try #require(lanes.firstIndex(of: "Future")), sink = try #require(lanes.firstIndex(of: "Sink"))
+        #expect(future < sink, "\(lanes)")
     }
 
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBug() throws {

@@ -127,6 +127,16 @@ struct Lane: Hashable, Sendable {
             if let origin = object.originPhrase { details.append(origin) }
             return details.joined(separator: " ")
         }
-        return "operators of " + (pipeline.map { "pipeline \($0)" } ?? "a pipeline") + ": " + members.map { "\($0.shortTypeName) \($0.id)" }.joined(separator: ", ")
+        return contents + ": " + members.map { "\($0.shortTypeName) \($0.id)" }.joined(separator: ", ")
+    }
+
+    /// What a group or succession lane holds, in words.
+    private var contents: String {
+        if isGroup { return "operators of " + (pipeline.map { "pipeline \($0)" } ?? "a pipeline") }
+        let sources = members.filter { $0.role == .publisher }.count
+        guard sources > 1 else {
+            return members.count - sources == 1 ? "a source and the subscription it handed out" : "a source and the subscriptions it handed out"
+        }
+        return "sources one after another, with the subscriptions they handed out"
     }
 }

@@ -231,6 +231,7 @@ struct SequenceModel: Sendable {
         var lanes: [(position: Int, members: [TraceObjectID])] = []
         var laneOfGroup: [Int: Int] = [:]
         var successions: [SuccessionKey: [Int]] = [:]
+        var pipelineOfSourceLane: [Int: Int] = [:]
         var placed = lifetime.emptyCopy() as ObjectTable<Int>
         // The last event of any member of each source lane, kept as members join, so that a
         // lane of a hundred thousand short-lived sources is not rescanned for every newcomer.
@@ -264,6 +265,7 @@ struct SequenceModel: Sendable {
                     return lane
                 }
                 successions[key, default: []].append(lanes.count)
+                if let pipeline = key.pipeline { pipelineOfSourceLane[lanes.count] = pipeline }
                 lanes.append((position, []))
                 join(object, lanes.count - 1)
                 return lanes.count - 1
@@ -275,7 +277,9 @@ struct SequenceModel: Sendable {
             }
             _ = place(id)
         }
-        // A group stands just left of its pipeline's subscriber.
+        // A group stands just left of its pipeline's subscriber, and a source of the pipeline
+        // first met after that subscriber (the `Future` a `flatMap` subscribes per value) just
+        // left of the group: upstream of the end, where the code puts it.
         var positionOf = lifetime.emptyCopy() as ObjectTable<Int>
         for (position, id) in order.enumerated() { positionOf[id] = position }
         for (group, lane) in laneOfGroup {
@@ -283,10 +287,17 @@ struct SequenceModel: Sendable {
                 lanes[lane].position = end
             }
         }
+        var movedSources = Set<Int>()
+        for (lane, pipeline) in pipelineOfSourceLane {
+            if let end = groups.ends[pipeline].flatMap({ positionOf[$0] }), end < lanes[lane].position {
+                lanes[lane].position = end
+                movedSources.insert(lane)
+            }
+        }
+        let groupLanes = Set(laneOfGroup.values)
+        func rank(_ lane: Int) -> Int { movedSources.contains(lane) ? 0 : groupLanes.contains(lane) ? 1 : 2 }
         return lanes.enumerated().sorted { lhs, rhs in
-            let left = (lhs.element.position, laneOfGroup.values.contains(lhs.offset) ? 0 : 1, lhs.offset)
-            let right = (rhs.element.position, laneOfGroup.values.contains(rhs.offset) ? 0 : 1, rhs.offset)
-            return left < right
+            (lhs.element.position, rank(lhs.offset), lhs.offset) < (rhs.element.position, rank(rhs.offset), rhs.offset)
         }.map(\.element.members)
     }
 
