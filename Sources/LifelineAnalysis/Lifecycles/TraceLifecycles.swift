@@ -50,7 +50,7 @@ public struct TraceLifecycles: Sendable {
     private var endedPrefix: ObjectTable<Int>
     private var received = ReceivedSubscriptions([], deallocations: [:])
     private let positions: EventPositions
-    /// The graphs ``retainSentence(for:before:)`` explained objects from last.
+    /// The ownership graphs the rules built last, shared between them.
     let recentGraphs = RecentOwnershipGraphs()
 
     /// Rebuilds the lifecycles of `trace`.

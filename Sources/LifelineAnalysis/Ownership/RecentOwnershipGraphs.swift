@@ -1,9 +1,9 @@
 import LifelineLog
 import Synchronization
 
-/// The ownership graphs findings were last explained from: the findings a rule gives one after
-/// another are mostly explained from the same snapshot (the one taken at stop), and share its
-/// graph instead of building it again for each. A few graphs are kept, the most recently used
+/// The ownership graphs the rules last built: the findings of a rule, and of the rules after it,
+/// mostly come from or are explained from the same snapshot (the one taken at stop), and share
+/// its graph instead of building it again for each. A few graphs are kept, the most recently used
 /// first, so a log of thousands of per-call snapshots does not keep them all.
 final class RecentOwnershipGraphs: Sendable {
     /// How many graphs are kept.

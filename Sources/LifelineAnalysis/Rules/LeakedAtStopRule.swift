@@ -26,7 +26,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         guard let snapshot = lifecycles.trace.snapshots.last, snapshot.reason == .stop else { return [] }
-        let graph = OwnershipGraph(snapshot: snapshot, trace: lifecycles.trace)
+        let graph = lifecycles.recentGraphs.graph(of: snapshot, in: lifecycles.trace)
         let rootsRegistered = snapshot.nodes.contains { $0.kind == .root && $0.alive }
         // The AnyCancellables that hold each subscriber strongly, in the snapshot's order.
         var wrappersOf: [TraceObjectID: [TraceObjectID]] = [:]

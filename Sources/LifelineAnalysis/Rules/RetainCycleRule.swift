@@ -48,18 +48,19 @@ public struct RetainCycleRule: DiagnosisRule {
                 if Self.isChecked(chain, in: snapshot) { latest[chain] = position }
             }
         }
-        // One graph per snapshot that yields findings, with its loops by chain: a snapshot may
-        // hold thousands of loops.
-        var graphs: [Int: (graph: OwnershipGraph, cycles: [[TraceSnapshot.Edge]: RetainCycle])] = [:]
+        // The findings come snapshot by snapshot: each snapshot's graph is built once (and shared
+        // with the rules that explain objects from it), with its loops by chain, as a snapshot
+        // may hold thousands of loops.
+        var current: (position: Int, graph: OwnershipGraph, cycles: [[TraceSnapshot.Edge]: RetainCycle])?
         return latest.sorted { $0.value < $1.value || ($0.value == $1.value && $0.key.lexicographicallyPrecedes($1.key, by: Self.precedes)) }
             .compactMap { chain, position in
                 let later = snapshots[(position + 1)...]
                 guard !later.contains(where: { Self.showsBroken(chain, $0, lifecycles: lifecycles) }) else { return nil }
-                if graphs[position] == nil {
-                    let graph = OwnershipGraph(snapshot: snapshots[position], trace: lifecycles.trace)
-                    graphs[position] = (graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
+                if current?.position != position {
+                    let graph = lifecycles.recentGraphs.graph(of: snapshots[position], in: lifecycles.trace)
+                    current = (position, graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
                 }
-                guard let (graph, cycles) = graphs[position], let cycle = cycles[chain] else { return nil }
+                guard let (_, graph, cycles) = current, let cycle = cycles[chain] else { return nil }
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, lifecycles: lifecycles)
             }
     }

@@ -53,7 +53,11 @@ public struct PipelineIndex: Sendable {
         }
         if !diagnoses.isEmpty {
             page += "\n## Findings\n"
-            let citations = pipelines.pipelines(citedBy: diagnoses)
+            // The pipelines each finding cites, in pipeline order, from the table's findings.
+            var citations = [[Pipeline.ID]](repeating: [], count: diagnoses.count)
+            for pipeline in pipelines.pipelines {
+                for number in findings[pipeline.id, default: []] { citations[number - 1].append(pipeline.id) }
+            }
             for (index, diagnosis) in diagnoses.enumerated() {
                 let cited = citations[index].filter(drawn.contains).map { "[\($0)](\(fileName($0)))" }.joined(separator: ", ")
                 page += "\n<a id=\"finding-\(index + 1)\"></a>\(index + 1). **\(diagnosis.severity.rawValue) "
