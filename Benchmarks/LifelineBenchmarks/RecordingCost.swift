@@ -4,8 +4,13 @@ import Lifeline
 /// One row of the recording-cost table: a way of recording the chain, run three times.
 struct RecordingCost {
     let name: String
-    /// CPU nanoseconds per value (the median run's).
+    /// The sending thread's CPU nanoseconds per value (the median run's).
     let perValue: Double
+    /// The process's CPU nanoseconds per value in the same run, which include the log's growth
+    /// thread.
+    var processPerValue: Double
+    /// Page faults the sending thread took per 1,000 values in the same run.
+    var threadFaultsPerThousand: Double
     /// Events recorded per value, when the row records a log.
     var eventsPerValue: Double?
     /// Bytes of log per recorded event, when the row records a log.
@@ -34,28 +39,41 @@ struct RecordingCost {
         _ name: String, values: Int, instrument: ValueChain.Instrument, recording options: RecordingOptions? = nil,
         logDirectory: String, before: () -> Void = {}, after: () -> Void = {}
     ) throws -> RecordingCost {
-        var samples: [(nanoseconds: UInt64, log: LogSize?)] = []
+        var samples: [(cost: ValueChain.SendCost, log: LogSize?)] = []
         for _ in 0..<3 {
-            guard let options else {
-                before()
-                samples.append((ValueChain.send(values, with: instrument), nil))
-                after()
-                continue
-            }
-            let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            try Lifeline.start(writingTo: path, options: options)
-            let elapsed = ValueChain.send(values, with: instrument)
-            Lifeline.stop()
-            samples.append((elapsed, try LogSize(path: path)))
+            samples.append(try run(values: values, instrument: instrument, recording: options, logDirectory: logDirectory, before: before, after: after))
         }
-        let median = samples.sorted { $0.nanoseconds < $1.nanoseconds }[1]
-        var cost = RecordingCost(name: name, perValue: Double(median.nanoseconds) / Double(values))
+        let median = samples.sorted { $0.cost.thread < $1.cost.thread }[1]
+        var cost = RecordingCost(
+            name: name, perValue: Double(median.cost.thread) / Double(values),
+            processPerValue: Double(median.cost.process) / Double(values),
+            threadFaultsPerThousand: Double(median.cost.threadFaults) * 1000 / Double(values)
+        )
         if let log = median.log, log.events > 0 {
             cost.eventsPerValue = Double(log.events) / Double(values)
             cost.bytesPerEvent = Double(log.bytes) / Double(log.events)
         }
         return cost
+    }
+
+    /// Runs `instrument` on `values` values once, recording with `options` when given, and
+    /// returns what the sends cost and, when it recorded, the log's size; `timingEach` times
+    /// each send.
+    static func run(
+        values: Int, instrument: ValueChain.Instrument, recording options: RecordingOptions?, logDirectory: String,
+        timingEach: Bool = false, before: () -> Void = {}, after: () -> Void = {}
+    ) throws -> (cost: ValueChain.SendCost, log: LogSize?) {
+        guard let options else {
+            before()
+            defer { after() }
+            return (ValueChain.send(values, with: instrument, timingEach: timingEach), nil)
+        }
+        let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Lifeline.start(writingTo: path, options: options)
+        let cost = ValueChain.send(values, with: instrument, timingEach: timingEach)
+        Lifeline.stop()
+        return (cost, try LogSize(path: path))
     }
 
     /// The row as printed: ns per value, × untraced, and for a recorder the ns each event adds
@@ -67,7 +85,9 @@ struct RecordingCost {
             text += String(format: "  %4.1f events/value %7.1f ns/event over %@", eventsPerValue,
                            (perValue - (floor ?? untraced)) / eventsPerValue, floorName)
         }
-        if let bytesPerEvent { text += String(format: "  %5.1f B/event", bytesPerEvent) }
+        if let bytesPerEvent {
+            text += String(format: "  %5.1f B/event  process %.1f ns/value  %.1f faults/1k values", bytesPerEvent, processPerValue, threadFaultsPerThousand)
+        }
         return text
     }
 }

@@ -41,15 +41,41 @@ enum ValueChain {
         }
     }
 
-    /// The calling thread's CPU time in nanoseconds.
-    static func cpuNanoseconds() -> UInt64 {
+    /// What sending the values took.
+    struct SendCost {
+        /// The sending thread's CPU nanoseconds: what the traced program waits for.
+        var thread: UInt64
+        /// The whole process's CPU nanoseconds, which include the log's growth thread.
+        var process: UInt64
+        /// The page faults the sending thread took.
+        var threadFaults: Int
+        /// The longest single send in CPU nanoseconds of the sending thread, when each send was
+        /// timed.
+        var longest: UInt64?
+        /// How many single sends took over 100 µs, when each send was timed.
+        var over100Microseconds: Int?
+    }
+
+    /// `RUSAGE_THREAD`, which Glibc declares only for `_GNU_SOURCE`.
+    private static let rusageThread = __rusage_who_t(1)
+
+    /// The page faults the calling thread has taken so far.
+    static func threadFaults() -> Int {
+        var usage = rusage()
+        getrusage(rusageThread, &usage)
+        return usage.ru_minflt + usage.ru_majflt
+    }
+
+    /// A clock's reading in nanoseconds.
+    static func nanoseconds(_ clock: clockid_t) -> UInt64 {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        clock_gettime(clock, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Sends `values` values through the chain and returns the CPU nanoseconds the sends took.
-    static func send(_ values: Int, with instrument: Instrument) -> UInt64 {
+    /// Sends `values` values through the chain and returns the CPU time the sends took; with
+    /// `timingEach`, also times each send (which adds a clock reading to each).
+    static func send(_ values: Int, with instrument: Instrument, timingEach: Bool = false) -> SendCost {
         let subject = PassthroughSubject<Int, Never>()
         var total = 0
         let events = EventArray()
@@ -83,12 +109,37 @@ enum ValueChain {
                 .map { $0 &* 2 }.lifeline("map 2")
                 .sink { total &+= $0 }
         }
-        let start = cpuNanoseconds()
-        sendValues(values, to: subject)
-        let elapsed = cpuNanoseconds() - start
+        let start = (thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID), process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID), faults: threadFaults())
+        let longest = timingEach ? sendTimingEach(values, to: subject) : nil
+        if !timingEach { sendValues(values, to: subject) }
+        var cost = SendCost(
+            thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID) - start.thread,
+            process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID) - start.process,
+            threadFaults: threadFaults() - start.faults
+        )
+        cost.longest = longest?.longest
+        cost.over100Microseconds = longest?.over100Microseconds
         cancellable.cancel()
         precondition(total != 0)
-        return elapsed
+        return cost
+    }
+
+    /// Sends the values one by one, each timed by the thread's CPU clock (so that the other
+    /// processes of a busy machine do not count): the longest send, and how many took over
+    /// 100 µs (a stall a debounce or a timeout would notice).
+    @inline(never)
+    static func sendTimingEach(_ values: Int, to subject: PassthroughSubject<Int, Never>) -> (longest: UInt64, over100Microseconds: Int) {
+        var longest: UInt64 = 0
+        var over = 0
+        var before = nanoseconds(CLOCK_THREAD_CPUTIME_ID)
+        for value in 0..<values {
+            subject.send(value)
+            let after = nanoseconds(CLOCK_THREAD_CPUTIME_ID)
+            longest = max(longest, after - before)
+            if after - before > 100_000 { over += 1 }
+            before = after
+        }
+        return (longest, over)
     }
 
     /// The measured loop, kept out of line so that `valgrind --tool=callgrind

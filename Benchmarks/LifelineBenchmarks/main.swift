@@ -20,6 +20,12 @@ import LifelineLog
 /// `--toggle-collect='*InspectionBenchmark*inspectRepeatedly*'`), `per-call` prints the per-call
 /// snapshot figure among 803 objects alone (for `--toggle-collect='*SnapshotRecorder*take*'`).
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
+
+// glibc's mutexes skip their atomic instructions while the process has a single thread, and an
+// app never has: a second thread, parked for good, makes every row pay what it pays in an app,
+// whether or not the recorder starts a thread of its own.
+let parkedThread = Thread { while true { sleep(3600) } }
+parkedThread.start()
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
 let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"]
@@ -106,6 +112,20 @@ for format in [TraceLogFormat.binary, .jsonLines] {
         logDirectory: logDirectory
     )
     print(automatic.line(untraced: untraced.perValue, floor: floor.perValue, floorName: "hook floor"))
+}
+
+print()
+print("Longest single send, \(values) values each timed by the sending thread's CPU clock: the stalls a debounce or a timeout would notice")
+let timedRows: [(String, ValueChain.Instrument, RecordingOptions?)] = [
+    ("untraced", .none, nil),
+    ("32-byte record per event, rdtsc", .recordBuffer, nil),
+    ("operator mode (.lifeline at 4 hops)", .lifeline, RecordingOptions(automatic: false)),
+    ("automatic mode", .none, RecordingOptions()),
+]
+for (name, instrument, options) in timedRows {
+    let cost = try RecordingCost.run(values: values, instrument: instrument, recording: options, logDirectory: logDirectory, timingEach: true).cost
+    print(name.padding(toLength: 40, withPad: " ", startingAt: 0)
+        + String(format: "longest %8.1f µs  %5d sends over 100 µs", Double(cost.longest ?? 0) / 1000, cost.over100Microseconds ?? 0))
 }
 
 if only == "recording" { exit(0) }

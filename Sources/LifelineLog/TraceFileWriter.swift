@@ -11,9 +11,13 @@ import Synchronization
 ///
 /// Each line is copied straight into the file's pages, so when the process crashes or is
 /// killed, every line written before is already in the kernel's page cache and survives.
-/// A writer reserves its bytes with one atomic add. The file grows in steps, under a lock
-/// that only the thread crossing the end of the file takes: a step is 1/8 of the log (at
-/// least 64 KiB, at most 4 MiB), so a killed process leaves little zero padding. The file is
+/// A writer reserves its bytes with one atomic add. The file grows in steps of 1/8 of the log
+/// (at least 64 KiB, at most 4 MiB), so a killed process leaves little zero padding. A thread
+/// of the writer's own (``LogGrowthThread``) keeps the file grown and its pages faulted in half
+/// a step ahead of the writers, who ask it when they come within a quarter step of the end (so
+/// a kill leaves at most about half a step of zero padding); a writer that gets past the end
+/// anyway grows the file itself by a step, under a lock that only such a writer and the growth
+/// thread take, and lets its pages fault in as it writes. The file is
 /// mapped in 64 MiB windows, each mapped when the file first grows into it, so the process
 /// reserves only about as much address space as the log takes (`ulimit -v` and valgrind
 /// refuse a large reservation up front).
@@ -60,8 +64,13 @@ public final class TraceFileWriter: Sendable {
     private static let inFlightBits: UInt64 = 20
     private static let inFlightMask: UInt64 = (1 << inFlightBits) - 1
     private static let stoppedBit: UInt64 = 1 << 63
-    /// The file's length: every byte below it is mapped and writable.
+    /// How far writers may write: every byte below it is mapped and writable.
     private let committedSize = Atomic<Int>(0)
+    /// Where a reservation that ends past it asks the growth thread to grow the log ahead: half
+    /// the first step at first, so that a short log never starts the thread.
+    private let lowWater = Atomic<Int>(TraceFileWriter.smallestStep / 2)
+    /// Grows the log ahead of the writers.
+    private let growthThread = LogGrowthThread()
     private let dropped = Atomic<UInt64>(0)
     /// Where the first reservation that could not be written began: the log ends there.
     private let cutoff = Atomic<Int>(Int.max)
@@ -89,6 +98,10 @@ public final class TraceFileWriter: Sendable {
 
     private struct Growth {
         var mappedWindows = 0
+        /// The file's length, at or past `committedSize`.
+        var length = 0
+        /// How far the growth thread has faulted the file's pages in.
+        var populated = 0
         /// The log may not grow past this: the capacity, or where growing failed.
         var limit: Int
         var failure: String?
@@ -151,11 +164,13 @@ public final class TraceFileWriter: Sendable {
             throw .cannotOpen(path: path, reason: reason)
         }
         TraceLineEncoder.withLine(for: header) { append($0) }
+        growthThread.prepare { [weak self] in self?.growAhead() }
         Self.openWriters.withLock { $0[ObjectIdentifier(self)] = self }
         _ = Self.exitHandler
     }
 
     deinit {
+        growthThread.stop()
         windows.deallocate()
         log.deallocate()
         chunks.withLock { $0.forEach { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0)?.deallocate() } }
@@ -282,6 +297,7 @@ public final class TraceFileWriter: Sendable {
             markFull(at: start)
             return false
         }
+        if end > lowWater.load(ordering: .relaxed) { growthThread.request() }
         let within = start & (windowSize - 1)
         chunk.pointee.cursor = within + chunkSize <= windowSize
             ? (windows[start >> windowShift]! + within).assumingMemoryBound(to: UInt8.self) : nil
@@ -493,6 +509,7 @@ public final class TraceFileWriter: Sendable {
             markFull(at: start)
             return
         }
+        if end > lowWater.load(ordering: .relaxed) { growthThread.request() }
         if isRecord {
             copyRecord(line, to: start)
         } else if format == .binary {
@@ -601,6 +618,7 @@ public final class TraceFileWriter: Sendable {
     /// cut off.
     private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
         let started = monotonicNanoseconds()
+        growthThread.stop()
         guard stopNumbering(waitingAtMost: timeout) else { return nil }
         let threadChunks = chunks.withLock { $0.compactMap { UnsafeMutablePointer<lifeline_chunk>(bitPattern: $0) } }
         let before = state.bitwiseOr(Self.stoppedBit, ordering: .sequentiallyConsistent).oldValue
@@ -663,9 +681,9 @@ public final class TraceFileWriter: Sendable {
         }
     }
 
-    /// Grows the file (and maps the windows it grows into) so that it holds at least `end`
-    /// bytes. Returns false when the log may not or cannot grow that far; it then never grows
-    /// again.
+    /// Lets writers write up to at least `end`, growing the file (and mapping the windows it
+    /// grows into) when the growth thread has not grown it that far yet. Returns false when the
+    /// log may not or cannot grow that far; it then never grows again.
     private func grow(to end: Int) -> Bool {
         var grew = false
         return grow(to: end, grew: &grew)
@@ -674,38 +692,66 @@ public final class TraceFileWriter: Sendable {
     /// ``grow(to:)``, saying in `grew` whether this call grew the file.
     private func grow(to end: Int, grew: inout Bool) -> Bool {
         growth.withLock { growth in
-            let committed = committedSize.load(ordering: .relaxed)
-            guard end > committed else { return true }
+            guard end > committedSize.load(ordering: .relaxed) else { return true }
             guard end <= growth.limit else { return false }
-            let size = min(Self.roundUp(end, to: Self.step(toHold: end)), growth.limit)
-            let neededWindows = (size + windowSize - 1) >> windowShift
-            while growth.mappedWindows < neededWindows {
-                let index = growth.mappedWindows
-                let mapped = mmap(nil, windowSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(index << windowShift))
-                guard let mapped, mapped != MAP_FAILED else {
-                    return fail(&growth, at: committed, "cannot map it: \(String(cString: strerror(errno)))")
-                }
-                windows[index] = mapped
-                growth.mappedWindows += 1
+            if end > growth.length {
+                guard extend(&growth, to: min(Self.roundUp(end, to: Self.step(toHold: end)), growth.limit)) else { return false }
+                grew = true
             }
-            guard ftruncate(descriptor, off_t(size)) == 0 else {
-                return fail(&growth, at: committed, "cannot grow it: \(String(cString: strerror(errno)))")
-            }
-            populate(from: committed, to: size)
-            committedSize.store(size, ordering: .releasing)
-            grew = true
+            committedSize.store(growth.length, ordering: .releasing)
             return true
         }
     }
 
-    private func fail(_ growth: inout Growth, at committed: Int, _ reason: String) -> Bool {
-        growth.limit = committed
+    /// One round of the growth thread: grows the file to half a step past what writers have
+    /// reserved, faults in the pages not yet faulted in, and then lets writers write up to
+    /// there. The next round is asked for a quarter step before that end.
+    private func growAhead() {
+        let reserved = Int((state.load(ordering: .relaxed) & ~Self.stoppedBit) >> Self.inFlightBits)
+        let step = Self.step(toHold: reserved)
+        let round = growth.withLock { growth -> (from: Int, to: Int, grew: Bool) in
+            let target = min(Self.roundUp(reserved + step / 2, to: Int(getpagesize())), growth.limit)
+            let grew = target > growth.length && extend(&growth, to: target)
+            return (growth.populated, growth.length, grew)
+        }
+        populate(from: round.from, to: round.to)
+        growth.withLock { growth in
+            growth.populated = max(growth.populated, round.to)
+            if committedSize.load(ordering: .relaxed) < round.to { committedSize.store(round.to, ordering: .releasing) }
+            lowWater.store(round.to < growth.limit ? round.to - step / 4 : Int.max, ordering: .relaxed)
+        }
+        if round.grew { writeClockLine() }
+    }
+
+    /// Maps the windows up to `size` and sets the file's length to it. On failure, the log may
+    /// not grow past its current length any more.
+    private func extend(_ growth: inout Growth, to size: Int) -> Bool {
+        let neededWindows = (size + windowSize - 1) >> windowShift
+        while growth.mappedWindows < neededWindows {
+            let index = growth.mappedWindows
+            let mapped = mmap(nil, windowSize, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(index << windowShift))
+            guard let mapped, mapped != MAP_FAILED else {
+                return fail(&growth, "cannot map it: \(String(cString: strerror(errno)))")
+            }
+            windows[index] = mapped
+            growth.mappedWindows += 1
+        }
+        guard ftruncate(descriptor, off_t(size)) == 0 else {
+            return fail(&growth, "cannot grow it: \(String(cString: strerror(errno)))")
+        }
+        growth.length = size
+        return true
+    }
+
+    private func fail(_ growth: inout Growth, _ reason: String) -> Bool {
+        growth.limit = growth.length
         growth.failure = reason
         return false
     }
 
-    /// Faults the new pages in with one call per window rather than one trap per page.
-    /// Kernels older than 5.14 refuse the advice; the pages then fault in as they are written.
+    /// Faults the pages from `start` to `end` in, with one call per window rather than one trap
+    /// per page. Kernels older than 5.14 refuse the advice; the pages then fault in as they are
+    /// written.
     private func populate(from start: Int, to end: Int) {
         var position = start & ~(Int(getpagesize()) - 1)
         while position < end {
