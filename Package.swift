@@ -88,6 +88,15 @@ let package = Package(
             name: "ChatClientApp", dependencies: [combine], path: "Tests/Apps/ChatClient",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "PhotoBackupApp", dependencies: [combine], path: "Tests/Apps/PhotoBackup",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "photo-backup",
+            dependencies: ["Lifeline", "PhotoBackupApp"],
+            path: "Tests/Apps/photo-backup"
+        ),
         .executableTarget(
             name: "chat-client",
             dependencies: ["Lifeline", "ChatClientApp"],
@@ -141,7 +150,7 @@ let package = Package(
             name: "LifelineTestingTests",
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
-                "NewsReaderApp", "PortfolioApp", "ChatClientApp", combine,
+                "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", combine,
             ]
         ),
         .testTarget(

@@ -380,6 +380,17 @@ final class ObjectRegistry: Sendable {
         return addresses
     }
 
+    /// The id of the live object the registry knows at `address`, if any: a snapshot that
+    /// reaches an object it was not told about asks, as the recorder may have met the object
+    /// on another thread (a pipeline another queue subscribes) since the snapshot began.
+    ///
+    /// The hold is checked outside the lock (see ``liveAddresses()``).
+    func liveID(at address: UInt) -> TraceObjectID? {
+        let key = unsafeBitCast(address, to: ObjectIdentifier.self)
+        guard let entry = state.withLock({ $0.live[key] }), entry.isAlive else { return nil }
+        return entry.id
+    }
+
     /// The address and entry of each of `ids` that is a tracked object still alive, as
     /// ``liveAddresses()`` gives them, for a snapshot that checks only these objects.
     func liveAddresses(of ids: some Sequence<TraceObjectID>) -> [TraceObjectID: (address: UInt, entry: LiveEntry)] {

@@ -640,12 +640,14 @@ final class SnapshotRecorder: Sendable {
         }
     }
 
-    /// The id of an object only inspection reached: the one it had in the last snapshot, or
-    /// a new one, declared now.
+    /// The id of an object only inspection reached: the recorder's, when it met the object on
+    /// another thread after the snapshot read which objects it knows; the one it had in the
+    /// last snapshot; or a new one, declared now.
     private func discoveredID(
         _ node: HeapGraph.Node, seenBefore: [DiscoveredKey: TraceObjectID], seenNow: inout [DiscoveredKey: TraceObjectID],
         session: RecordingSession
     ) -> TraceObjectID {
+        if let id = session.registry.liveID(at: node.address) { return id }
         let full = withoutAddresses(node.typeName)
         let key = DiscoveredKey(address: node.address, typeName: full)
         if let id = seenBefore[key] {

@@ -130,10 +130,17 @@ public struct TraceLifecycles: Sendable {
         }
     }
 
-    /// Whether `object` was provably alive when recording stopped: its lifetime is tracked,
-    /// the end of the log is known, and it has no deallocation event.
+    /// Whether `object` was provably alive when recording stopped: the end of the log is
+    /// known, and either its lifetime is tracked and it has no deallocation event, or the
+    /// snapshot taken at stop checked it and saw it alive. The second covers an object a
+    /// snapshot found by heap inspection before the object joined a pipeline (a hand-written
+    /// subscriber that a sink's closure captures, subscribed later), whose lifetime the
+    /// recorder does not track.
     public func isAliveAtStop(_ object: TraceObjectID) -> Bool {
-        endIsKnown && trace.object(object)?.lifetimeTracked == true && deallocations[object] == nil
+        guard endIsKnown, let declared = trace.object(object), deallocations[object] == nil else { return false }
+        if declared.lifetimeTracked { return true }
+        guard let stop = trace.snapshots.last, stop.reason == .stop, stop.checked(object) else { return false }
+        return stop.node(object)?.alive == true
     }
 
     /// Whether `survivor` was provably still alive after the death `death` happened.
@@ -151,13 +158,20 @@ public struct TraceLifecycles: Sendable {
     }
 
     /// Whether the lifecycle is where a pipeline ends: its subscriber acts as no other
-    /// subscriber's subscription, and it was subscribed from outside any recorded call (from
-    /// the program's own code rather than from inside an operator or another delivery).
+    /// subscriber's subscription, and it was subscribed by the program's own code rather than
+    /// by an operator: from outside any recorded call, or right inside a value or completion
+    /// delivered to another pipeline's end (a `sink`'s closure or a hand-written subscriber
+    /// that subscribes a pipeline). An operator that subscribes while a value or completion
+    /// reaches it (`flatMap`, `switchToLatest`, `catch`, `retry`) passes values on, so what it
+    /// subscribes is no pipeline's end.
     public func isPipelineEnd(_ lifecycle: Lifecycle) -> Bool {
         guard !lifecycle.subscriberRelaysDownstream,
               let first = lifecycle.subscribeCall ?? lifecycle.subscriptionCall,
               let call = calls.call(at: first) else { return false }
-        return call.depth == 0
+        guard let parent = call.parent else { return true }
+        guard let delivery = event(parent), delivery.kind.isDelivery,
+              let outer = self.lifecycle(ofEvent: parent), outer.id != lifecycle.id else { return false }
+        return !outer.subscriberRelaysDownstream
     }
 
     // MARK: Building

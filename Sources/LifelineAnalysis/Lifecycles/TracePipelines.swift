@@ -14,7 +14,8 @@ import LifelineLog
 ///   of its first subscriber. So a shared upstream belongs to the pipeline that connected it,
 ///   and later subscribers of the share list that pipeline in ``Pipeline/sharesUpstreamWith``.
 /// - The exception is a group that ends there: a subscriber that received values and passed
-///   none of them on to another hop (a `sink` subscribed from inside another sink's closure)
+///   none of them on to the pipeline it was made in (a `sink` subscribed from inside another
+///   sink's closure, even one whose closure sends into a subject another pipeline reads)
 ///   starts a pipeline of its own. One that received nothing cannot be told apart from an
 ///   inner publisher that never delivered, and joins the pipeline it was made in.
 ///
@@ -39,16 +40,16 @@ public struct TracePipelines: Sendable {
             for upstream in all[index].upstream { components.union(all[index].id.rawValue, upstream.rawValue) }
         }
 
-        // Groups that pass values on to another group: their deliveries enclose a delivery
-        // to another group's hop.
-        var forwards = Set<Int>()
+        // The groups each group passes values on to: its deliveries enclose a delivery to
+        // their hops.
+        var forwards: [Int: Set<Int>] = [:]
         for event in lifecycles.trace.events where event.phase == .begin {
             guard event.kind.isDelivery, let receiver = lifecycles.lifecycleID(ofEvent: event.seq),
                   let parent = lifecycles.calls.call(at: event.seq)?.parent,
                   lifecycles.event(parent)?.kind.isDelivery == true,
                   let sender = lifecycles.lifecycleID(ofEvent: parent) else { continue }
             let from = components.root(sender.rawValue), to = components.root(receiver.rawValue)
-            if from != to { forwards.insert(from) }
+            if from != to { forwards[from, default: []].insert(to) }
         }
 
         // Each group, in the order its first hop began, starts a pipeline or joins one.
@@ -63,11 +64,17 @@ public struct TracePipelines: Sendable {
                 continue
             }
             var joined: Int?
-            if let start = all[index].events.first, !Self.endsThere(all[index], forwarding: forwards.contains(component)) {
+            if let start = all[index].events.first {
                 for call in lifecycles.calls.enclosingCalls(of: start) {
                     guard let outer = lifecycles.lifecycleID(ofEvent: call.begin),
                           let pipeline = pipelineOfComponent[components.root(outer.rawValue)] else { continue }
-                    joined = pipeline
+                    // Values passed on into the pipeline it was made in make a group that
+                    // pipeline's inner publisher; values a closure sends into a subject that
+                    // feeds an earlier pipeline do not.
+                    let forwarding = forwards[component, default: []].contains { target in
+                        pipelineOfComponent[target].map { $0 == pipeline } ?? true
+                    }
+                    if !Self.endsThere(all[index], forwarding: forwarding) { joined = pipeline }
                     break
                 }
             }
