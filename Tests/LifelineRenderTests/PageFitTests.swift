@@ -130,6 +130,27 @@ import Testing
                 "a lane in two sections is headed in each")
     }
 
+    /// A log that opens with a mark, then a stretch too wide for the page that no cut can
+    /// split (one subscribe through 30 operators): the mark joins that stretch's section
+    /// instead of making a section with no lane, which the layout could not draw.
+    @Test func aMarkBeforeAStretchTooWideJoinsItsSection() throws {
+        var script = TraceScript()
+        script.event(.instant, .mark(label: "browsing"))
+        let subscriber = script.object(1, .subscriber, "Sink", label: "feed")
+        let operators = (2...31).map { script.object(UInt64($0), .publisher, "Map\($0)", tracked: false) }
+        func subscribeThrough(_ remaining: ArraySlice<TraceObjectID>, _ script: inout TraceScript) {
+            guard let next = remaining.first else { return }
+            script.call(.subscribe(publisher: next, subscriber: subscriber)) { subscribeThrough(remaining.dropFirst(), &$0) }
+        }
+        subscribeThrough(operators[...], &script)
+        script.event(.instant, .mark(label: "later"))
+        let options = SequenceDiagramOptions(collapse: .none)
+        let model = SequenceModel.fitted(script.trace, diagnoses: [], options: options)
+        #expect(model.sections(fitting: 1_200).allSatisfy { !$0.lanes.isEmpty })
+        let svg = SequenceSVGRenderer.render(script.trace, diagnoses: [], options: options)
+        #expect(svg.contains("browsing"))
+    }
+
     /// A heading too narrow for its place keeps the line number and the id: `.swift` goes
     /// first, then the end of the file name.
     @Test func aShortenedHeadingKeepsTheLineNumber() {

@@ -31,8 +31,9 @@ extension SequenceModel {
             let stretchLanes = Set(steps[stretch].flatMap(Self.lanesDrawn))
             let joined = lanes.union(stretchLanes)
             // Without a new lane, the labels between the lanes a section has can widen it only
-            // up to the packing's cap: it is measured again only when a lane joins.
-            if end > start, joined != lanes,
+            // up to the packing's cap: it is measured again only when a lane joins. Rows that
+            // draw on no lane (marks) are no section on their own: they join the next one.
+            if end > start, !lanes.isEmpty, joined != lanes,
                SequenceSVGLayout.lanesWidth(of: part(start..<stretch.upperBound), packing: SequenceSVGLayout.tightestPacking) > pageWidth {
                 sections.append(start..<end)
                 start = stretch.lowerBound
