@@ -64,8 +64,11 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     @inline(__always)
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
-        let description = session.describe(input)
-        if description != nil { session.valueDescriptions.push(description) }
+        guard let description = session.describe(input) else {
+            session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: nil), delivery: .enters)
+            return
+        }
+        session.valueDescriptions.push(description)
         session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: description), delivery: .enters)
     }
 

@@ -111,13 +111,17 @@ final class RecordingSession: Sendable {
         _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil,
         delivery: DeliveryScopeChange = .unchanged
     ) -> UInt64 {
-        guard recordsFields, var fields = Self.fields(phase, kind, callSite: callSite) else {
-            change(delivery, for: kind)
-            return recordEvent(phase, kind, callSite: callSite)
+        // The general path gets the caller's kind only for an event with a text; otherwise a
+        // kind read back from the fields, built on that path alone. Given the caller's kind
+        // whenever the fields won't do, the path would have the caller store the kind on its
+        // stack on every event (6 instructions an event).
+        guard var fields = Self.fields(phase, kind, callSite: callSite) else {
+            return recordGenerally(phase, kind, callSite: callSite, delivery: delivery)
         }
+        guard recordsFields, fields.fit else { return recordGenerally(phase, fields.kind, callSite: callSite, delivery: delivery) }
         if capturesCallSites && delivery != .unchanged {
             if fields.shape == .any {
-                change(delivery, for: kind)
+                change(delivery, for: fields.kind)
             } else {
                 fields.event |= delivery == .enters ? LIFELINE_EVENT_ENTERS_DELIVERY : LIFELINE_EVENT_LEAVES_SCOPE
             }
@@ -129,7 +133,18 @@ final class RecordingSession: Sendable {
         case .objects: lifeline_record_objects(log, fields.event, fields.objects)
         case .any: lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
-        return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, phase, kind, callSite: callSite)
+        guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return result }
+        return finishRecording(result, fields.arguments, phase, callSite: callSite)
+    }
+
+    /// Records an event that `lifeline_record` does not: ``record(_:_:callSite:delivery:)``'s
+    /// general path, with the scope change.
+    @inline(never)
+    private func recordGenerally(
+        _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?, delivery: DeliveryScopeChange
+    ) -> UInt64 {
+        change(delivery, for: kind)
+        return recordEvent(phase, kind, callSite: callSite)
     }
 
     /// What an event does to the calling thread's scopes (see `CallSiteRecorder`).
@@ -162,12 +177,64 @@ final class RecordingSession: Sendable {
     private struct RecordFields {
         /// The record's marker (kind and phase) and the fields.
         var event: UInt64
-        /// The first and second object.
-        var objects: UInt64
+        var first: TraceObjectID
+        var second: TraceObjectID
+        /// The demand, for a request's or a value's.
+        var demand: TraceDemand?
         /// The demand, or the sequence number an object was seen alive at.
         var number: UInt64 = 0
         /// Which of `lifeline_record`'s entry points builds the record.
         var shape: RecordShape
+
+        /// The first and second object, as `lifeline_record` takes them.
+        var objects: UInt64 { first.rawValue | second.rawValue << 32 }
+
+        /// The fields as `lifeline_record` takes them, once they `fit`.
+        var arguments: RecordArguments { RecordArguments(event: event, objects: objects, number: number) }
+
+        /// Whether a binary record can hold the fields: each object fits 32 bits and the
+        /// demand is encodable.
+        var fit: Bool
+
+        /// The event's kind, read back from the fields: what the general path takes, so that
+        /// the common path never builds it in memory (a kind that the inlined caller shares
+        /// with the general path is stored on its stack on every event, 6 instructions).
+        var kind: TraceEvent.Kind {
+            RecordArguments.kind(event: event, first: first, second: second, demand: demand, number: number)
+        }
+    }
+
+    /// An event's fields as `lifeline_record` takes them.
+    private struct RecordArguments {
+        var event: UInt64
+        var objects: UInt64
+        var number: UInt64
+
+        var kind: TraceEvent.Kind {
+            let flags = UInt32(truncatingIfNeeded: event >> 8)
+            return Self.kind(
+                event: event, first: TraceObjectID(objects & 0xFFFF_FFFF), second: TraceObjectID(objects >> 32),
+                demand: flags & LIFELINE_FIELD_DEMAND != 0 ? TraceDemand(encoded: number) : nil, number: number
+            )
+        }
+
+        /// The kind of an event with the marker and flags `event`.
+        static func kind(
+            event: UInt64, first: TraceObjectID, second: TraceObjectID, demand: TraceDemand?, number: UInt64
+        ) -> TraceEvent.Kind {
+            let flags = UInt32(truncatingIfNeeded: event >> 8)
+            return switch (event >> 2) & 0x1F {
+            case 0: .subscribe(publisher: first, subscriber: second)
+            case 1: .receiveSubscription(subscriber: first, subscription: second)
+            case 2: .request(subscription: first, demand: demand ?? .unlimited)
+            case 3: .value(subscriber: first, returnedDemand: demand, value: nil)
+            case 4: .completion(subscriber: first, completion: .finished)
+            case 5: .cancel(subscription: first)
+            default: .deallocation(
+                object: first, evidence: flags & LIFELINE_FIELD_OBSERVED != 0 ? .observed(aliveAtSeq: number) : .exact
+            )
+            }
+        }
     }
 
     /// The entry points of `lifeline_record`: one for each set of fields common events have,
@@ -183,8 +250,8 @@ final class RecordingSession: Sendable {
         case any
     }
 
-    /// The arguments of an event for `lifeline_record`, or nil when it has a text or a number
-    /// the binary form can't hold.
+    /// The arguments of an event for `lifeline_record`, or nil when it has a text (see
+    /// `RecordFields.fit` for fields a record can't hold).
     @inline(__always)
     private static func fields(
         _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?
@@ -199,6 +266,8 @@ final class RecordingSession: Sendable {
         var first: TraceObjectID
         var second = TraceObjectID(0)
         var number: UInt64 = 0
+        var demand: TraceDemand?
+        var fit = true
         switch kind {
         case .subscribe(let publisher, let subscriber):
             (code, first, second) = (0, publisher, subscriber)
@@ -207,16 +276,16 @@ final class RecordingSession: Sendable {
             (code, first, second) = (1, subscriber, subscription)
             fieldFlags |= LIFELINE_FIELD_SECOND
         case .request(let subscription, let requested):
-            guard requested.isEncodable else { return nil }
-            (code, first, number) = (2, subscription, requested.encoded)
+            (code, first, demand) = (2, subscription, requested)
+            if requested.isEncodable { number = requested.encoded } else { fit = false }
             fieldFlags |= LIFELINE_FIELD_DEMAND
         case .value(_, _, .some):
             return nil
         case .value(let subscriber, let returned, .none):
             (code, first) = (3, subscriber)
             if let returned {
-                guard returned.isEncodable else { return nil }
-                number = returned.encoded
+                demand = returned
+                if returned.isEncodable { number = returned.encoded } else { fit = false }
                 fieldFlags |= LIFELINE_FIELD_DEMAND
             }
         case .completion(let subscriber, .finished):
@@ -232,7 +301,7 @@ final class RecordingSession: Sendable {
                 fieldFlags |= LIFELINE_FIELD_OBSERVED
             }
         }
-        guard first.rawValue <= UInt32.max, second.rawValue <= UInt32.max else { return nil }
+        if first.rawValue > UInt32.max || second.rawValue > UInt32.max { fit = false }
         let shape: RecordShape = switch fieldFlags {
         case 0: .object
         case LIFELINE_FIELD_DEMAND, LIFELINE_FIELD_OBSERVED: .number
@@ -240,18 +309,18 @@ final class RecordingSession: Sendable {
         default: .any
         }
         return RecordFields(
-            event: (0x80 | code << 2 | phaseCode) | UInt64(fieldFlags) << 8, objects: first.rawValue | second.rawValue << 32,
-            number: number, shape: shape
+            event: (0x80 | code << 2 | phaseCode) | UInt64(fieldFlags) << 8, first: first, second: second,
+            demand: demand, number: number, shape: shape, fit: fit
         )
     }
 
     /// After `lifeline_record` returned `result`, one of its `LIFELINE_RECORD_*` results: does
     /// what it asks for (adopt the thread, give it a chunk of the log, name its queue, place a
-    /// record its chunk has no room for) and records the event, `fields` of `phase` and `kind`.
+    /// record its chunk has no room for) and records the event, `fields` of `phase`. The fields
+    /// come as `lifeline_record` takes them, three words passed in registers: the whole
+    /// `RecordFields` would be stored on the caller's stack on every event.
     @inline(never)
-    private func finishRecording(
-        _ result: UInt64, _ fields: RecordFields, _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?
-    ) -> UInt64 {
+    private func finishRecording(_ result: UInt64, _ fields: RecordArguments, _ phase: TraceEvent.Phase, callSite: UInt64?) -> UInt64 {
         var result = result
         while true {
             switch result {
@@ -268,7 +337,7 @@ final class RecordingSession: Sendable {
                 return pending.pointee.seq
             case LIFELINE_RECORD_UNFIT:
                 // A thread id past 32 bits: the general path writes the event as a JSON line.
-                return recordEvent(phase, kind, callSite: callSite)
+                return recordEvent(phase, fields.kind, callSite: callSite)
             default:
                 return result
             }
