@@ -76,15 +76,15 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     func didReceive<Downstream: Subscriber>(
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
-        // The subscriber the beginning was recorded for, from the thread's delivery scope.
-        let begun = session.callSites.deliveryEnds()
-        let subscriberID = begun ?? id(of: subscriber, role: .subscriber, joined: true)
         let demand = TraceDemand(resultingDemand)
         guard session.options.valueDescriptionLimit != nil else {
             // No description to make, nor to let go of after the event.
-            session.record(.end, .value(subscriber: subscriberID, returnedDemand: demand, value: nil))
+            session.recordDeliveryEnd(returnedDemand: demand) { id(of: subscriber, role: .subscriber, joined: true) }
             return
         }
+        // The subscriber the beginning was recorded for, from the thread's delivery scope.
+        let begun = session.callSites.deliveryEnds()
+        let subscriberID = begun ?? id(of: subscriber, role: .subscriber, joined: true)
         // Described once, at the beginning of the delivery, when that was recorded.
         let description = session.valueDescriptions.pop() ?? session.describe(input)
         session.record(.end, .value(subscriber: subscriberID, returnedDemand: demand, value: description))

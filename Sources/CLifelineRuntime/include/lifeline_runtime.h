@@ -179,6 +179,9 @@ typedef struct lifeline_pending_record {
     uint64_t writes;
     uint64_t length;
     uint64_t record[8];
+    /// After ``lifeline_record_delivery_end`` returned a `LIFELINE_RECORD_*` other than
+    /// `LIFELINE_RECORD_STOPPED`: the delivery's subscriber, 0 for none.
+    uint64_t subscriber;
 } lifeline_pending_record;
 
 /// Records one event without text into `log` on the calling thread, all of it in one call: the
@@ -217,6 +220,21 @@ uint64_t lifeline_record_number(lifeline_log *log, uint64_t event, uint32_t obje
 /// ``lifeline_record`` for an event with two objects and no other field (flag
 /// `LIFELINE_FIELD_SECOND` in `event`).
 uint64_t lifeline_record_objects(lifeline_log *log, uint64_t event, uint64_t objects);
+
+/// Not a ``lifeline_record`` result: ``lifeline_record_delivery_end`` found no delivery of a
+/// subscriber it can record for at the top of the thread's scopes.
+#define LIFELINE_RECORD_NEEDS_OBJECT 0xFFFFFFFFFFFFFFFAull
+
+/// ``lifeline_record_number`` for the end of a delivery, whose subscriber is the one its
+/// beginning entered the delivery scope for: leaves the innermost scope and, when that was a
+/// delivery, records `event` (flag `LIFELINE_FIELD_DEMAND`, no `LIFELINE_EVENT_*` bit) for its
+/// subscriber. Returns what ``lifeline_record_number`` returns, or
+/// `LIFELINE_RECORD_NEEDS_OBJECT`, having recorded nothing, when the scope left was not a
+/// delivery (or there was none) or its subscriber's id is past 32 bits. Whenever it returns a
+/// `LIFELINE_RECORD_*` other than `LIFELINE_RECORD_STOPPED`, the pending record's `subscriber`
+/// is the delivery's subscriber (0 for none), for the caller to record the event with; the scope
+/// stays left.
+uint64_t lifeline_record_delivery_end(lifeline_log *log, uint64_t event, uint64_t number);
 
 /// The calling thread's pending record (see ``lifeline_record``).
 lifeline_pending_record *lifeline_record_pending(void);
