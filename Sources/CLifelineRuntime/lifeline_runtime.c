@@ -485,31 +485,11 @@ int lifeline_capture_return_addresses(uintptr_t *addresses, int capacity) {
     return backtrace((void **)addresses, capacity);
 }
 
-// The identity cache: direct-mapped, 16,384 entries of one cache line each (1 MiB of zero
-// pages until used). Each entry is a sequence lock: `version` is odd while a store runs.
-#define LIFELINE_IDENTITY_SLOTS (1u << 14)
-
-typedef struct {
-    uint64_t version;
-    uint64_t generation;
-    uint64_t address;
-    uint64_t metadata;
-    uint64_t header_word;
-    uint64_t trace_id;
-    uint64_t padding[2];
-} lifeline_identity_entry;
-
-static lifeline_identity_entry identity_entries[LIFELINE_IDENTITY_SLOTS] __attribute__((aligned(64)));
+lifeline_identity_entry lifeline_identity_entries[LIFELINE_IDENTITY_SLOTS] __attribute__((aligned(64)));
 
 static inline void identity_write(
     lifeline_identity_entry *entry, uint64_t generation, uint64_t address, uint64_t metadata,
     uint64_t header_word, uint64_t trace_id);
-
-static inline lifeline_identity_entry *identity_slot(const void *address) {
-    // Fibonacci hashing spreads both 16-byte-aligned addresses and consecutive counters.
-    uint64_t key = (uint64_t)(uintptr_t)address * 0x9E3779B97F4A7C15ull;
-    return &identity_entries[key >> (64 - 14)];
-}
 
 // On 64-bit platforms Swift's inline reference count keeps its two top bits set
 // (UseSlowRC and SideTableMark) when the word holds a side table's address.
@@ -528,74 +508,9 @@ int lifeline_object_is_deallocating(const void *object) {
 }
 #endif
 
-uint64_t lifeline_identity_header_word(const void *address) {
-    // A Swift object starts with its metadata pointer, then its reference counts.
-    return __atomic_load_n((const uint64_t *)address + 1, __ATOMIC_RELAXED);
-}
-
-// Copies an entry's fields and the version they were read at; false while a writer holds the
-// entry. The caller checks the version again (identity_unchanged) after anything it reads
-// meanwhile.
-static inline bool identity_read(const lifeline_identity_entry *entry, lifeline_identity_entry *copy) {
-    copy->version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
-    if (copy->version & 1) {
-        return false;
-    }
-    copy->generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
-    copy->address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
-    copy->metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
-    copy->header_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
-    copy->trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
-    return true;
-}
-
-// Whether no writer changed the entry since `copy` was read from it.
-static inline bool identity_unchanged(const lifeline_identity_entry *entry, const lifeline_identity_entry *copy) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    return __atomic_load_n(&entry->version, __ATOMIC_RELAXED) == copy->version;
-}
-
-uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
-    lifeline_identity_entry *entry = identity_slot((const void *)(uintptr_t)identifier);
-    lifeline_identity_entry copy;
-    if (!identity_read(entry, &copy) || !identity_unchanged(entry, &copy)) {
-        return 0;
-    }
-    if (copy.generation != generation || copy.address != identifier || copy.header_word != 0
-        || copy.metadata != (uint64_t)(uintptr_t)metadata) {
-        return 0;
-    }
-    return copy.trace_id;
-}
-
 void lifeline_identity_store_value(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t trace_id) {
-    identity_write(identity_slot((const void *)(uintptr_t)identifier), generation, identifier,
+    identity_write(lifeline_identity_slot((const void *)(uintptr_t)identifier), generation, identifier,
                    (uint64_t)(uintptr_t)metadata, 0, trace_id);
-}
-
-uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
-    lifeline_identity_entry *entry = identity_slot(address);
-    lifeline_identity_entry copy;
-    if (!identity_read(entry, &copy)) {
-        return 0;
-    }
-    // A value entry (word 0) is never an object's: its address field is an identifier, and a
-    // value of the same type and size would otherwise lead here to follow it.
-    if (copy.generation != generation || copy.address != (uint64_t)(uintptr_t)address
-        || copy.metadata != (uint64_t)(uintptr_t)metadata || copy.header_word == 0 || copy.trace_id == 0) {
-        return 0;
-    }
-    if (copy.header_word == LIFELINE_IDENTITY_HELD) {
-        // The recorder holds the object's memory while the entry exists.
-        return identity_unchanged(entry, &copy) ? copy.trace_id : 0;
-    }
-    // Read the object's word inside the lock's window: if the entry is still unchanged after
-    // it, the recorder's weak reference (and so the side table) was alive when it was read.
-    uint64_t word = lifeline_identity_header_word(address);
-    if (!identity_unchanged(entry, &copy) || word != copy.header_word) {
-        return 0;
-    }
-    return copy.trace_id;
 }
 
 static inline void identity_write(
@@ -617,12 +532,12 @@ void lifeline_identity_store(
     if (!lifeline_identity_word_is_unique(header_word)) {
         return;
     }
-    identity_write(identity_slot(address), generation, (uint64_t)(uintptr_t)address,
+    identity_write(lifeline_identity_slot(address), generation, (uint64_t)(uintptr_t)address,
                    (uint64_t)(uintptr_t)metadata, header_word, trace_id);
 }
 
 void lifeline_identity_forget(const void *address) {
-    lifeline_identity_entry *entry = identity_slot(address);
+    lifeline_identity_entry *entry = lifeline_identity_slot(address);
     if (__atomic_load_n(&entry->address, __ATOMIC_RELAXED) != (uint64_t)(uintptr_t)address) {
         return;
     }
