@@ -323,7 +323,9 @@ static __attribute__((noinline)) uint64_t make_ready(lifeline_thread_state *thre
     if (thread->tid > UINT32_MAX) {
         return LIFELINE_RECORD_UNFIT;
     }
-    thread->ready = log->writer;
+    if (log->clock_origin == UINT64_MAX) {
+        thread->ready = log->writer;
+    }
     return 0;
 }
 
