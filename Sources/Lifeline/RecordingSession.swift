@@ -11,9 +11,9 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:callSite:delivery:)`` is the hot path, one call of `lifeline_record` (or of its
-/// entry point for the event's fields) for an event without text: an atomic add for the sequence
-/// number, one read of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not
+/// ``record(_:_:callSite:delivery:)`` is the hot path, the entry point of `lifeline_record` for
+/// the event's fields, inlined from the C header, for an event without text: an atomic add for
+/// the sequence number, one read of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not
 /// invariant), the thread's own counter of unfinished calls, its id from thread-local storage and
 /// its queue from libdispatch's thread data (compared with the last event's), and a binary
 /// record built in registers and stored into the thread's own chunk of the mapped log (a JSON
@@ -95,10 +95,11 @@ final class RecordingSession: Sendable {
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
     ///
-    /// An event without text, in a log of binary records, is recorded by one call of
-    /// `lifeline_record` or one of its entry points for common fields (`lifeline_record_object`,
-    /// `_number`, `_objects`), which does everything from the thread's counter to the store; this
-    /// function, inlined into its callers, only packs the event's fields into its arguments and
+    /// An event without text, in a log of binary records, is recorded by one of the entry points
+    /// of `lifeline_record` for common fields (`lifeline_record_object`, `_number`, `_objects`,
+    /// inline in the C header, so that the event is recorded without a call), or by a call of
+    /// `lifeline_record` itself, which do everything from the thread's counter to the store; this
+    /// function, inlined into its callers, only packs the event's fields into their arguments and
     /// picks the entry point, both known where it is inlined.
     /// Anything else (a text, JSON lines, snapshots at every call) takes the general path.
     ///

@@ -455,7 +455,7 @@ typedef enum {
 // is the one of its last event, the clock is the time-stamp counter, and the record fits the
 // thread's chunk. Anything else goes to lifeline_record before anything changed but the scope
 // (`LIFELINE_EVENT_ENTERS_DELIVERY`, `LIFELINE_EVENT_LEAVES_SCOPE`), which lifeline_record
-// leaves alone. No call on this path, so that it saves few registers.
+// leaves alone. No call on this path, so that its callers save few registers for it.
 static inline __attribute__((always_inline)) uint64_t lifeline_record_shaped(
     lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, lifeline_record_shape shape) {
     // As scope_push and scope_pop, written out with one generation check: calling the two
