@@ -22,23 +22,8 @@ extern void *dispatch_queue_create(const char *label, const void *attributes);
 extern void dispatch_sync_f(void *queue, void *context, void (*work)(void *));
 extern void dispatch_release(void *object);
 
-// initial-exec: the recorder is linked into the program, so its thread-locals can be reached
-// without a __tls_get_addr call on every event.
-#define LIFELINE_THREAD_LOCAL static __thread __attribute__((tls_model("initial-exec")))
 
-#define LIFELINE_LIKELY(condition) __builtin_expect(!!(condition), 1)
-#define LIFELINE_UNLIKELY(condition) __builtin_expect(!!(condition), 0)
 
-// One queue of a thread's cache of the queues it ran on: libdispatch's queue object and the
-// label pointer it had (the label alone where libdispatch's thread data can't be read), and the
-// id to record, 0 for none.
-typedef struct {
-    const void *queue;
-    const char *label;
-    uint64_t id;
-} queue_entry;
-
-#define LIFELINE_QUEUE_ENTRIES 4
 
 // An entry's queue that no current queue is: entries hold it when empty, and always where
 // libdispatch's thread data can't be read.
@@ -46,38 +31,14 @@ typedef struct {
 // The current queue where libdispatch's thread data can't be read.
 #define LIFELINE_UNREADABLE_QUEUE ((const void *)2)
 
-// What every event reads of the calling thread, in one block so that its address is computed
-// once per event.
-typedef struct {
-    // The writer (a log's `writer`, never 0) the thread records into without further checks:
-    // the thread was adopted by that log's recording, holds a chunk of it, and its id fits a
-    // record. Reset whenever one of those changes.
-    uint64_t ready;
-    lifeline_chunk *chunk;
-    int64_t *open_calls;
-    // Where libdispatch keeps the thread's current queue (see find_dispatch_slot), or
-    // `unreadable_slot`.
-    const void *const *dispatch_slot;
-    // The queues met last, the current one first.
-    queue_entry queues[LIFELINE_QUEUE_ENTRIES];
-    uint64_t tid;
-    uint64_t declared_generation;
-    uint64_t chunk_writer;
-    // The queue the last miss was for and its label's text, until lifeline_thread_cache_queue
-    // gives its id.
-    queue_entry missed;
-    const char *missed_text;
-    // Whether dispatch_slot was looked for.
-    int dispatch_slot_found;
-} thread_state;
 
-LIFELINE_THREAD_LOCAL thread_state this_thread;
+LIFELINE_RECORDER_THREAD_LOCAL lifeline_thread_state lifeline_this_thread;
 
 uint64_t lifeline_thread_id(void) {
-    if (this_thread.tid == 0) {
-        this_thread.tid = (uint64_t)syscall(SYS_gettid);
+    if (lifeline_this_thread.tid == 0) {
+        lifeline_this_thread.tid = (uint64_t)syscall(SYS_gettid);
     }
-    return this_thread.tid;
+    return lifeline_this_thread.tid;
 }
 
 uint64_t lifeline_process_id(void) {
@@ -112,11 +73,7 @@ int lifeline_tsc_is_invariant(void) {
 }
 
 uint64_t lifeline_tsc(void) {
-#if defined(__x86_64__)
-    return __builtin_ia32_rdtsc();
-#else
-    return 0;
-#endif
+    return lifeline_tsc_inline();
 }
 
 // An empty asm with a memory clobber: the compiler neither reorders stores across it nor merges
@@ -158,13 +115,13 @@ void lifeline_copy_forward(void *destination, const void *source, size_t length)
 }
 
 lifeline_chunk *lifeline_chunk_current(uint64_t writer) {
-    return this_thread.chunk_writer == writer ? this_thread.chunk : NULL;
+    return lifeline_this_thread.chunk_writer == writer ? lifeline_this_thread.chunk : NULL;
 }
 
 void lifeline_chunk_adopt(lifeline_chunk *chunk) {
-    this_thread.chunk_writer = chunk->writer;
-    this_thread.chunk = chunk;
-    this_thread.ready = 0;
+    lifeline_this_thread.chunk_writer = chunk->writer;
+    lifeline_this_thread.chunk = chunk;
+    lifeline_this_thread.ready = 0;
 }
 
 // The current queue, without asking libdispatch on every event.
@@ -183,17 +140,12 @@ void lifeline_chunk_adopt(lifeline_chunk *chunk) {
 // taken for it. Either is exactly what dispatch_queue_get_label(NULL) would say: it reads the
 // same field (a thread on no queue has none, and libdispatch then names its default root queue).
 #define LIFELINE_DISPATCH_QUEUE_OFFSET 8
-#define LIFELINE_DISPATCH_LABEL_OFFSET 0x48
 
 static const void *const unreadable_slot_value = LIFELINE_UNREADABLE_QUEUE;
 static const void *const *const unreadable_slot = &unreadable_slot_value;
 
 static void *dispatch_module;
 static pthread_once_t dispatch_module_once = PTHREAD_ONCE_INIT;
-
-static inline const char *dispatch_label_field(const void *queue) {
-    return *(const char *const *)((const unsigned char *)queue + LIFELINE_DISPATCH_LABEL_OFFSET);
-}
 
 // The calling thread's libdispatch data, or NULL.
 static const unsigned char *dispatch_thread_data(void) {
@@ -223,7 +175,7 @@ static void probe_dispatch_layout(void *context) {
     const unsigned char *data = dispatch_thread_data();
     probe->agrees = data != NULL && dispatch_current(data) == probe->queue
         && dispatch_get_current_queue() == probe->queue
-        && dispatch_label_field(probe->queue) == dispatch_queue_get_label(probe->queue)
+        && lifeline_dispatch_label_field(probe->queue) == dispatch_queue_get_label(probe->queue)
         && dispatch_queue_get_label(NULL) == dispatch_queue_get_label(probe->queue);
 }
 
@@ -270,15 +222,8 @@ static const void *const *find_dispatch_slot(void) {
     return (const void *const *)(data + LIFELINE_DISPATCH_QUEUE_OFFSET);
 }
 
-// Whether the thread's current queue is its first cache entry's.
-static inline int queue_is_first(const thread_state *thread) {
-    const void *queue = *thread->dispatch_slot;
-    return queue == thread->queues[0].queue
-        && (queue == NULL || dispatch_label_field(queue) == thread->queues[0].label);
-}
-
 // Makes `entry` the thread's first cache entry.
-static void queue_put_first(thread_state *thread, queue_entry entry) {
+static void queue_put_first(lifeline_thread_state *thread, lifeline_queue_entry entry) {
     for (int index = LIFELINE_QUEUE_ENTRIES - 1; index > 0; index--) {
         thread->queues[index] = thread->queues[index - 1];
     }
@@ -287,19 +232,19 @@ static void queue_put_first(thread_state *thread, queue_entry entry) {
 
 // The id of the current queue when the first cache entry is not it: from another entry, or
 // LIFELINE_QUEUE_MISS with `*label` (the entry to make is kept in `missed`).
-static __attribute__((noinline)) uint64_t queue_looked_up(thread_state *thread, const char **label) {
+static __attribute__((noinline)) uint64_t queue_looked_up(lifeline_thread_state *thread, const char **label) {
     const void *queue = *thread->dispatch_slot;
-    queue_entry entry;
+    lifeline_queue_entry entry;
     const char *text;
     if (queue == LIFELINE_UNREADABLE_QUEUE) {
         text = dispatch_queue_get_label(NULL);
-        entry = (queue_entry){LIFELINE_NO_QUEUE, text, 0};
+        entry = (lifeline_queue_entry){LIFELINE_NO_QUEUE, text, 0};
     } else {
-        entry = (queue_entry){queue, queue == NULL ? NULL : dispatch_label_field(queue), 0};
+        entry = (lifeline_queue_entry){queue, queue == NULL ? NULL : lifeline_dispatch_label_field(queue), 0};
         text = dispatch_queue_get_label(queue);
     }
     for (int index = 0; index < LIFELINE_QUEUE_ENTRIES; index++) {
-        queue_entry found = thread->queues[index];
+        lifeline_queue_entry found = thread->queues[index];
         if (found.queue == entry.queue && found.label == entry.label) {
             if (index > 0) {
                 thread->queues[index] = thread->queues[0];
@@ -319,15 +264,15 @@ static __attribute__((noinline)) uint64_t queue_looked_up(thread_state *thread, 
 }
 
 // The id of the queue the thread runs now (0 for none), or LIFELINE_QUEUE_MISS with `*label`.
-static inline uint64_t current_queue(thread_state *thread, const char **label) {
-    if (LIFELINE_LIKELY(queue_is_first(thread))) {
+static inline uint64_t current_queue(lifeline_thread_state *thread, const char **label) {
+    if (LIFELINE_LIKELY(lifeline_queue_is_first(thread))) {
         return thread->queues[0].id;
     }
     return queue_looked_up(thread, label);
 }
 
 uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *queue, const char **label) {
-    thread_state *thread = &this_thread;
+    lifeline_thread_state *thread = &lifeline_this_thread;
     if (thread->declared_generation != generation) {
         return 0;
     }
@@ -340,35 +285,35 @@ uint64_t lifeline_thread_event(uint64_t generation, int64_t delta, uint32_t *que
 }
 
 void lifeline_thread_cache_queue(uint64_t generation, const char *label, uint32_t queue) {
-    thread_state *thread = &this_thread;
+    lifeline_thread_state *thread = &lifeline_this_thread;
     if (thread->declared_generation != generation || label == NULL || label != thread->missed_text) {
         return;
     }
-    queue_entry entry = thread->missed;
+    lifeline_queue_entry entry = thread->missed;
     entry.id = queue == UINT32_MAX ? 0 : queue;
     queue_put_first(thread, entry);
     thread->missed_text = NULL;
 }
 
-LIFELINE_THREAD_LOCAL lifeline_pending_record pending_record;
+LIFELINE_RECORDER_THREAD_LOCAL lifeline_pending_record lifeline_pending;
 
 lifeline_pending_record *lifeline_record_pending(void) {
-    return &pending_record;
+    return &lifeline_pending;
 }
 
 // Where lifeline_record leaves a record it could not store, for the caller to place.
 static __attribute__((noinline)) uint64_t record_pending(
     lifeline_chunk *chunk, uint64_t seq, uint64_t writes, uint64_t length, const uint64_t *words) {
-    pending_record.seq = seq;
-    pending_record.chunk = chunk;
-    pending_record.writes = writes;
-    pending_record.length = length;
-    memcpy(pending_record.record, words, sizeof(pending_record.record));
+    lifeline_pending.seq = seq;
+    lifeline_pending.chunk = chunk;
+    lifeline_pending.writes = writes;
+    lifeline_pending.length = length;
+    memcpy(lifeline_pending.record, words, sizeof(lifeline_pending.record));
     return LIFELINE_RECORD_NEEDS_PLACING;
 }
 
 // Why the thread can't record into `log` without help, or 0 once it can (it is then ready).
-static __attribute__((noinline)) uint64_t make_ready(thread_state *thread, const lifeline_log *log) {
+static __attribute__((noinline)) uint64_t make_ready(lifeline_thread_state *thread, const lifeline_log *log) {
     if (thread->declared_generation != log->generation) {
         return LIFELINE_RECORD_NEEDS_THREAD;
     }
@@ -378,46 +323,28 @@ static __attribute__((noinline)) uint64_t make_ready(thread_state *thread, const
     if (thread->tid > UINT32_MAX) {
         return LIFELINE_RECORD_UNFIT;
     }
-    thread->ready = log->writer;
+    if (log->clock_origin == UINT64_MAX) {
+        thread->ready = log->writer;
+    }
     return 0;
 }
 
-#define LIFELINE_COMMIT_WORD (0x0Aull << 56)
-
-// Takes the next sequence number for an event inside `chunk`, and counts the thread's
-// unfinished calls: +1 at a begin (phase 0), -1 at an end (1). Once numbering has stopped, the
-// word taken has LIFELINE_SEQUENCE_STOPPED set, the chunk is left and nothing is counted.
-static inline __attribute__((always_inline)) uint64_t number_event(
-    lifeline_log *log, lifeline_chunk *chunk, thread_state *thread, uint64_t event) {
-    lifeline_chunk_enter(chunk);
-    uint64_t taken = lifeline_sequence_take(log);
-    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
-        lifeline_chunk_leave(chunk);
-        return taken;
-    }
-    uint64_t phase = event & 3;
-    if (phase < 2) {
-        int64_t *counter = thread->open_calls;
-        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
-    }
-    return taken;
-}
 
 uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, uint64_t call_site) {
-    thread_state *thread = &this_thread;
+    lifeline_thread_state *thread = &lifeline_this_thread;
     if (LIFELINE_UNLIKELY(thread->ready != log->writer)) {
         uint64_t result = make_ready(thread, log);
         if (result != 0) {
             return result;
         }
     }
-    uint64_t queue = current_queue(thread, &pending_record.label);
+    uint64_t queue = current_queue(thread, &lifeline_pending.label);
     if (LIFELINE_UNLIKELY(queue == LIFELINE_QUEUE_MISS)) {
         return LIFELINE_RECORD_NEEDS_QUEUE;
     }
     lifeline_chunk *chunk = thread->chunk;
 
-    uint64_t taken = number_event(log, chunk, thread, event);
+    uint64_t taken = lifeline_number_event(log, chunk, thread, event);
     if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
         return LIFELINE_RECORD_STOPPED;
     }
@@ -478,21 +405,11 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
     return seq;
 }
 
-#define LIFELINE_SCOPE_CAPACITY 32
 
-// The calling thread's scopes in the recording `generation`, innermost last: `depth` counts
-// them all, the arrays hold the first LIFELINE_SCOPE_CAPACITY.
-typedef struct {
-    uint64_t generation;
-    uint64_t depth;
-    uint64_t values[LIFELINE_SCOPE_CAPACITY];
-    uint8_t kinds[LIFELINE_SCOPE_CAPACITY];
-} scope_stack;
-
-LIFELINE_THREAD_LOCAL scope_stack this_thread_scopes;
+LIFELINE_RECORDER_THREAD_LOCAL lifeline_scope_stack lifeline_this_thread_scopes;
 
 static inline void scope_push(uint64_t generation, lifeline_scope_kind kind, uint64_t value) {
-    scope_stack *scopes = &this_thread_scopes;
+    lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
     if (LIFELINE_UNLIKELY(scopes->generation != generation)) {
         scopes->generation = generation;
         scopes->depth = 0;
@@ -506,7 +423,7 @@ static inline void scope_push(uint64_t generation, lifeline_scope_kind kind, uin
 }
 
 static inline void scope_pop(uint64_t generation) {
-    scope_stack *scopes = &this_thread_scopes;
+    lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
     if (scopes->generation == generation && scopes->depth > 0) {
         scopes->depth -= 1;
     }
@@ -521,7 +438,7 @@ void lifeline_scope_pop(uint64_t generation) {
 }
 
 lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *value) {
-    scope_stack *scopes = &this_thread_scopes;
+    lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
     uint64_t depth = scopes->depth;
     if (LIFELINE_UNLIKELY(scopes->generation != generation || depth == 0)) {
         return LIFELINE_SCOPE_NONE;
@@ -536,7 +453,7 @@ lifeline_scope_kind lifeline_scope_pop_returning(uint64_t generation, uint64_t *
 }
 
 lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
-    const scope_stack *scopes = &this_thread_scopes;
+    const lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
     uint64_t depth = scopes->depth;
     if (scopes->generation != generation || depth == 0 || depth > LIFELINE_SCOPE_CAPACITY) {
         return LIFELINE_SCOPE_NONE;
@@ -545,159 +462,17 @@ lifeline_scope_kind lifeline_scope_top(uint64_t generation, uint64_t *value) {
     return (lifeline_scope_kind)scopes->kinds[depth - 1];
 }
 
-// The shapes of record the entry points below build: known when they are compiled, so that
-// each builds its record without looking at its fields.
-typedef enum {
-    // The first object alone.
-    RECORD_SHAPE_OBJECT,
-    // The first object and a number (demand or alive_at).
-    RECORD_SHAPE_NUMBER,
-    // Two objects.
-    RECORD_SHAPE_OBJECTS,
-} record_shape;
-
-// One event of `shape` (see lifeline_record) on the common path: the thread is ready, its queue
-// is the one of its last event, the clock is the time-stamp counter, and the record fits the
-// thread's chunk. Anything else goes to lifeline_record before anything changed but the scope
-// (`LIFELINE_EVENT_ENTERS_DELIVERY`, `LIFELINE_EVENT_LEAVES_SCOPE`), which lifeline_record
-// leaves alone. No call on this path, so that it saves few registers.
-static inline __attribute__((always_inline)) uint64_t record_shaped(
-    lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, record_shape shape) {
-    // As scope_push and scope_pop, written out with one generation check: calling the two
-    // (inlined) costs 7 more instructions per event (callgrind, operator mode).
-    if (event & (LIFELINE_EVENT_ENTERS_DELIVERY | LIFELINE_EVENT_LEAVES_SCOPE)) {
-        scope_stack *scopes = &this_thread_scopes;
-        uint64_t generation = log->generation;
-        int current = scopes->generation == generation;
-        uint64_t depth = current ? scopes->depth : 0;
-        if (event & LIFELINE_EVENT_ENTERS_DELIVERY) {
-            if (depth < LIFELINE_SCOPE_CAPACITY) {
-                scopes->kinds[depth] = LIFELINE_SCOPE_DELIVERY;
-                scopes->values[depth] = (uint32_t)objects;
-            }
-            scopes->generation = generation;
-            scopes->depth = depth + 1;
-        } else if (depth > 0) {
-            scopes->depth = depth - 1;
-        }
-    }
-    thread_state *thread = &this_thread;
-    if (LIFELINE_UNLIKELY(thread->ready != log->writer || !queue_is_first(thread) || log->clock_origin != UINT64_MAX)) {
-        return lifeline_record(log, event, objects, number, 0);
-    }
-    uint64_t queue = thread->queues[0].id;
-    // The words from byte 24 on: the first object, the queue and the other fields, as
-    // lifeline_record lays them out, and the commit byte last.
-    uint64_t first = (uint32_t)objects;
-    uint64_t flags = (event >> 8) & 0x7F;
-    uint64_t w3, w4 = 0, w5 = 0, tail_words;
-    switch (shape) {
-    case RECORD_SHAPE_OBJECT:
-        if (queue == 0) {
-            w3 = first | LIFELINE_COMMIT_WORD;
-            tail_words = 1;
-        } else {
-            w3 = first | queue << 32;
-            w4 = LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-        }
-        break;
-    case RECORD_SHAPE_NUMBER:
-        if (queue == 0) {
-            w3 = first | number << 32;
-            w4 = number >> 32 | LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-        } else {
-            w3 = first | queue << 32;
-            w4 = number;
-            w5 = LIFELINE_COMMIT_WORD;
-            tail_words = 3;
-        }
-        break;
-    case RECORD_SHAPE_OBJECTS:
-        w3 = objects;
-        w4 = queue | LIFELINE_COMMIT_WORD;
-        tail_words = 2;
-        break;
-    }
-    if (queue != 0) {
-        flags |= LIFELINE_FIELD_QUEUE;
-    }
-    uint64_t length = 24 + tail_words * 8;
-    lifeline_chunk *chunk = thread->chunk;
-    unsigned char *to = chunk->cursor;
-    if (LIFELINE_UNLIKELY(to == NULL || length > chunk->remaining)) {
-        return lifeline_record(log, event, objects, number, 0);
-    }
-    uint64_t head = (event & 0xFF) | flags << 8 | length << 16 | thread->tid << 32;
-
-    uint64_t taken = number_event(log, chunk, thread, event);
-    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
-        return LIFELINE_RECORD_STOPPED;
-    }
-    uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
-    uint64_t time = lifeline_tsc();
-    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_FULL)) {
-        // Numbered and counted, not written: the caller counts it as dropped. Only the head is
-        // kept; going through record_pending costs the common path 4 instructions per event.
-        pending_record.seq = seq;
-        pending_record.chunk = chunk;
-        pending_record.writes = 0;
-        pending_record.length = length;
-        pending_record.record[0] = head;
-        return LIFELINE_RECORD_NEEDS_PLACING;
-    }
-    // As lifeline_chunk_store: the first word first, the last word (with the commit byte) last.
-    memcpy(to, &head, 8);
-    __asm__ volatile("" ::: "memory");
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    memcpy(to + 8, &seq, 8);
-    memcpy(to + 16, &time, 8);
-    if (tail_words == 1) {
-        __asm__ volatile("" ::: "memory");
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        memcpy(to + 24, &w3, 8);
-    } else if (tail_words == 2) {
-        memcpy(to + 24, &w3, 8);
-        __asm__ volatile("" ::: "memory");
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        memcpy(to + 32, &w4, 8);
-    } else {
-        memcpy(to + 24, &w3, 8);
-        memcpy(to + 32, &w4, 8);
-        __asm__ volatile("" ::: "memory");
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        memcpy(to + 40, &w5, 8);
-    }
-    chunk->cursor = to + length;
-    chunk->remaining -= length;
-    lifeline_chunk_leave(chunk);
-    return seq;
-}
-
-uint64_t lifeline_record_object(lifeline_log *log, uint64_t event, uint32_t object) {
-    return record_shaped(log, event, object, 0, RECORD_SHAPE_OBJECT);
-}
-
-uint64_t lifeline_record_number(lifeline_log *log, uint64_t event, uint32_t object, uint64_t number) {
-    return record_shaped(log, event, object, number, RECORD_SHAPE_NUMBER);
-}
-
-uint64_t lifeline_record_objects(lifeline_log *log, uint64_t event, uint64_t objects) {
-    return record_shaped(log, event, objects, 0, RECORD_SHAPE_OBJECTS);
-}
-
 void lifeline_thread_adopt(uint64_t generation, int64_t *open_calls) {
-    thread_state *thread = &this_thread;
+    lifeline_thread_state *thread = &lifeline_this_thread;
     (void)lifeline_thread_id();
     if (!thread->dispatch_slot_found) {
         thread->dispatch_slot = find_dispatch_slot();
         thread->dispatch_slot_found = 1;
     }
     for (int index = 0; index < LIFELINE_QUEUE_ENTRIES; index++) {
-        thread->queues[index] = (queue_entry){LIFELINE_NO_QUEUE, NULL, 0};
+        thread->queues[index] = (lifeline_queue_entry){LIFELINE_NO_QUEUE, NULL, 0};
     }
-    thread->missed = (queue_entry){LIFELINE_NO_QUEUE, NULL, 0};
+    thread->missed = (lifeline_queue_entry){LIFELINE_NO_QUEUE, NULL, 0};
     thread->missed_text = NULL;
     thread->open_calls = open_calls;
     thread->declared_generation = generation;
@@ -712,31 +487,11 @@ int lifeline_capture_return_addresses(uintptr_t *addresses, int capacity) {
     return backtrace((void **)addresses, capacity);
 }
 
-// The identity cache: direct-mapped, 16,384 entries of one cache line each (1 MiB of zero
-// pages until used). Each entry is a sequence lock: `version` is odd while a store runs.
-#define LIFELINE_IDENTITY_SLOTS (1u << 14)
-
-typedef struct {
-    uint64_t version;
-    uint64_t generation;
-    uint64_t address;
-    uint64_t metadata;
-    uint64_t header_word;
-    uint64_t trace_id;
-    uint64_t padding[2];
-} lifeline_identity_entry;
-
-static lifeline_identity_entry identity_entries[LIFELINE_IDENTITY_SLOTS] __attribute__((aligned(64)));
+lifeline_identity_entry lifeline_identity_entries[LIFELINE_IDENTITY_SLOTS] __attribute__((aligned(64)));
 
 static inline void identity_write(
     lifeline_identity_entry *entry, uint64_t generation, uint64_t address, uint64_t metadata,
     uint64_t header_word, uint64_t trace_id);
-
-static inline lifeline_identity_entry *identity_slot(const void *address) {
-    // Fibonacci hashing spreads both 16-byte-aligned addresses and consecutive counters.
-    uint64_t key = (uint64_t)(uintptr_t)address * 0x9E3779B97F4A7C15ull;
-    return &identity_entries[key >> (64 - 14)];
-}
 
 // On 64-bit platforms Swift's inline reference count keeps its two top bits set
 // (UseSlowRC and SideTableMark) when the word holds a side table's address.
@@ -755,74 +510,9 @@ int lifeline_object_is_deallocating(const void *object) {
 }
 #endif
 
-uint64_t lifeline_identity_header_word(const void *address) {
-    // A Swift object starts with its metadata pointer, then its reference counts.
-    return __atomic_load_n((const uint64_t *)address + 1, __ATOMIC_RELAXED);
-}
-
-// Copies an entry's fields and the version they were read at; false while a writer holds the
-// entry. The caller checks the version again (identity_unchanged) after anything it reads
-// meanwhile.
-static inline bool identity_read(const lifeline_identity_entry *entry, lifeline_identity_entry *copy) {
-    copy->version = __atomic_load_n(&entry->version, __ATOMIC_ACQUIRE);
-    if (copy->version & 1) {
-        return false;
-    }
-    copy->generation = __atomic_load_n(&entry->generation, __ATOMIC_RELAXED);
-    copy->address = __atomic_load_n(&entry->address, __ATOMIC_RELAXED);
-    copy->metadata = __atomic_load_n(&entry->metadata, __ATOMIC_RELAXED);
-    copy->header_word = __atomic_load_n(&entry->header_word, __ATOMIC_RELAXED);
-    copy->trace_id = __atomic_load_n(&entry->trace_id, __ATOMIC_RELAXED);
-    return true;
-}
-
-// Whether no writer changed the entry since `copy` was read from it.
-static inline bool identity_unchanged(const lifeline_identity_entry *entry, const lifeline_identity_entry *copy) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    return __atomic_load_n(&entry->version, __ATOMIC_RELAXED) == copy->version;
-}
-
-uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
-    lifeline_identity_entry *entry = identity_slot((const void *)(uintptr_t)identifier);
-    lifeline_identity_entry copy;
-    if (!identity_read(entry, &copy) || !identity_unchanged(entry, &copy)) {
-        return 0;
-    }
-    if (copy.generation != generation || copy.address != identifier || copy.header_word != 0
-        || copy.metadata != (uint64_t)(uintptr_t)metadata) {
-        return 0;
-    }
-    return copy.trace_id;
-}
-
 void lifeline_identity_store_value(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t trace_id) {
-    identity_write(identity_slot((const void *)(uintptr_t)identifier), generation, identifier,
+    identity_write(lifeline_identity_slot((const void *)(uintptr_t)identifier), generation, identifier,
                    (uint64_t)(uintptr_t)metadata, 0, trace_id);
-}
-
-uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
-    lifeline_identity_entry *entry = identity_slot(address);
-    lifeline_identity_entry copy;
-    if (!identity_read(entry, &copy)) {
-        return 0;
-    }
-    // A value entry (word 0) is never an object's: its address field is an identifier, and a
-    // value of the same type and size would otherwise lead here to follow it.
-    if (copy.generation != generation || copy.address != (uint64_t)(uintptr_t)address
-        || copy.metadata != (uint64_t)(uintptr_t)metadata || copy.header_word == 0 || copy.trace_id == 0) {
-        return 0;
-    }
-    if (copy.header_word == LIFELINE_IDENTITY_HELD) {
-        // The recorder holds the object's memory while the entry exists.
-        return identity_unchanged(entry, &copy) ? copy.trace_id : 0;
-    }
-    // Read the object's word inside the lock's window: if the entry is still unchanged after
-    // it, the recorder's weak reference (and so the side table) was alive when it was read.
-    uint64_t word = lifeline_identity_header_word(address);
-    if (!identity_unchanged(entry, &copy) || word != copy.header_word) {
-        return 0;
-    }
-    return copy.trace_id;
 }
 
 static inline void identity_write(
@@ -844,12 +534,12 @@ void lifeline_identity_store(
     if (!lifeline_identity_word_is_unique(header_word)) {
         return;
     }
-    identity_write(identity_slot(address), generation, (uint64_t)(uintptr_t)address,
+    identity_write(lifeline_identity_slot(address), generation, (uint64_t)(uintptr_t)address,
                    (uint64_t)(uintptr_t)metadata, header_word, trace_id);
 }
 
 void lifeline_identity_forget(const void *address) {
-    lifeline_identity_entry *entry = identity_slot(address);
+    lifeline_identity_entry *entry = lifeline_identity_slot(address);
     if (__atomic_load_n(&entry->address, __ATOMIC_RELAXED) != (uint64_t)(uintptr_t)address) {
         return;
     }

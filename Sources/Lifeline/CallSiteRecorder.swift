@@ -91,7 +91,11 @@ final class CallSiteRecorder: Sendable {
     /// calling thread's innermost scope is that delivery (`nil` when call sites are not
     /// captured, the beginning came before recording started, or scopes nest too deep), so
     /// the end event need not identify the subscriber again.
+    ///
+    /// Not inlined: the variable it hands the C library by address would have every caller
+    /// guard its stack (a value delivery in automatic mode, when call sites are off).
     @discardableResult
+    @inline(never)
     func deliveryEnds() -> TraceObjectID? {
         guard capturing else { return nil }
         var value: UInt64 = 0

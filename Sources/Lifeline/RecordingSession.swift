@@ -11,9 +11,9 @@ import Synchronization
 /// One recording, from start to stop: the log file, the sequence counter, the clock origin,
 /// the object registry and the thread and queue declarations.
 ///
-/// ``record(_:_:callSite:delivery:)`` is the hot path, one call of `lifeline_record` (or of its
-/// entry point for the event's fields) for an event without text: an atomic add for the sequence
-/// number, one read of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not
+/// ``record(_:_:callSite:delivery:)`` is the hot path, the entry point of `lifeline_record` for
+/// the event's fields, inlined from the C header, for an event without text: an atomic add for
+/// the sequence number, one read of the time-stamp counter (of CLOCK_MONOTONIC where the counter is not
 /// invariant), the thread's own counter of unfinished calls, its id from thread-local storage and
 /// its queue from libdispatch's thread data (compared with the last event's), and a binary
 /// record built in registers and stored into the thread's own chunk of the mapped log (a JSON
@@ -95,10 +95,11 @@ final class RecordingSession: Sendable {
     /// The calls still running when recording stops can't end in the log: ``finish()`` counts
     /// their end events as dropped in the end record, and they are not recorded later.
     ///
-    /// An event without text, in a log of binary records, is recorded by one call of
-    /// `lifeline_record` or one of its entry points for common fields (`lifeline_record_object`,
-    /// `_number`, `_objects`), which does everything from the thread's counter to the store; this
-    /// function, inlined into its callers, only packs the event's fields into its arguments and
+    /// An event without text, in a log of binary records, is recorded by one of the entry points
+    /// of `lifeline_record` for common fields (`lifeline_record_object`, `_number`, `_objects`,
+    /// inline in the C header, so that the event is recorded without a call), or by a call of
+    /// `lifeline_record` itself, which do everything from the thread's counter to the store; this
+    /// function, inlined into its callers, only packs the event's fields into their arguments and
     /// picks the entry point, both known where it is inlined.
     /// Anything else (a text, JSON lines, snapshots at every call) takes the general path.
     ///
@@ -111,13 +112,17 @@ final class RecordingSession: Sendable {
         _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64? = nil,
         delivery: DeliveryScopeChange = .unchanged
     ) -> UInt64 {
-        guard recordsFields, var fields = Self.fields(phase, kind, callSite: callSite) else {
-            change(delivery, for: kind)
-            return recordEvent(phase, kind, callSite: callSite)
+        // The general path gets the caller's kind only for an event with a text; otherwise a
+        // kind read back from the fields, built on that path alone. Given the caller's kind
+        // whenever the fields won't do, the path would have the caller store the kind on its
+        // stack on every event (6 instructions an event).
+        guard var fields = Self.fields(phase, kind, callSite: callSite) else {
+            return recordGenerally(phase, kind, callSite: callSite, delivery: delivery)
         }
+        guard recordsFields, fields.fit else { return recordGenerally(phase, fields.kind, callSite: callSite, delivery: delivery) }
         if capturesCallSites && delivery != .unchanged {
             if fields.shape == .any {
-                change(delivery, for: kind)
+                change(delivery, for: fields.kind)
             } else {
                 fields.event |= delivery == .enters ? LIFELINE_EVENT_ENTERS_DELIVERY : LIFELINE_EVENT_LEAVES_SCOPE
             }
@@ -129,7 +134,56 @@ final class RecordingSession: Sendable {
         case .objects: lifeline_record_objects(log, fields.event, fields.objects)
         case .any: lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
-        return result < LIFELINE_RECORD_NEEDS_PLACING ? result : finishRecording(result, fields, phase, kind, callSite: callSite)
+        guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return result }
+        return finishRecording(result, fields.arguments, phase, callSite: callSite)
+    }
+
+    /// Records the end of a value's delivery, without description, that returned `demand`, and
+    /// leaves the delivery's scope (as `callSites.deliveryEnds()`): the subscriber is the one the
+    /// beginning entered the scope for, or `subscriber()` where the scope has none (call sites
+    /// off, a beginning recorded before the recording started, scopes nested too deep).
+    ///
+    /// One call of `lifeline_record_delivery_end` when it can: leaving the scope first and
+    /// recording after, as ``record(_:_:callSite:delivery:)`` would, costs 18 instructions a call
+    /// more, and the caller about 10 more (callgrind, automatic mode).
+    @inline(__always)
+    func recordDeliveryEnd(returnedDemand demand: TraceDemand, subscriber: () -> TraceObjectID) {
+        guard recordsFields, capturesCallSites, demand.isEncodable else {
+            let begun = callSites.deliveryEnds()
+            record(.end, .value(subscriber: begun ?? subscriber(), returnedDemand: demand, value: nil))
+            return
+        }
+        let result = lifeline_record_delivery_end(log, Self.valueEndEvent, demand.encoded)
+        guard result >= LIFELINE_RECORD_NEEDS_OBJECT else { return }
+        // Read where the C library left it: a variable of the caller's, passed by address, would
+        // make the caller set up a stack guard on every call.
+        let begun = lifeline_record_pending().pointee.subscriber
+        finishDeliveryEnd(result, begun != 0 ? TraceObjectID(begun) : subscriber(), demand)
+    }
+
+    /// The marker and flags of the end of a value's delivery with its returned demand.
+    private static var valueEndEvent: UInt64 { 0x80 | 3 << 2 | 1 | UInt64(LIFELINE_FIELD_DEMAND) << 8 }
+
+    /// After `lifeline_record_delivery_end` returned `result`, which asks for more: records the
+    /// end of the delivery to `subscriber`, whose scope was left.
+    @inline(never)
+    private func finishDeliveryEnd(_ result: UInt64, _ subscriber: TraceObjectID, _ demand: TraceDemand) {
+        guard result != LIFELINE_RECORD_NEEDS_OBJECT else {
+            record(.end, .value(subscriber: subscriber, returnedDemand: demand, value: nil))
+            return
+        }
+        let arguments = RecordArguments(event: Self.valueEndEvent, objects: subscriber.rawValue, number: demand.encoded)
+        _ = finishRecording(result, arguments, .end, callSite: nil)
+    }
+
+    /// Records an event that `lifeline_record` does not: ``record(_:_:callSite:delivery:)``'s
+    /// general path, with the scope change.
+    @inline(never)
+    private func recordGenerally(
+        _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?, delivery: DeliveryScopeChange
+    ) -> UInt64 {
+        change(delivery, for: kind)
+        return recordEvent(phase, kind, callSite: callSite)
     }
 
     /// What an event does to the calling thread's scopes (see `CallSiteRecorder`).
@@ -162,12 +216,64 @@ final class RecordingSession: Sendable {
     private struct RecordFields {
         /// The record's marker (kind and phase) and the fields.
         var event: UInt64
-        /// The first and second object.
-        var objects: UInt64
+        var first: TraceObjectID
+        var second: TraceObjectID
+        /// The demand, for a request's or a value's.
+        var demand: TraceDemand?
         /// The demand, or the sequence number an object was seen alive at.
         var number: UInt64 = 0
         /// Which of `lifeline_record`'s entry points builds the record.
         var shape: RecordShape
+
+        /// The first and second object, as `lifeline_record` takes them.
+        var objects: UInt64 { first.rawValue | second.rawValue << 32 }
+
+        /// The fields as `lifeline_record` takes them, once they `fit`.
+        var arguments: RecordArguments { RecordArguments(event: event, objects: objects, number: number) }
+
+        /// Whether a binary record can hold the fields: each object fits 32 bits and the
+        /// demand is encodable.
+        var fit: Bool
+
+        /// The event's kind, read back from the fields: what the general path takes, so that
+        /// the common path never builds it in memory (a kind that the inlined caller shares
+        /// with the general path is stored on its stack on every event, 6 instructions).
+        var kind: TraceEvent.Kind {
+            RecordArguments.kind(event: event, first: first, second: second, demand: demand, number: number)
+        }
+    }
+
+    /// An event's fields as `lifeline_record` takes them.
+    private struct RecordArguments {
+        var event: UInt64
+        var objects: UInt64
+        var number: UInt64
+
+        var kind: TraceEvent.Kind {
+            let flags = UInt32(truncatingIfNeeded: event >> 8)
+            return Self.kind(
+                event: event, first: TraceObjectID(objects & 0xFFFF_FFFF), second: TraceObjectID(objects >> 32),
+                demand: flags & LIFELINE_FIELD_DEMAND != 0 ? TraceDemand(encoded: number) : nil, number: number
+            )
+        }
+
+        /// The kind of an event with the marker and flags `event`.
+        static func kind(
+            event: UInt64, first: TraceObjectID, second: TraceObjectID, demand: TraceDemand?, number: UInt64
+        ) -> TraceEvent.Kind {
+            let flags = UInt32(truncatingIfNeeded: event >> 8)
+            return switch (event >> 2) & 0x1F {
+            case 0: .subscribe(publisher: first, subscriber: second)
+            case 1: .receiveSubscription(subscriber: first, subscription: second)
+            case 2: .request(subscription: first, demand: demand ?? .unlimited)
+            case 3: .value(subscriber: first, returnedDemand: demand, value: nil)
+            case 4: .completion(subscriber: first, completion: .finished)
+            case 5: .cancel(subscription: first)
+            default: .deallocation(
+                object: first, evidence: flags & LIFELINE_FIELD_OBSERVED != 0 ? .observed(aliveAtSeq: number) : .exact
+            )
+            }
+        }
     }
 
     /// The entry points of `lifeline_record`: one for each set of fields common events have,
@@ -183,8 +289,8 @@ final class RecordingSession: Sendable {
         case any
     }
 
-    /// The arguments of an event for `lifeline_record`, or nil when it has a text or a number
-    /// the binary form can't hold.
+    /// The arguments of an event for `lifeline_record`, or nil when it has a text (see
+    /// `RecordFields.fit` for fields a record can't hold).
     @inline(__always)
     private static func fields(
         _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?
@@ -199,6 +305,8 @@ final class RecordingSession: Sendable {
         var first: TraceObjectID
         var second = TraceObjectID(0)
         var number: UInt64 = 0
+        var demand: TraceDemand?
+        var fit = true
         switch kind {
         case .subscribe(let publisher, let subscriber):
             (code, first, second) = (0, publisher, subscriber)
@@ -207,16 +315,16 @@ final class RecordingSession: Sendable {
             (code, first, second) = (1, subscriber, subscription)
             fieldFlags |= LIFELINE_FIELD_SECOND
         case .request(let subscription, let requested):
-            guard requested.isEncodable else { return nil }
-            (code, first, number) = (2, subscription, requested.encoded)
+            (code, first, demand) = (2, subscription, requested)
+            if requested.isEncodable { number = requested.encoded } else { fit = false }
             fieldFlags |= LIFELINE_FIELD_DEMAND
         case .value(_, _, .some):
             return nil
         case .value(let subscriber, let returned, .none):
             (code, first) = (3, subscriber)
             if let returned {
-                guard returned.isEncodable else { return nil }
-                number = returned.encoded
+                demand = returned
+                if returned.isEncodable { number = returned.encoded } else { fit = false }
                 fieldFlags |= LIFELINE_FIELD_DEMAND
             }
         case .completion(let subscriber, .finished):
@@ -232,7 +340,7 @@ final class RecordingSession: Sendable {
                 fieldFlags |= LIFELINE_FIELD_OBSERVED
             }
         }
-        guard first.rawValue <= UInt32.max, second.rawValue <= UInt32.max else { return nil }
+        if first.rawValue > UInt32.max || second.rawValue > UInt32.max { fit = false }
         let shape: RecordShape = switch fieldFlags {
         case 0: .object
         case LIFELINE_FIELD_DEMAND, LIFELINE_FIELD_OBSERVED: .number
@@ -240,18 +348,18 @@ final class RecordingSession: Sendable {
         default: .any
         }
         return RecordFields(
-            event: (0x80 | code << 2 | phaseCode) | UInt64(fieldFlags) << 8, objects: first.rawValue | second.rawValue << 32,
-            number: number, shape: shape
+            event: (0x80 | code << 2 | phaseCode) | UInt64(fieldFlags) << 8, first: first, second: second,
+            demand: demand, number: number, shape: shape, fit: fit
         )
     }
 
     /// After `lifeline_record` returned `result`, one of its `LIFELINE_RECORD_*` results: does
     /// what it asks for (adopt the thread, give it a chunk of the log, name its queue, place a
-    /// record its chunk has no room for) and records the event, `fields` of `phase` and `kind`.
+    /// record its chunk has no room for) and records the event, `fields` of `phase`. The fields
+    /// come as `lifeline_record` takes them, three words passed in registers: the whole
+    /// `RecordFields` would be stored on the caller's stack on every event.
     @inline(never)
-    private func finishRecording(
-        _ result: UInt64, _ fields: RecordFields, _ phase: TraceEvent.Phase, _ kind: borrowing TraceEvent.Kind, callSite: UInt64?
-    ) -> UInt64 {
+    private func finishRecording(_ result: UInt64, _ fields: RecordArguments, _ phase: TraceEvent.Phase, callSite: UInt64?) -> UInt64 {
         var result = result
         while true {
             switch result {
@@ -268,7 +376,7 @@ final class RecordingSession: Sendable {
                 return pending.pointee.seq
             case LIFELINE_RECORD_UNFIT:
                 // A thread id past 32 bits: the general path writes the event as a JSON line.
-                return recordEvent(phase, kind, callSite: callSite)
+                return recordEvent(phase, fields.kind, callSite: callSite)
             default:
                 return result
             }

@@ -196,6 +196,49 @@ import Testing
         ])
     }
 
+    /// The end of a delivery recorded by `lifeline_record_delivery_end` is its scope's
+    /// subscriber's, and leaves that scope in the same call, once even when the call asks for
+    /// more; a scope that is no delivery is left, and nothing recorded, for the caller to
+    /// identify the subscriber.
+    @Test func theEndOfADeliveryIsRecordedForTheSubscriberItsScopeEntered() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-call-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (writer, counter) = try openLog(at: path, declaring: TraceObjectID(2), as: .subscriber)
+        defer { counter.deallocate() }
+        var value: UInt64 = 0
+        let begin = Self.arguments(.begin, .value(subscriber: TraceObjectID(2), returnedDemand: nil, value: nil), nil)
+        let end = Self.arguments(.end, .value(subscriber: TraceObjectID(2), returnedDemand: .max(1), value: nil), nil)
+        lifeline_scope_push(Self.generation, LIFELINE_SCOPE_SUBSCRIBE, 77)
+        #expect(lifeline_record_object(writer.log, begin.0 | LIFELINE_EVENT_ENTERS_DELIVERY, 2) == LIFELINE_RECORD_NEEDS_CHUNK)
+        // The thread has no chunk yet: the scope is left, and the subscriber handed back.
+        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == LIFELINE_RECORD_NEEDS_CHUNK)
+        #expect(lifeline_record_pending().pointee.subscriber == 2)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_SUBSCRIBE && value == 77)
+        writer.adoptChunk()
+        // Once the thread is ready (its queue cached), the beginning enters the scope again.
+        #expect(Self.record(begin.0, 2, 0, 0, into: writer) == 1)
+        lifeline_scope_push(Self.generation, LIFELINE_SCOPE_DELIVERY, 2)
+        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == 2)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_SUBSCRIBE && value == 77)
+        // The subscribe's scope is no delivery: left, with nothing recorded.
+        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == LIFELINE_RECORD_NEEDS_OBJECT)
+        #expect(lifeline_record_pending().pointee.subscriber == 0)
+        #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_NONE)
+        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == LIFELINE_RECORD_NEEDS_OBJECT)
+        // The session then records the event itself.
+        #expect(Self.record(end.0, 2, end.2, 0, into: writer) == 3)
+        // The first begin was not numbered: its count stays with the thread.
+        #expect(counter.pointee == -1)
+        writer.closeNumbered()
+        let trace = try TraceReader.read(contentsOf: path)
+        #expect(trace.damage.isEmpty)
+        #expect(trace.events.map(\.kind) == [
+            .value(subscriber: TraceObjectID(2), returnedDemand: nil, value: nil),
+            .value(subscriber: TraceObjectID(2), returnedDemand: .max(1), value: nil),
+            .value(subscriber: TraceObjectID(2), returnedDemand: .max(1), value: nil),
+        ])
+    }
+
     @Test func afterNumberingStopsNoEventIsNumberedButLinesStillGoIn() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-call-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: path) }
