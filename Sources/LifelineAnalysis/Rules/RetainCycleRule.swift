@@ -74,7 +74,8 @@ public struct RetainCycleRule: DiagnosisRule {
             edge.field.hasSuffix("(closure)") && [.root, .object].contains(graph.node(edge.to)?.kind)
         }
         let weakening = capture.map { edge in
-            "capture \(graph.name(of: edge.to)) weakly in \(graph.name(of: edge.from))'s closure (`[weak self]`), or "
+            "capture \(graph.distinctName(of: edge.to)) weakly in \(graph.distinctName(of: edge.from))'s closure "
+                + "(`[weak self]`), or "
         } ?? "make one of the references weak, or "
         return Diagnosis(
             code: code, severity: isLast ? .error : .warning,
