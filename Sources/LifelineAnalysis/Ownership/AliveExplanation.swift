@@ -39,9 +39,9 @@ extension OwnershipGraph {
         case .deallocated:
             return "\(subject) was already deallocated"
         case .deallocatedBefore(let death):
-            let seen = death.lastSeenAlive.map { " (last seen alive at #\($0))" } ?? ""
+            let seen = death.lastSeenAlive.map { " (last seen alive at @\($0))" } ?? ""
             let when = death.seq <= snapshot.seq ? ", before the snapshot" : ""
-            return "\(subject) was deallocated at #\(death.seq)\(seen)\(when)"
+            return "\(subject) was deallocated at @\(death.seq)\(seen)\(when)"
         case .heldByRoot(_, let path) where path.isEmpty:
             return "\(subject) is a registered root: what holds it is outside the graph (the stack or a global)"
         case .heldByRoot(_, let path):

@@ -84,7 +84,7 @@ public struct RetainCycleRule: DiagnosisRule {
             message: "Retain cycle: \(graph.words(cycle.chain)). "
                 + "These objects hold each other strongly (\(objects.map(lifecycles.name).joined(separator: ", "))), "
                 + "so none of them can be deallocated, and the subscription keeps running, until the loop is broken "
-                + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)"
+                + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq)"
                 + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown)."),
             fix: "Break the loop: " + weakening + "cancel the subscription on teardown (call cancel() on the "
                 + "AnyCancellable, or empty the set that stores it) before the owner is released."

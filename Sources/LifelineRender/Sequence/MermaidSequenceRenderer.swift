@@ -72,7 +72,7 @@ public enum MermaidSequenceRenderer {
         case .deallocation(let lane, let evidence):
             switch evidence {
             case .exact: return ["    Note over L\(lane): ✕ deallocated\(cited)"]
-            case .observed(let aliveAt): return ["    Note over L\(lane): ✕ found deallocated (alive at #35;\(aliveAt))\(cited)"]
+            case .observed(let aliveAt): return ["    Note over L\(lane): ✕ found deallocated (alive at @\(aliveAt))\(cited)"]
             }
         case .mark(let label):
             return ["    Note over \(everyone): ◆ \(MermaidText.escape(label, limit: labelLimit))\(cited)"]

@@ -152,7 +152,7 @@ public enum PlantUMLSequenceRenderer {
             let text: String
             switch evidence {
             case .exact: text = "✕ deallocated"
-            case .observed(let aliveAt): text = "✕ found deallocated (alive at &#35;\(aliveAt))"
+            case .observed(let aliveAt): text = "✕ found deallocated (alive at @\(aliveAt))"
             }
             return ["destroy L\(lane)", "hnote over L\(lane) : \(text)\(cited)"]
         case .mark(let label):

@@ -309,7 +309,7 @@ struct SequenceSVGLayout {
             let note: String
             switch evidence {
             case .exact: note = "deallocated"
-            case .observed(let aliveAt): note = "found deallocated (alive at #\(aliveAt))"
+            case .observed(let aliveAt): note = "found deallocated (alive at @\(aliveAt))"
             }
             let noteWidth = DisplayText.estimatedWidth(of: note, fontSize: 11)
             if x + 12 + noteWidth > max(lanesRight, pageWidth - Self.margin) && x - 12 - noteWidth > Self.margin + Self.gutter {
@@ -370,7 +370,7 @@ struct SequenceSVGLayout {
     /// The sequence number, and the numbers of the diagnoses that cite the event.
     private mutating func drawGutter(_ step: SequenceStep, baseline: Int) {
         guard let seq = step.seq else { return }
-        canvas.text(DisplayText("#\(seq)", limit: 24), x: Self.margin, y: baseline, "tm")
+        canvas.text(DisplayText("@\(seq)", limit: 24), x: Self.margin, y: baseline, "tm")
         for (position, number) in step.citedBy.enumerated() {
             guard let note = model.notes.first(where: { $0.number == number }) else { continue }
             let x = Self.margin + 58 + position * 17, centreY = baseline - 4
