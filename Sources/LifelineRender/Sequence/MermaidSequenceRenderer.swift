@@ -45,8 +45,9 @@ public enum MermaidSequenceRenderer {
         let everyone = model.lanes.count > 1 ? "L0,L\(model.lanes.count - 1)" : "L0"
         var currentContext: Int?
         var shading = false
+        let shadesContexts = model.calledContexts.count > 1
         for step in model.steps {
-            if model.contexts.count > 1, let context = step.context, context != currentContext {
+            if shadesContexts, step.isColouredByContext, let context = step.context, context != currentContext {
                 if shading { lines.append("    end") }
                 shading = context != 0
                 if shading { lines.append("    rect \(shades[context % shades.count])") }
