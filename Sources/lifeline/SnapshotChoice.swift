@@ -6,7 +6,7 @@ import LifelineLog
 /// ends the command with exit status 2.
 enum SnapshotChoice {
     /// The snapshot `reference` names in `trace` (read from `path`): the last with that label,
-    /// or the last taken at or before that sequence number; the last snapshot when
+    /// or the last taken at or before that event number (`@153` or `153`); the last snapshot when
     /// `reference` is `nil`.
     static func snapshot(in trace: Trace, from path: String, at reference: String?) throws -> TraceSnapshot {
         guard let last = trace.snapshots.last else {
@@ -17,11 +17,13 @@ enum SnapshotChoice {
             throw ExitCode(2)
         }
         guard let reference else { return last }
-        if let snapshot = trace.snapshot(at: reference) { return snapshot }
+        // An event number is written `@153` wherever Lifeline prints one (`#153` is an object).
+        let eventNumber = reference.hasPrefix("@") && trace.snapshots.allSatisfy { $0.label != reference } ? String(reference.dropFirst()) : reference
+        if let snapshot = trace.snapshot(at: eventNumber) { return snapshot }
         let shown = labelsToSuggest(in: trace)
         StandardError.write(
-            "error: \(path): no snapshot matches --at \(reference): give a label (\(shown)) or a sequence number "
-                + "at or after #\(trace.snapshots[0].seq), the event the first snapshot follows; "
+            "error: \(path): no snapshot matches --at \(reference): give a label (\(shown)) or an event number "
+                + "at or after @\(trace.snapshots[0].seq), the event the first snapshot follows; "
                 + "`lifeline snapshots \(path)` lists them all"
         )
         throw ExitCode(2)

@@ -22,10 +22,10 @@ struct SnapshotList {
             return "No ownership snapshots: record with the default RecordingOptions(snapshots: .atStop) or .everyCall, "
                 + "or take one with Lifeline.snapshot(\"label\").\n"
         }
-        let header = ["#", "after event", "reason", "objects", "references", "label (for --at)"]
+        let header = ["snapshot", "after event", "reason", "objects", "references", "label (for --at)"]
         let rows = trace.snapshots.map { snapshot in
             [
-                "\(snapshot.index)", "#\(snapshot.seq)", Self.reasonName(snapshot.reason),
+                "\(snapshot.index)", "@\(snapshot.seq)", Self.reasonName(snapshot.reason),
                 "\(snapshot.nodeCount)", "\(snapshot.edgeCount)", TraceText.printable(snapshot.label),
             ]
         }

@@ -36,7 +36,7 @@ import Testing
         #expect(leak.severity == .error)
         #expect(leak.objects == [story.sink, story.cancellable])
         #expect(leak.evidence == [cancel, stop.seq])
-        #expect(leak.message.contains("the subscription was cancelled at #\(cancel)"))
+        #expect(leak.message.contains("the subscription was cancelled at @\(cancel)"))
         #expect(leak.message.contains("retain cycle"))
         #expect(leak.message.contains("ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → Sink.receiveValue (closure) → ViewModel"))
     }

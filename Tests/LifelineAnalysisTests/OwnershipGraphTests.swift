@@ -249,7 +249,7 @@ import Testing
         story.script.snapshots = [before]
         let early = try #require(TraceAnalyzer().diagnose(story.script.trace()).first { $0.code == "subscriber-deallocated-early" })
         #expect(early.message.hasSuffix(
-            "nothing had completed or cancelled the subscription, and it was still alive when recording stopped. In snapshot 1 \"subscribed\" (after event #\(before.seq)), "
+            "nothing had completed or cancelled the subscription, and it was still alive when recording stopped. In snapshot 1 \"subscribed\" (after event @\(before.seq)), "
                 + "nothing in the graph holds Sink #3: only the stack, a global or something the inspection could not see can."))
 
         story.script.snapshots = []
@@ -282,7 +282,7 @@ import Testing
         let rule = LeakedSubscriptionRule(scope: ObservedScope(begin: begin, end: end))
         let leak = try #require(rule.diagnose(TraceLifecycles(script.trace())).first)
         #expect(leak.message.hasSuffix(
-            "In snapshot 1 \"stop\" (after event #\(end)), Sink #3 is held by a retain cycle that nothing else in the graph holds: "
+            "In snapshot 1 \"stop\" (after event @\(end)), Sink #3 is held by a retain cycle that nothing else in the graph holds: "
                 + "ViewModel.sink → Sink.receiveValue (closure) → ViewModel."))
     }
 }

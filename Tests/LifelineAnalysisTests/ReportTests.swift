@@ -24,9 +24,9 @@ import Testing
 
             URLSessionPublisher #1 → URLSessionSubscription #3 → URLSessionSubscriber #2
               error subscription-not-retained: URLSessionSubscription #3 was deallocated right after URLSessionSubscriber #2's receive(subscription:) returned, and nothing had completed or cancelled it: nothing kept a strong reference to the subscription, so no value or completion can arrive.
-                #2  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) begins
-                #5  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) returns
-                #7  main  URLSessionSubscription #3 is found deallocated (last seen alive at #5)
+                @2  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) begins
+                @5  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) returns
+                @7  main  URLSessionSubscription #3 is found deallocated (last seen alive at @5)
                 fix: Keep a strong reference to the subscription while it runs: have URLSessionSubscriber #2 store it in receive(subscription:), or return it as a Cancellable (AnyCancellable) for the owner to keep, and cancel it when done.
 
             """)
@@ -43,10 +43,10 @@ import Testing
 
             PassthroughSubject #1 → PassthroughSubject.Conduit #3 → Sink #2
               warning cancelled-immediately: PassthroughSubject.Conduit #3 was cancelled right after Sink #2 subscribed to PassthroughSubject #1, before any value arrived: the subscription was dropped as soon as it was made. (The log does not say who cancelled, so this is judged by the cancel following the subscribe directly; a deliberate cancel() looks the same.)
-                #1  main  PassthroughSubject #1.subscribe(Sink #2) begins
-                #2  main  Sink #2.receive(subscription: PassthroughSubject.Conduit #3) begins
-                #6  main  PassthroughSubject #1.subscribe(Sink #2) returns
-                #7  main  PassthroughSubject.Conduit #3.cancel() begins
+                @1  main  PassthroughSubject #1.subscribe(Sink #2) begins
+                @2  main  Sink #2.receive(subscription: PassthroughSubject.Conduit #3) begins
+                @6  main  PassthroughSubject #1.subscribe(Sink #2) returns
+                @7  main  PassthroughSubject.Conduit #3.cancel() begins
                 fix: Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a property or with .store(in: &cancellables); `_ = publisher.sink { }` and a local set cancel when the function returns.
 
             """)
@@ -89,10 +89,26 @@ import Testing
         let diagnoses = TraceAnalyzer().diagnose(trace)
         #expect(diagnoses.map(\.code) == ["demand-exceeded"])
         let lines = TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render().split(separator: "\n")
-        #expect(lines.filter { $0.hasPrefix("    #") }.map { String($0.split(separator: " ")[0]) } == [
-            "#5", "#7", "#9", "#11", "#13", "#23", "#25", "#27", "#53",
+        #expect(lines.filter { $0.hasPrefix("    @") }.map { String($0.split(separator: " ")[0]) } == [
+            "@5", "@7", "@9", "@11", "@13", "@23", "@25", "@27", "@53",
         ])
         #expect(lines.contains("    … 4 more events"))
+    }
+
+    /// `#N` is always an object and `@N` always an event: a reader tells `Sink #2` from the
+    /// timeline's second event without knowing the ids.
+    @Test func eventsAndObjectsAreNumberedApart() throws {
+        let trace = Stories.forgottenSubscription().script.trace()
+        let text = TextDiagnosisReport(trace: trace, diagnoses: TraceAnalyzer().diagnose(trace)).render()
+        let objects = try Regex("#([0-9]+)"), events = try Regex("@([0-9]+)")
+        let objectNumbers = text.matches(of: objects).compactMap { UInt64($0.output[1].substring ?? "") }
+        let eventNumbers = text.matches(of: events).compactMap { UInt64($0.output[1].substring ?? "") }
+        #expect(!objectNumbers.isEmpty && !eventNumbers.isEmpty)
+        #expect(objectNumbers.allSatisfy { trace.object(TraceObjectID($0)) != nil }, "\(text)")
+        #expect(eventNumbers.allSatisfy { number in trace.events.contains { $0.seq == number } }, "\(text)")
+        // Every timeline line starts with its event.
+        let timeline = text.split(separator: "\n").filter { $0.hasPrefix("    ") && !$0.hasPrefix("    fix:") && !$0.hasPrefix("    …") }
+        #expect(!timeline.isEmpty && timeline.allSatisfy { $0.dropFirst(4).hasPrefix("@") }, "\(text)")
     }
 
     @Test func theJSONReportHasAStableShape() {

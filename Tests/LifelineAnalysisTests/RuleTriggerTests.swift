@@ -79,7 +79,7 @@ import Testing
         #expect(diagnosis.code == "value-after-cancel")
         #expect(diagnosis.objects == [s, x, p])
         #expect(diagnosis.evidence == [8, 9, 10])
-        #expect(diagnosis.message == "CustomSubscription #3 delivered a value to CustomSubscriber \"feed\" #2 after its cancel() returned at #9: a cancelled subscription must send nothing more, whatever the demand.")
+        #expect(diagnosis.message == "CustomSubscription #3 delivered a value to CustomSubscriber \"feed\" #2 after its cancel() returned at @9: a cancelled subscription must send nothing more, whatever the demand.")
     }
 
     @Test func oneValueOnAnotherThreadRightAfterTheCancelMayHaveBeenOnItsWay() throws {

@@ -100,6 +100,9 @@ struct OwnershipCommandTests {
         let first = try LifelineExecutable.run(["why", path, "\(viewModel.rawValue)", "--at", trace.snapshots[0].label])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutputText.contains("In snapshot 1 "))
+        // An event number as every output writes it, `@N`, names the snapshot taken after it.
+        let byEvent = try LifelineExecutable.run(["why", path, "\(viewModel.rawValue)", "--at", "@\(trace.snapshots[0].seq)"])
+        #expect(byEvent.standardOutputText == first.standardOutputText, "\(byEvent.standardError)")
         let unknown = try LifelineExecutable.run(["why", path, "9999"])
         #expect(unknown.status == 2)
         #expect(unknown.standardError.contains("has no object #9999"))
@@ -142,7 +145,7 @@ struct OwnershipCommandTests {
         #expect(death.seq <= stop.seq)
         let why = try LifelineExecutable.run(["why", path, "\(sink)"])
         #expect(why.status == 0, "\(why.standardError)")
-        #expect(why.standardOutputText == "In snapshot \(stop.index) \"stop\" (after event #\(stop.seq)), Sink \(sink) was "
-            + "deallocated at #\(death.seq) (last seen alive at #\(aliveAt)), before the snapshot.\n")
+        #expect(why.standardOutputText == "In snapshot \(stop.index) \"stop\" (after event @\(stop.seq)), Sink \(sink) was "
+            + "deallocated at @\(death.seq) (last seen alive at @\(aliveAt)), before the snapshot.\n")
     }
 }

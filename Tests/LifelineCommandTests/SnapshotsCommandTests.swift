@@ -29,11 +29,11 @@ struct SnapshotsCommandTests {
         let lines = run.standardOutputText.split(separator: "\n").map(String.init)
         #expect(lines.count == trace.snapshots.count + 2, "a summary, a header and one line per snapshot")
         #expect(lines[0] == "\(trace.snapshots.count) snapshots, 2 requested by Lifeline.snapshot(_:), \(trace.snapshots.count - 2) automatic.")
-        #expect(lines[1].hasPrefix("#  after event"))
+        #expect(lines[1].hasPrefix("snapshot  after event"))
         for (line, snapshot) in zip(lines.dropFirst(2), trace.snapshots) {
             let cells = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             #expect(cells.first == "\(snapshot.index)")
-            #expect(cells.contains("#\(snapshot.seq)"))
+            #expect(cells.contains("@\(snapshot.seq)"))
             #expect(line.hasSuffix("  \(snapshot.label)"), "\(line)")
             #expect(line.contains(" \(snapshot.nodes.count)  ") && line.contains(" \(snapshot.edges.count)  "))
         }

@@ -83,7 +83,7 @@ import Testing
         let trace = Trace(header: base.header, objects: base.objects, threads: [:], queues: [:], events: [], snapshots: [complete, perCall], damage: [])
         let dot = OwnershipDOTRenderer.render(perCall, in: trace)
         let nodeLines = dot.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("\"o") && !$0.contains("->") }
-        let marked = nodeLines.filter { $0.contains("as found after #12") }
+        let marked = nodeLines.filter { $0.contains("as found after @12") }
         #expect(marked.count == 1 && marked[0].hasPrefix("\"o4\" "), "\(dot)")
         #expect(!nodeLines.contains { $0.contains("as found after") && !$0.hasPrefix("\"o4\" ") })
         // The loop through the view model is drawn, but not as a retain cycle: this snapshot

@@ -44,7 +44,7 @@ import Testing
             if case .fold(let run) = step.content { return run }
             return nil
         }
-        #expect(folds.map(\.summary) == ["× 6 values (#9–#30)"])
+        #expect(folds.map(\.summary) == ["× 6 values (@9–@30)"])
         let unfolded = SequenceModel(trace: script.trace, diagnoses: [], folding: false)
         #expect(unfolded.steps.count > model.steps.count)
     }
@@ -266,7 +266,7 @@ extension PageFitTests {
     @Test func repeatedPipelinesDrawOnceWithACount() {
         let svg = SequenceSVGRenderer.render(Self.repeatedPipelines)
         Snapshot.assertMatches(svg, file: "repeated.sequence.svg")
-        #expect(OutputCheck.parseSVG(svg).contains("⋮ × 5 pipelines like this (#11–#60) ⋮"))
+        #expect(OutputCheck.parseSVG(svg).contains("⋮ × 5 pipelines like this (@11–@60) ⋮"))
         let mermaid = MermaidSequenceRenderer.render(Self.repeatedPipelines)
         #expect(mermaid.contains("× 5 pipelines like this"))
         #expect(!SequenceSVGRenderer.render(Self.repeatedPipelines, options: .init(folding: false)).contains("like this"))
@@ -298,6 +298,6 @@ extension PageFitTests {
             if case .fold(let run) = step.content { return run.summary }
             return nil
         }
-        #expect(folds == ["× 5 pipelines like this, each with cancelled-immediately (#9–#48)"])
+        #expect(folds == ["× 5 pipelines like this, each with cancelled-immediately (@9–@48)"])
     }
 }

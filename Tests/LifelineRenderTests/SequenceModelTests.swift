@@ -83,7 +83,7 @@ import Testing
     @Test func aLongRunOfValuesFoldsToOneRowKeepingTheFirstAndLast() {
         let model = SequenceModel(trace: SampleTraces.thousandValues, diagnoses: [], folding: true)
         #expect(folds(model) == [RepeatedRun(repeats: 998, noun: "values", seqs: 9...2004, lanes: 1...2)])
-        #expect(folds(model).first?.summary == "× 998 values (#9–#2004)")
+        #expect(folds(model).first?.summary == "× 998 values (@9–@2004)")
         #expect(valueCalls(model) == [7, 2005])
     }
 

@@ -96,7 +96,7 @@ import Testing
         let trace = script.trace
         let timeline = TimelineRenderer(showsTimes: false).render(trace)
         #expect(timeline.contains("Subscribers.Sink #2.receive(\"1\")"))
-        #expect(timeline.contains("\n     9  main  PassthroughSubject.Conduit #3.cancel()"), "\(timeline)")
+        #expect(timeline.contains("\n     @9  main  PassthroughSubject.Conduit #3.cancel()"), "\(timeline)")
         let diagnoses = TraceAnalyzer().diagnose(trace)
         #expect(!SequenceSVGRenderer.render(trace, diagnoses: diagnoses).isEmpty)
         #expect(!MermaidSequenceRenderer.render(trace, diagnoses: diagnoses).isEmpty)

@@ -67,7 +67,7 @@ struct NewsReaderAppTests {
             return
         }
         #expect(graph.sentence(explaining: explanation, subject: "AnalyticsSubscriber")
-            .hasPrefix("AnalyticsSubscriber was deallocated at #\(death.seq) (last seen alive at #"))
+            .hasPrefix("AnalyticsSubscriber was deallocated at @\(death.seq) (last seen alive at @"))
     }
 
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBugs() throws {

@@ -28,7 +28,10 @@ extension OwnershipGraph {
     ///
     /// For example `ViewModel.cancellables → Set<AnyCancellable> → AnyCancellable → Sink keeps
     /// Sink #7 alive`, or `nothing in the graph holds Sink #7: only the stack, a global or
-    /// something the inspection could not see can`.
+    /// something the inspection could not see can`. Objects that share a name with another
+    /// one of the snapshot are told apart (``distinctName(of:)``): `Timeout.Inner
+    /// #116.downstream.subscriber → … keeps Timeout.Inner #125 alive, and nothing in the graph
+    /// holds Timeout.Inner #116`.
     public func sentence(explaining explanation: AliveExplanation, subject: String) -> String {
         switch explanation {
         case .unknown:
@@ -36,9 +39,9 @@ extension OwnershipGraph {
         case .deallocated:
             return "\(subject) was already deallocated"
         case .deallocatedBefore(let death):
-            let seen = death.lastSeenAlive.map { " (last seen alive at #\($0))" } ?? ""
+            let seen = death.lastSeenAlive.map { " (last seen alive at @\($0))" } ?? ""
             let when = death.seq <= snapshot.seq ? ", before the snapshot" : ""
-            return "\(subject) was deallocated at #\(death.seq)\(seen)\(when)"
+            return "\(subject) was deallocated at @\(death.seq)\(seen)\(when)"
         case .heldByRoot(_, let path) where path.isEmpty:
             return "\(subject) is a registered root: what holds it is outside the graph (the stack or a global)"
         case .heldByRoot(_, let path):
@@ -47,11 +50,11 @@ extension OwnershipGraph {
             return "nothing in the graph holds \(subject): only the stack, a global or something the inspection "
                 + "could not see can"
         case .unheld(let origin, let path):
-            return "\(words(path)) keeps \(subject) alive, and nothing in the graph holds \(name(of: origin))"
+            return "\(words(path)) keeps \(subject) alive, and nothing in the graph holds \(distinctName(of: origin))"
         case .heldByCycle(let cycle, let path) where path.isEmpty:
             return "\(subject) is held by a retain cycle that nothing else in the graph holds: \(words(cycle.chain))"
         case .heldByCycle(let cycle, let path):
-            return "\(words(path)) keeps \(subject) alive, and \(name(of: path[0].from)) is held by a retain cycle that "
+            return "\(words(path)) keeps \(subject) alive, and \(distinctName(of: path[0].from)) is held by a retain cycle that "
                 + "nothing else in the graph holds: \(words(cycle.chain))"
         }
     }

@@ -20,7 +20,7 @@ public struct OwnershipGraph: Sendable {
     /// than one object, or one object that holds itself. Ordered by smallest id.
     public let strongCycles: [RetainCycle]
 
-    private let trace: Trace
+    let trace: Trace
     private let nodes: [TraceObjectID: TraceSnapshot.Node]
     /// Strong references leaving each live object, ordered by field, then target.
     private let strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
@@ -34,6 +34,9 @@ public struct OwnershipGraph: Sendable {
     /// The reference by which the breadth-first search from ``origins`` first reached each
     /// object it reached.
     private let reachedBy: [TraceObjectID: TraceSnapshot.Edge]
+    /// The objects that share a ``name(of:)`` with another one, by that name: what
+    /// ``distinctName(of:)`` tells apart.
+    let objectsSharingNames: [String: [TraceObjectID]]
     /// How many references of each ownership lead to each object, for ``tallies(of:)``.
     let drawnReferences: [TraceObjectID: [TraceSnapshot.Ownership: Int]]
 
@@ -43,6 +46,7 @@ public struct OwnershipGraph: Sendable {
         self.trace = trace
         let nodes = Dictionary(snapshot.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.nodes = nodes
+        objectsSharingNames = Self.objectsSharingNames(of: snapshot, trace: trace)
         let live = { (id: TraceObjectID) in nodes[id]?.alive == true }
         let strong = snapshot.edges.filter { $0.ownership.isStrong && live($0.from) && live($0.to) }
         let strongEdges = Dictionary(grouping: strong, by: \.from).mapValues { edges in
@@ -128,15 +132,18 @@ public struct OwnershipGraph: Sendable {
     /// Each hop names the holder and the field that holds the next object. The field is left
     /// out where it says nothing to the user: a collection's element position (`[0]`), and an
     /// `AnyCancellable`'s cancel closure, which is the only thing an `AnyCancellable` holds.
+    /// An object that shares its name with another one of the snapshot is told apart
+    /// (``distinctName(of:)``): `Timeout.Inner #116.downstream.subscriber → Retry.Inner`.
     public func words(_ chain: [TraceSnapshot.Edge]) -> String {
         guard let last = chain.last else { return "" }
+        let name = distinctName(of:)
         let hops = chain.map { edge in
             switch nodes[edge.from]?.kind {
-            case .collection, .cancellable: return name(of: edge.from)
-            default: return "\(name(of: edge.from)).\(edge.field)"
+            case .collection, .cancellable: return name(edge.from)
+            default: return "\(name(edge.from)).\(edge.field)"
             }
         }
-        return (hops + [name(of: last.to)]).joined(separator: " → ")
+        return (hops + [name(last.to)]).joined(separator: " → ")
     }
 
     /// What keeps `id` alive in this snapshot: the retain cycle it is on, or the shortest

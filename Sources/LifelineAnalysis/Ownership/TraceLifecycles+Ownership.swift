@@ -5,7 +5,7 @@ extension TraceLifecycles {
     /// `seq` is `nil`) in which the object is alive, as a sentence that starts with a space,
     /// or `nil` when no such snapshot exists.
     ///
-    /// For example ` In snapshot 4 "stop" (after event #23), Sink #1 is held by a retain cycle
+    /// For example ` In snapshot 4 "stop" (after event @23), Sink #1 is held by a retain cycle
     /// that nothing else in the graph holds: …`.
     ///
     /// A snapshot that did not check every node (a per-call snapshot, see
@@ -26,7 +26,7 @@ extension TraceLifecycles {
         }
         guard let (snapshot, graph, explanation) = chosen else { return nil }
         let sentence = graph.sentence(explaining: explanation, subject: name(object))
-        return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event #\(snapshot.seq)), \(sentence)."
+        return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event @\(snapshot.seq)), \(sentence)."
     }
 
     /// Whether `snapshot` checked `object` and every holder on `explanation`'s path, which

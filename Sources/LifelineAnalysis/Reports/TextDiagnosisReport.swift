@@ -8,8 +8,8 @@ import LifelineLog
 ///
 /// PassthroughSubject #1 → PassthroughSubject.Conduit #3 → Sink "ui" #2
 ///   error subscriber-deallocated-early: Sink "ui" #2 was deallocated while …
-///     #2  main  Sink "ui" #2.receive(subscription: PassthroughSubject.Conduit #3) begins
-///     #9  main  Sink "ui" #2 is found deallocated (last seen alive at #6)
+///     @2  main  Sink "ui" #2.receive(subscription: PassthroughSubject.Conduit #3) begins
+///     @9  main  Sink "ui" #2 is found deallocated (last seen alive at @6)
 ///     fix: Keep Sink "ui" #2 alive …
 /// ```
 public struct TextDiagnosisReport: Sendable {
@@ -99,12 +99,12 @@ public struct TextDiagnosisReport: Sendable {
             let tail = Self.excerptLimit - head - 1
             shown = Array(timeline.prefix(head)) + [nil] + Array(timeline.suffix(tail))
         }
-        let seqWidth = timeline.map { "#\($0.seq)".count }.max() ?? 0
+        let seqWidth = timeline.map { "@\($0.seq)".count }.max() ?? 0
         let contextWidth = timeline.map { TraceText.printable($0.context).count }.max() ?? 0
         return shown.map { line in
             guard let line else { return "    … \(timeline.count - Self.excerptLimit + 1) more events" }
             let context = TraceText.printable(line.context)
-            return "    \(padded("#\(line.seq)", to: seqWidth))  \(padded(context, to: contextWidth))  \(line.text)"
+            return "    \(padded("@\(line.seq)", to: seqWidth))  \(padded(context, to: contextWidth))  \(line.text)"
         }
     }
 

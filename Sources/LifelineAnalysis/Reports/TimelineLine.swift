@@ -3,7 +3,7 @@ import LifelineLog
 /// One event told as a line of a timeline: its sequence number, where it ran, and what
 /// happened, in Swift's own spelling of the call.
 ///
-/// `#3  main  PassthroughSubject.Conduit #3.request(.unlimited) begins`
+/// `@3  main  PassthroughSubject.Conduit #3.request(.unlimited) begins`
 struct TimelineLine: Hashable, Sendable {
     /// The event's sequence number.
     let seq: UInt64
@@ -56,7 +56,7 @@ struct TimelineLine: Hashable, Sendable {
         case .deallocation(let object, .exact):
             return "\(name(object)) is deallocated"
         case .deallocation(let object, .observed(let aliveAtSeq)):
-            return "\(name(object)) is found deallocated (last seen alive at #\(aliveAtSeq))"
+            return "\(name(object)) is found deallocated (last seen alive at @\(aliveAtSeq))"
         case .mark(let label):
             return "mark \"\(label)\""
         }

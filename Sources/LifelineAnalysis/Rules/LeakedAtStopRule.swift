@@ -65,7 +65,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
                 objects: leaked.map(\.object),
                 evidence: [end, snapshot.seq],
                 message: "\(names) \(leaked.count == 1 ? "was" : "were") still alive when recording stopped although the "
-                    + "subscription \(ended) at #\(end): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because)"
+                    + "subscription \(ended) at @\(end): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because)"
                     + (onCycle ? "." : ", and no object registered with Lifeline.track reaches it."),
                 fix: onCycle
                     ? "Break the loop: capture the owner weakly in sink and assign closures (`[weak self]`), or release "

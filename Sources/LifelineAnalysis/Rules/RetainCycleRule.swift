@@ -74,7 +74,8 @@ public struct RetainCycleRule: DiagnosisRule {
             edge.field.hasSuffix("(closure)") && [.root, .object].contains(graph.node(edge.to)?.kind)
         }
         let weakening = capture.map { edge in
-            "capture \(graph.name(of: edge.to)) weakly in \(graph.name(of: edge.from))'s closure (`[weak self]`), or "
+            "capture \(graph.distinctName(of: edge.to)) weakly in \(graph.distinctName(of: edge.from))'s closure "
+                + "(`[weak self]`), or "
         } ?? "make one of the references weak, or "
         return Diagnosis(
             code: code, severity: isLast ? .error : .warning,
@@ -83,7 +84,7 @@ public struct RetainCycleRule: DiagnosisRule {
             message: "Retain cycle: \(graph.words(cycle.chain)). "
                 + "These objects hold each other strongly (\(objects.map(lifecycles.name).joined(separator: ", "))), "
                 + "so none of them can be deallocated, and the subscription keeps running, until the loop is broken "
-                + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event #\(snapshot.seq)"
+                + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq)"
                 + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown)."),
             fix: "Break the loop: " + weakening + "cancel the subscription on teardown (call cancel() on the "
                 + "AnyCancellable, or empty the set that stores it) before the owner is released."

@@ -42,7 +42,7 @@ public struct SubscriberDeallocatedEarlyRule: DiagnosisRule {
             let grants = lifecycle.grants.filter { $0.seq < death.seq }
             let valueCount = lifecycle.valueCount(before: death.seq)
             let survival = lifecycles.deallocations[subscription]
-            let outlived = survival.map { "it died only later (#\($0.seq))" } ?? "it was still alive when recording stopped"
+            let outlived = survival.map { "it died only later (@\($0.seq))" } ?? "it was still alive when recording stopped"
             return Diagnosis(
                 code: code, severity: .error,
                 objects: [lifecycle.subscriber, subscription] + [lifecycle.publisher].compactMap { $0 },

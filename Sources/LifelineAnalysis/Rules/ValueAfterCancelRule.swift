@@ -85,7 +85,7 @@ public struct ValueAfterCancelRule: DiagnosisRule {
             objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
             evidence: [finding.cancel.begin, finding.cancel.end!, finding.proven],
             message: "\(lifecycles.name(subscription)) delivered \(count == 1 ? "a value" : "\(count) values") to "
-                + "\(subscriber) after its cancel() returned at #\(finding.cancel.end!): a cancelled subscription must "
+                + "\(subscriber) after its cancel() returned at @\(finding.cancel.end!): a cancelled subscription must "
                 + "send nothing more, whatever the demand.",
             fix: "Make cancel() stop the work that sends values: stop the timer or task that produces them, release "
                 + "the subscriber, and check a cancelled state under the same lock before every send.",

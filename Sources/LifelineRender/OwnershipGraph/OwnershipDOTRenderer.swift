@@ -14,7 +14,7 @@ import LifelineLog
 /// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles`` whose holders the
 ///   snapshot checked) are drawn in the warning colour; deallocated objects are greyed.
 /// - A per-call snapshot checks only some objects and takes the others from earlier snapshots
-///   (``TraceSnapshot/lastChecked``): each of those says which one (`as found after #96`), and
+///   (``TraceSnapshot/lastChecked``): each of those says which one (`as found after @96`), and
 ///   the caption says what that means, so a picture never passes an older look off as current.
 ///
 /// The output is deterministic: nodes in id order, edges in the snapshot's order, and every
@@ -54,7 +54,7 @@ public enum OwnershipDOTRenderer {
             ? "\nan object marked \"as found after #N\" was not checked by this snapshot: it is drawn as the snapshot after event #N found it"
             : ""
         graph.graphAttributes.append(.label(
-            "snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\", after event #\(snapshot.seq)\n"
+            "snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\", after event @\(snapshot.seq)\n"
                 + "strong n (k drawn): the runtime counts n strong references, k of them drawn here;\n"
                 + "the rest come from the stack, globals or objects not inspected. "
                 + "weak and unowned count the program's references only"
@@ -86,7 +86,7 @@ public enum OwnershipDOTRenderer {
     /// says how many of them it draws rather than presenting the counts as the graph's. A
     /// system library's object says instead that its internals are not drawn. A node a
     /// per-call snapshot did not check says which earlier snapshot it is drawn as:
-    /// `as found after #96`.
+    /// `as found after @96`.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
         let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
         // Where the program made the object goes on a line of its own.
@@ -105,7 +105,7 @@ public enum OwnershipDOTRenderer {
         }
         // The title is the program's text: escaped and capped, so that a newline in a label
         // cannot add a line to the node and a long one cannot overflow Graphviz's scanner.
-        let found = graph.snapshot.lastChecked[node.id].map { "\nas found after #\($0)" } ?? ""
+        let found = graph.snapshot.lastChecked[node.id].map { "\nas found after @\($0)" } ?? ""
         return "\(TraceText.printable(title))\(place)\n\(detail)\(found)"
     }
 

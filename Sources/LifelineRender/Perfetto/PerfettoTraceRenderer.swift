@@ -137,7 +137,7 @@ public enum PerfettoTraceRenderer {
             case .deallocation(let lane, let evidence):
                 switch evidence {
                 case .exact: args["evidence"] = .text("exact")
-                case .observed(let aliveAt): args["evidence"] = .text("found dead; alive at #\(aliveAt)")
+                case .observed(let aliveAt): args["evidence"] = .text("found dead; alive at @\(aliveAt)")
                 }
                 writer.event(phase: "i", name: clean("deallocated \(laneNames[lane])"), category: "deallocation",
                              time: time, thread: thread, scope: "t", args: args)

@@ -1,5 +1,6 @@
 extension SVGCanvas {
-    /// Draws the thread and queue colours, wrapping at `width`.
+    /// Draws the thread and queue colours, wrapping at `width`; nothing when `contexts` is
+    /// empty (a picture with nothing drawn in a thread's colour).
     ///
     /// - Parameters:
     ///   - contexts: The legend entries.
@@ -10,6 +11,7 @@ extension SVGCanvas {
     ///   - radius: The swatch's corner radius.
     /// - Returns: The legend's bottom and right edges.
     mutating func legend(_ contexts: [ExecutionContext], at y: Int, left: Int, width: Int, swatch: String, radius: Int) -> (bottom: Int, right: Int) {
+        guard !contexts.isEmpty else { return (y, left) }
         let indent = left + 110
         var x = indent, row = y, right = x
         text(DisplayText("Threads and queues:", limit: 40), x: left, y: row + 10, "tm")

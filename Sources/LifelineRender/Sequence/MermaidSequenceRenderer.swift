@@ -4,6 +4,7 @@ import LifelineLog
 /// Writes a trace as a Mermaid `sequenceDiagram`, which GitHub renders inline in Markdown.
 ///
 /// It shows what ``SequenceSVGRenderer`` draws: the same participants in the same order,
+/// headed by the same two lines (a pipeline's operators folded into one, as the SVG folds them),
 /// the same calls with `activate`/`deactivate` for their nesting, returned demand as dashed
 /// arrows, deallocations, marks, folded runs and diagnosis notes. Calls on a thread or queue
 /// other than the first one are shaded, and a note names the thread wherever it changes.
@@ -39,14 +40,17 @@ public enum MermaidSequenceRenderer {
         guard !model.lanes.isEmpty else {
             return (lines + ["    participant L0 as (no events recorded)"]).joined(separator: "\n") + "\n"
         }
+        // Each heading in the SVG's two lines, so that a participant is no wider than the SVG's lane.
         for lane in model.lanes {
-            lines.append("    participant L\(lane.index) as \(MermaidText.escape(lane.oneLineName, limit: labelLimit))")
+            let type = MermaidText.escape(lane.typeLine, limit: labelLimit), identity = MermaidText.escape(lane.identityLine, limit: labelLimit)
+            lines.append("    participant L\(lane.index) as \(type)<br/>\(identity)")
         }
         let everyone = model.lanes.count > 1 ? "L0,L\(model.lanes.count - 1)" : "L0"
         var currentContext: Int?
         var shading = false
+        let shadesContexts = model.calledContexts.count > 1
         for step in model.steps {
-            if model.contexts.count > 1, let context = step.context, context != currentContext {
+            if shadesContexts, step.isColouredByContext, let context = step.context, context != currentContext {
                 if shading { lines.append("    end") }
                 shading = context != 0
                 if shading { lines.append("    rect \(shades[context % shades.count])") }
@@ -72,7 +76,7 @@ public enum MermaidSequenceRenderer {
         case .deallocation(let lane, let evidence):
             switch evidence {
             case .exact: return ["    Note over L\(lane): ✕ deallocated\(cited)"]
-            case .observed(let aliveAt): return ["    Note over L\(lane): ✕ found deallocated (alive at #35;\(aliveAt))\(cited)"]
+            case .observed(let aliveAt): return ["    Note over L\(lane): ✕ found deallocated (alive at @\(aliveAt))\(cited)"]
             }
         case .mark(let label):
             return ["    Note over \(everyone): ◆ \(MermaidText.escape(label, limit: labelLimit))\(cited)"]

@@ -44,7 +44,9 @@ public enum PlantUMLSequenceRenderer {
             return (header + ["participant \"(no events recorded)\" as L0", "@enduml"]).joined(separator: "\n") + "\n"
         }
         let sections = drawable(model.sectionRanges(fitting: options.pageWidth), of: model)
-        let diagrams = sections.count > 1 ? sections.map { diagram(of: model.part($0)) } : [diagram(of: model)]
+        // Dividers name the thread or queue when the calls of the whole trace ran on more than one.
+        let dividing = model.calledContexts.count > 1
+        let diagrams = sections.count > 1 ? sections.map { diagram(of: model.part($0), dividing: dividing) } : [diagram(of: model, dividing: dividing)]
         return diagrams.joined(separator: "\n\n") + "\n"
     }
 
@@ -80,8 +82,9 @@ public enum PlantUMLSequenceRenderer {
     /// next page): one call that runs longer than a page would otherwise be cropped.
     private static let longestPage = 2_800
 
-    /// One section as a diagram of its own, cut into pages.
-    private static func diagram(of model: SequenceModel) -> String {
+    /// One section as a diagram of its own, cut into pages, with a divider wherever the calls
+    /// move to another thread or queue when `dividing`.
+    private static func diagram(of model: SequenceModel, dividing: Bool) -> String {
         var lines = header
         for lane in model.lanes {
             let type = PlantUMLText.escape(lane.typeLine, limit: labelLimit)
@@ -105,7 +108,7 @@ public enum PlantUMLSequenceRenderer {
                 height = headingsHeight
                 currentContext = nil
             }
-            if model.contexts.count > 1, let context = step.context, context != currentContext {
+            if dividing, step.isColouredByContext, let context = step.context, context != currentContext {
                 lines.append("== on \(PlantUMLText.escape(model.contexts[context].name, limit: labelLimit)) ==")
                 height += dividerHeight
                 currentContext = context
@@ -152,7 +155,7 @@ public enum PlantUMLSequenceRenderer {
             let text: String
             switch evidence {
             case .exact: text = "✕ deallocated"
-            case .observed(let aliveAt): text = "✕ found deallocated (alive at &#35;\(aliveAt))"
+            case .observed(let aliveAt): text = "✕ found deallocated (alive at @\(aliveAt))"
             }
             return ["destroy L\(lane)", "hnote over L\(lane) : \(text)\(cited)"]
         case .mark(let label):

@@ -45,12 +45,14 @@ struct SequenceSVGLayout {
             return canvas.document(width: 240, height: 48, root: "lifeline-sequence", title: title, appearance: appearance)
         }
         let bottom = drawSection(top: Self.margin)
-        return Self.document(of: &canvas, contexts: model.contexts, bottom: bottom, right: right, title: title, appearance: appearance)
+        return Self.document(of: &canvas, contexts: model.calledContexts, bottom: bottom, right: right, title: title, appearance: appearance)
     }
 
     /// Draws `sections` (``SequenceModel/sections(fitting:)``) one above the other on one
     /// page, each under the headings of its own lanes.
     static func draw(sections: [SequenceModel], pageWidth: Int, title: String, appearance: SVGAppearance) -> String {
+        // Sections share the model's contexts: a context is in the legend when any section's calls ran on it.
+        let called = Set(sections.flatMap(\.calledContexts))
         var canvas = SVGCanvas()
         var bottom = margin - sectionGap, right = 0
         for section in sections {
@@ -60,7 +62,7 @@ struct SequenceSVGLayout {
             swap(&layout.canvas, &canvas)
             right = max(right, layout.right)
         }
-        return document(of: &canvas, contexts: sections[0].contexts, bottom: bottom, right: right, title: title, appearance: appearance)
+        return document(of: &canvas, contexts: sections[0].contexts.filter(called.contains), bottom: bottom, right: right, title: title, appearance: appearance)
     }
 
     /// The space between two sections of one page.
@@ -309,7 +311,7 @@ struct SequenceSVGLayout {
             let note: String
             switch evidence {
             case .exact: note = "deallocated"
-            case .observed(let aliveAt): note = "found deallocated (alive at #\(aliveAt))"
+            case .observed(let aliveAt): note = "found deallocated (alive at @\(aliveAt))"
             }
             let noteWidth = DisplayText.estimatedWidth(of: note, fontSize: 11)
             if x + 12 + noteWidth > max(lanesRight, pageWidth - Self.margin) && x - 12 - noteWidth > Self.margin + Self.gutter {
@@ -370,7 +372,7 @@ struct SequenceSVGLayout {
     /// The sequence number, and the numbers of the diagnoses that cite the event.
     private mutating func drawGutter(_ step: SequenceStep, baseline: Int) {
         guard let seq = step.seq else { return }
-        canvas.text(DisplayText("#\(seq)", limit: 24), x: Self.margin, y: baseline, "tm")
+        canvas.text(DisplayText("@\(seq)", limit: 24), x: Self.margin, y: baseline, "tm")
         for (position, number) in step.citedBy.enumerated() {
             guard let note = model.notes.first(where: { $0.number == number }) else { continue }
             let x = Self.margin + 58 + position * 17, centreY = baseline - 4

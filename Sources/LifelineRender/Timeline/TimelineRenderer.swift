@@ -36,7 +36,7 @@ public struct TimelineRenderer: Sendable {
             }
             let level = depth[event.thread, default: 0]
             if event.phase == .begin { depth[event.thread] = level + 1 }
-            var line = pad(String(event.seq), to: 6, left: true) + "  "
+            var line = pad("@\(event.seq)", to: 7, left: true) + "  "
             if showsTimes { line += pad(Self.milliseconds(event.time), to: 12, left: true) + "  " }
             line += pad(Self.oneLine(trace.executionContextName(of: event)), to: contextWidth) + "  "
             line += String(repeating: "  ", count: level) + describe(event, in: trace, returned: returns[index])
@@ -54,7 +54,7 @@ public struct TimelineRenderer: Sendable {
             if let origin = object.originPhrase { text += ", \(Self.oneLine(origin))" }
             text += "\n"
         }
-        text += "\n" + pad("seq", to: 6, left: true) + "  "
+        text += "\n" + pad("event", to: 7, left: true) + "  "
         if showsTimes { text += pad("time (ms)", to: 12, left: true) + "  " }
         return text + pad("thread", to: contextWidth) + "  call"
     }
@@ -82,7 +82,7 @@ public struct TimelineRenderer: Sendable {
         case .deallocation(let object, .exact):
             return "✕ \(name(object)) deallocated"
         case .deallocation(let object, .observed(let aliveAtSeq)):
-            return "✕ \(name(object)) found deallocated (alive at seq \(aliveAtSeq))"
+            return "✕ \(name(object)) found deallocated (alive at @\(aliveAtSeq))"
         case .mark(let label):
             return "— mark: \(Self.oneLine(label))"
         }

@@ -25,8 +25,8 @@ struct GraphCommand: ParsableCommand {
     var trace: String
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
-        "The snapshot, by label or by sequence number (the last taken at or before it). Default: the last snapshot.",
-        valueName: "label|seq"
+        "The snapshot, by label or by event number, as in @153 (the last taken at or before that event). Default: the last snapshot.",
+        valueName: "label|@seq"
     ))
     var snapshotReference: String?
 

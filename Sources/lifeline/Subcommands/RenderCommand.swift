@@ -33,8 +33,8 @@ struct RenderCommand: ParsableCommand {
     var split = false
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
-        "Ownership graphs: the snapshot to draw, by label or by sequence number (the last taken at or before it). Default: the last snapshot.",
-        valueName: "label|seq"
+        "Ownership graphs: the snapshot to draw, by label or by event number, as in @153 (the last taken at or before that event). Default: the last snapshot.",
+        valueName: "label|@seq"
     ))
     var snapshotReference: String?
 

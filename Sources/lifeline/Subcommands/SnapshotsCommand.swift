@@ -11,7 +11,7 @@ struct SnapshotsCommand: ParsableCommand {
             One line per snapshot, in the order they were taken: its number, the event it \
             follows, why it was taken (requested by Lifeline.snapshot(_:), or automatic after a \
             subscribe, completion or cancel, or at stop), how many objects and references it \
-            holds, and its label. Give the label or the sequence number to --at in `lifeline \
+            holds, and its label. Give the label or the event number (@153) to --at in `lifeline \
             graph`, `lifeline render --format graph-svg` and `lifeline why`. A log without \
             snapshots lists none and says how to record them.
             """

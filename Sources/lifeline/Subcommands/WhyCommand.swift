@@ -24,8 +24,8 @@ struct WhyCommand: ParsableCommand {
     var object: String
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
-        "The snapshot, by label or by sequence number (the last taken at or before it). Default: the last snapshot.",
-        valueName: "label|seq"
+        "The snapshot, by label or by event number, as in @153 (the last taken at or before that event). Default: the last snapshot.",
+        valueName: "label|@seq"
     ))
     var snapshotReference: String?
 
@@ -44,7 +44,7 @@ struct WhyCommand: ParsableCommand {
         let graph = OwnershipGraph(snapshot: snapshot, trace: trace)
         let explanation = TraceLifecycles(trace).whyAlive(id, in: graph)
         let subject = TraceText.printable(declared.displayName)
-        let moment = "In snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\" (after event #\(snapshot.seq))"
+        let moment = "In snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\" (after event @\(snapshot.seq))"
         // Root names, field names and type names in the chain are the program's text: escaped,
         // so that they cannot add lines or reach the terminal as control sequences.
         if explanation == .unknown {
@@ -57,7 +57,7 @@ struct WhyCommand: ParsableCommand {
         if let oldest = snapshot.lastChecked.values.min() {
             print("Snapshot \(snapshot.index) checked \(snapshot.nodes.count - snapshot.lastChecked.count) of its "
                 + "\(snapshot.nodes.count) objects; it shows the others as earlier snapshots found them, the oldest after "
-                + "event #\(oldest)\(snapshot.checked(id) ? "" : ", \(subject) among them").")
+                + "event @\(oldest)\(snapshot.checked(id) ? "" : ", \(subject) among them").")
         }
     }
 }

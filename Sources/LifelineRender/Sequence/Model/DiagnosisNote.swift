@@ -12,11 +12,11 @@ struct DiagnosisNote: Hashable, Sendable {
 
     /// `⚠ warning subscriber-deallocated-early`.
     var heading: String { "\(Self.symbol(diagnosis.severity)) \(number) \(diagnosis.severity.rawValue): \(diagnosis.code)" }
-    /// `Evidence: #3, #7`, or that the diagnosis cites no event.
+    /// `Evidence: @3, @7`, or that the diagnosis cites no event.
     var evidenceLine: String {
         diagnosis.evidence.isEmpty
             ? "Evidence: none recorded"
-            : "Evidence: " + diagnosis.evidence.map { "#\($0)" }.joined(separator: ", ")
+            : "Evidence: " + diagnosis.evidence.map { "@\($0)" }.joined(separator: ", ")
     }
 
     /// `Fix: …`, with the fix's code spans (Markdown backticks, for the docs and the

@@ -9,6 +9,6 @@ struct RepeatedRun: Hashable, Sendable {
     /// The leftmost and rightmost lanes the left-out rows touch.
     let lanes: ClosedRange<Int>
 
-    /// `× 998 values (#12–#5000)`.
-    var summary: String { "× \(repeats) \(noun) (#\(seqs.lowerBound)–#\(seqs.upperBound))" }
+    /// `× 998 values (@12–@5000)`.
+    var summary: String { "× \(repeats) \(noun) (@\(seqs.lowerBound)–@\(seqs.upperBound))" }
 }

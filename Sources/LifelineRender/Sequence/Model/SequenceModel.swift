@@ -345,7 +345,30 @@ struct SequenceModel: Sendable {
     }
 }
 
+extension SequenceModel {
+    /// The threads and queues the picture colours, in legend order: those its calls ran on
+    /// (arrows and activations take their colour). One where only deaths were found, or marks
+    /// placed, is left out: a legend entry stands for something drawn in its colour.
+    var calledContexts: [ExecutionContext] {
+        var called = Set<Int>()
+        for step in steps where step.isColouredByContext {
+            if let context = step.context { called.insert(context) }
+            if called.count == contexts.count { break }
+        }
+        return contexts.filter { called.contains($0.index) }
+    }
+}
+
 extension SequenceStep {
+    /// Whether the row is drawn in the colour of the thread or queue it ran on: a call, or
+    /// the return of one (deaths, marks, folds and notes are not).
+    var isColouredByContext: Bool {
+        switch content {
+        case .call, .callReturn: return true
+        case .deallocation, .mark, .fold, .note: return false
+        }
+    }
+
     /// The lanes a row touches, callee first.
     var lanes: [Int] {
         switch content {
