@@ -11,7 +11,7 @@ import OpenCombineShim
 /// `CurrentValueSubject`s, typing notices through `removeDuplicates` and `throttle`, sends
 /// through `Deferred`, `Future`, `subscribe(on:)`, `timeout`, `retry` and `catch`, a contact
 /// search through `debounce`, `flatMap(maxPublishers:)` and `replaceError`, pinned previews
-/// through `Zip`, a merged incoming stream into a hand-written subscriber, and `assign(to:on:)`
+/// merged and collected, a merged incoming stream into a hand-written subscriber, and `assign(to:on:)`
 /// into a status bar, across five queues.
 ///
 /// It has exactly one bug, documented where it is written:
