@@ -53,7 +53,7 @@ public enum PlantUMLSequenceRenderer {
     /// The sections joined so that each holds a call: PlantUML refuses a diagram without a
     /// message, so a section of deallocations and marks alone joins the one before it (or,
     /// first, the one after).
-    private static func drawable(_ sections: [Range<Int>], of model: SequenceModel) -> [Range<Int>] {
+    static func drawable(_ sections: [Range<Int>], of model: SequenceModel) -> [Range<Int>] {
         var joined: [Range<Int>] = []
         var lastHasCall = false
         for section in sections {
