@@ -123,4 +123,50 @@ import Testing
         let model = SequenceModel(trace: SampleTraces.threadHops(4), diagnoses: [], folding: true)
         #expect(folds(model).isEmpty)
     }
+
+    /// OpenCombine's `filter` hands its downstream the subscription it got from the subject.
+    /// A value the filter passes on is drawn from the filter, not from the subject's conduit;
+    /// folded, the conduit stays on the subject's lane, so the subject's value is drawn going
+    /// into the operators (it vanished inside them) and the passed-on one is not drawn twice.
+    @Test func aSubscriptionAnOperatorPassesOnStaysItsSources() {
+        var script = TraceScript()
+        let subject = script.object(1, .publisher, "PassthroughSubject", tracked: false)
+        let conduit = script.object(2, .subscription, "PassthroughSubject.Conduit")
+        let filter = script.object(3, .publisher, "Publishers.Filter", tracked: false)
+        let filtering = script.object(4, .subscriber, "Publishers.Filter.Inner")
+        let sink = script.object(5, .subscriber, "Sink", label: "feed")
+        script.call(.subscribe(publisher: filter, subscriber: sink)) {
+            $0.call(.subscribe(publisher: subject, subscriber: filtering)) {
+                $0.call(.receiveSubscription(subscriber: filtering, subscription: conduit)) {
+                    $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {
+                        $0.call(.request(subscription: conduit, demand: .unlimited))
+                    }
+                }
+            }
+        }
+        script.call(.value(subscriber: filtering, returnedDemand: nil, value: "1")) {
+            $0.call(.value(subscriber: sink, returnedDemand: nil, value: "1"))
+        }
+        let trace = script.trace
+        func valueCalls(_ model: SequenceModel) -> [(caller: Int?, callee: Int)] {
+            model.steps.compactMap { step in
+                guard case .call(let caller, let callee, .value, _) = step.content else { return nil }
+                return (caller, callee)
+            }
+        }
+        func lane(_ model: SequenceModel, _ object: TraceObjectID) -> Int? {
+            model.lanes.firstIndex { lane in lane.object.id == object || lane.members.contains { $0.id == object } }
+        }
+
+        let plain = SequenceModel.fitted(trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .none))
+        let plainCalls = valueCalls(plain)
+        #expect(plainCalls.map(\.caller) == [lane(plain, conduit), lane(plain, filtering)])
+        #expect(plainCalls.map(\.callee) == [lane(plain, filtering), lane(plain, sink)])
+
+        let folded = SequenceModel.fitted(trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .operators))
+        #expect(lane(folded, conduit) == lane(folded, subject))
+        let foldedCalls = valueCalls(folded)
+        #expect(foldedCalls.map(\.caller) == [lane(folded, subject), lane(folded, filtering)])
+        #expect(foldedCalls.map(\.callee) == [lane(folded, filtering), lane(folded, sink)])
+    }
 }

@@ -10,8 +10,11 @@ import LifelineLog
 /// answered a subscribe by subscribing upstream (an operator's publisher, a `share`).
 /// An object in several pipelines is folded into the first one's group.
 ///
-/// The subscription an operator's publisher hands out is folded with it. Sources that come
-/// and go one after another (the `Future` a `flatMap` subscribes per value) share one lane
+/// The subscription an operator's publisher hands out is folded with it, unless it is a
+/// source's, passed on as it is (OpenCombine's `filter` hands its downstream the subscription
+/// it got): that one stays on its source's lane, so that the source's values are drawn going
+/// into the folded operators instead of vanishing inside them. Sources that come and go one
+/// after another (the `Future` a `flatMap` subscribes per value) share one lane
 /// per type; see ``SequenceModel``.
 struct OperatorGroups {
     /// The group (a pipeline's index, counted from 0) of every folded object.
@@ -54,6 +57,15 @@ struct OperatorGroups {
                 forwardingPublishers.insert(publisher)
             }
         }
+        // The subscriptions sources hand out: an operator that passes one on hands out no stage
+        // of its own.
+        var sourceSubscriptions = Set<TraceObjectID>()
+        for index in all.indices {
+            if let publisher = all[index].publisher, !forwardingPublishers.contains(publisher),
+               let subscription = all[index].subscription, !stages.contains(subscription) {
+                sourceSubscriptions.insert(subscription)
+            }
+        }
         var groupOf: [TraceObjectID: Int] = [:]
         var pipelineOf: [TraceObjectID: Int] = [:]
         var names: [Int: String] = [:]
@@ -82,7 +94,9 @@ struct OperatorGroups {
                 if all[hop].subscriber != end { folded.append(all[hop].subscriber) }
                 if let publisher = all[hop].publisher, forwardingPublishers.contains(publisher) {
                     folded.append(publisher)
-                    if let subscription = all[hop].subscription { folded.append(subscription) }
+                    if let subscription = all[hop].subscription, !sourceSubscriptions.contains(subscription) {
+                        folded.append(subscription)
+                    }
                 }
                 for object in folded where groupOf[object] == nil && object != end {
                     groupOf[object] = index

@@ -156,7 +156,7 @@ struct StepBuilder {
     }
 
     private mutating func begin(_ event: TraceEvent, _ context: Int) {
-        let (caller, callee, kind) = participants(of: event.kind)
+        let (caller, callee, kind) = participants(of: event.kind, inside: stacks[event.thread].last?.key)
         let calleeLane = laneOf[callee]!
         var callerLane = caller.flatMap { laneOf[$0] }
         if callerLane == calleeLane {
@@ -218,27 +218,48 @@ struct StepBuilder {
         }
     }
 
-    /// Who called whom, and what the call was. Updates who is subscribed to what.
-    private mutating func participants(of kind: TraceEvent.Kind) -> (caller: TraceObjectID?, callee: TraceObjectID, CallKind) {
+    /// Who called whom, and what the call was, for a call made inside the open call `enclosing`
+    /// on the same thread. Updates who is subscribed to what.
+    private mutating func participants(
+        of kind: TraceEvent.Kind, inside enclosing: CallKey?
+    ) -> (caller: TraceObjectID?, callee: TraceObjectID, CallKind) {
         switch kind {
         case .subscribe(let publisher, let subscriber):
             publisherOf[subscriber] = publisher
             return (subscriber, publisher, .subscribe)
         case .receiveSubscription(let subscriber, let subscription):
+            let caller = passer(of: subscription, inside: enclosing) ?? subscription
             subscriberOf[subscription] = subscriber
             subscriptionOf[subscriber] = subscription
-            return (subscription, subscriber, .receiveSubscription)
+            return (caller, subscriber, .receiveSubscription)
         case .request(let subscription, let demand):
             return (subscriberOf[subscription], subscription, .request(demand))
         case .cancel(let subscription):
             return (subscriberOf[subscription], subscription, .cancel)
         case .value(let subscriber, _, let value):
-            return (subscriptionOf[subscriber] ?? publisherOf[subscriber], subscriber, .value(value))
+            return (deliverer(to: subscriber, inside: enclosing), subscriber, .value(value))
         case .completion(let subscriber, let completion):
-            return (subscriptionOf[subscriber] ?? publisherOf[subscriber], subscriber, .completion(completion))
+            return (deliverer(to: subscriber, inside: enclosing), subscriber, .completion(completion))
         case .deallocation, .mark:
             preconditionFailure("instants are not calls")
         }
+    }
+
+    /// Who delivers to `subscriber`: its subscription (or, before it has one, its publisher),
+    /// unless the subscription is one an operator passed on as it got it (OpenCombine's
+    /// `filter` hands its downstream its upstream's subscription) and that operator is passing
+    /// on what it is being delivered.
+    private func deliverer(to subscriber: TraceObjectID, inside enclosing: CallKey?) -> TraceObjectID? {
+        guard let subscription = subscriptionOf[subscriber] else { return publisherOf[subscriber] }
+        return passer(of: subscription, inside: enclosing) ?? subscription
+    }
+
+    /// The subscriber that is passing on `subscription` or what came through it: the one being
+    /// delivered to in `enclosing`, when it got that same subscription.
+    private func passer(of subscription: TraceObjectID, inside enclosing: CallKey?) -> TraceObjectID? {
+        guard let enclosing, [1, 3, 4].contains(enclosing.kind), let outer = enclosing.first,
+              subscriptionOf[outer] == subscription || enclosing.second == subscription else { return nil }
+        return outer
     }
 
     /// The rows with long runs of a repeating block of units collapsed: the first and last
