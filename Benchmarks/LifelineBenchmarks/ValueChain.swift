@@ -110,8 +110,12 @@ enum ValueChain {
                 .sink { total &+= $0 }
         }
         let start = (thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID), process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID), faults: threadFaults())
-        let longest = timingEach ? sendTimingEach(values, to: subject) : nil
-        if !timingEach { sendValues(values, to: subject) }
+        var longest: (longest: UInt64, over100Microseconds: Int)?
+        if timingEach {
+            longest = sendTimingEach(values, to: subject)
+        } else {
+            sendValues(values, to: subject)
+        }
         var cost = SendCost(
             thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID) - start.thread,
             process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID) - start.process,

@@ -145,7 +145,10 @@ import Testing
             }
         }
         script.call(.value(subscriber: filtering, returnedDemand: nil, value: "1")) {
-            $0.call(.value(subscriber: sink, returnedDemand: nil, value: "1"))
+            $0.call(.value(subscriber: sink, returnedDemand: nil, value: "1")) {
+                // The sink's closure sends into the subject again: the conduit delivers.
+                $0.call(.value(subscriber: filtering, returnedDemand: nil, value: "2"))
+            }
         }
         let trace = script.trace
         func valueCalls(_ model: SequenceModel) -> [(caller: Int?, callee: Int)] {
@@ -160,13 +163,13 @@ import Testing
 
         let plain = SequenceModel.fitted(trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .none))
         let plainCalls = valueCalls(plain)
-        #expect(plainCalls.map(\.caller) == [lane(plain, conduit), lane(plain, filtering)])
-        #expect(plainCalls.map(\.callee) == [lane(plain, filtering), lane(plain, sink)])
+        #expect(plainCalls.map(\.caller) == [lane(plain, conduit), lane(plain, filtering), lane(plain, conduit)])
+        #expect(plainCalls.map(\.callee) == [lane(plain, filtering), lane(plain, sink), lane(plain, filtering)])
 
         let folded = SequenceModel.fitted(trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .operators))
         #expect(lane(folded, conduit) == lane(folded, subject))
         let foldedCalls = valueCalls(folded)
-        #expect(foldedCalls.map(\.caller) == [lane(folded, subject), lane(folded, filtering)])
-        #expect(foldedCalls.map(\.callee) == [lane(folded, filtering), lane(folded, sink)])
+        #expect(foldedCalls.map(\.caller) == [lane(folded, subject), lane(folded, filtering), lane(folded, subject)])
+        #expect(foldedCalls.map(\.callee) == [lane(folded, filtering), lane(folded, sink), lane(folded, filtering)])
     }
 }

@@ -185,7 +185,8 @@ struct MarbleSVGLayout {
         // Only values are drawn in a thread's colour: the legend lists the contexts they ran on.
         var valueContexts = Set<Int>()
         for case .marks(_, .value(_, let context), _) in columns { valueContexts.insert(context) }
-        let legend = canvas.legend(model.contexts.filter { valueContexts.contains($0.index) }, at: Self.top + rows.count * Self.rowHeight + 10, left: Self.margin,
+        let legend = canvas.legend(model.contexts.filter { valueContexts.contains($0.index) },
+                                   at: Self.top + rows.count * Self.rowHeight + 10, left: Self.margin,
                                    width: right, swatch: "a", radius: 6)
         return canvas.document(width: max(right, legend.right) + Self.margin, height: legend.bottom + Self.margin, root: "lifeline-marbles",
                                title: title, appearance: appearance)

@@ -25,6 +25,8 @@ struct StepBuilder {
     private var subscriberOf: ObjectTable<TraceObjectID>
     private var subscriptionOf: ObjectTable<TraceObjectID>
     private var publisherOf: ObjectTable<TraceObjectID>
+    /// The operator that handed each subscriber the subscription it got itself, passing it on.
+    private var passedOnBy: ObjectTable<TraceObjectID>
     private var stacks = CallStacks()
     /// How many calls each lane has open, by lane.
     private var openCount: [Int] = []
@@ -48,6 +50,13 @@ struct StepBuilder {
         let kind: Int
         let first: TraceObjectID?
         let second: TraceObjectID?
+
+        /// The `kind` of a subscription's delivery (see ``key(of:)``).
+        static let receiveSubscription = 1
+
+        /// Whether the call delivers to its `first`, a subscriber: a subscription, a value or a
+        /// completion (see ``key(of:)``).
+        var isDelivery: Bool { kind == Self.receiveSubscription || kind == 3 || kind == 4 }
     }
 
     /// The open calls of each thread, innermost last. Consecutive events nearly always come
@@ -107,6 +116,7 @@ struct StepBuilder {
     init(laneOf: ObjectTable<Int>, foldedObjects: Set<TraceObjectID> = []) {
         self.laneOf = laneOf
         (subscriberOf, subscriptionOf, publisherOf) = (laneOf.emptyCopy(), laneOf.emptyCopy(), laneOf.emptyCopy())
+        passedOnBy = laneOf.emptyCopy()
         self.hidesCallsWithinALane = !foldedObjects.isEmpty
         self.foldedObjects = foldedObjects
     }
@@ -208,7 +218,8 @@ struct StepBuilder {
     private func key(of kind: TraceEvent.Kind) -> CallKey {
         switch kind {
         case .subscribe(let publisher, let subscriber): return CallKey(kind: 0, first: publisher, second: subscriber)
-        case .receiveSubscription(let subscriber, let subscription): return CallKey(kind: 1, first: subscriber, second: subscription)
+        case .receiveSubscription(let subscriber, let subscription):
+            return CallKey(kind: CallKey.receiveSubscription, first: subscriber, second: subscription)
         case .request(let subscription, _): return CallKey(kind: 2, first: subscription, second: nil)
         case .value(let subscriber, _, _): return CallKey(kind: 3, first: subscriber, second: nil)
         case .completion(let subscriber, _): return CallKey(kind: 4, first: subscriber, second: nil)
@@ -228,10 +239,16 @@ struct StepBuilder {
             publisherOf[subscriber] = publisher
             return (subscriber, publisher, .subscribe)
         case .receiveSubscription(let subscriber, let subscription):
-            let caller = passer(of: subscription, inside: enclosing) ?? subscription
+            // Handed on inside the receipt of the same subscription: the receiver passes it on.
+            var passer: TraceObjectID?
+            if let enclosing, enclosing.kind == CallKey.receiveSubscription, let outer = enclosing.first,
+               outer != subscriber, enclosing.second == subscription {
+                passer = outer
+            }
+            passedOnBy[subscriber] = passer
             subscriberOf[subscription] = subscriber
             subscriptionOf[subscriber] = subscription
-            return (caller, subscriber, .receiveSubscription)
+            return (passer ?? subscription, subscriber, .receiveSubscription)
         case .request(let subscription, let demand):
             return (subscriberOf[subscription], subscription, .request(demand))
         case .cancel(let subscription):
@@ -251,15 +268,10 @@ struct StepBuilder {
     /// on what it is being delivered.
     private func deliverer(to subscriber: TraceObjectID, inside enclosing: CallKey?) -> TraceObjectID? {
         guard let subscription = subscriptionOf[subscriber] else { return publisherOf[subscriber] }
-        return passer(of: subscription, inside: enclosing) ?? subscription
-    }
-
-    /// The subscriber that is passing on `subscription` or what came through it: the one being
-    /// delivered to in `enclosing`, when it got that same subscription.
-    private func passer(of subscription: TraceObjectID, inside enclosing: CallKey?) -> TraceObjectID? {
-        guard let enclosing, [1, 3, 4].contains(enclosing.kind), let outer = enclosing.first,
-              subscriptionOf[outer] == subscription || enclosing.second == subscription else { return nil }
-        return outer
+        if let passer = passedOnBy[subscriber], let enclosing, enclosing.isDelivery, enclosing.first == passer {
+            return passer
+        }
+        return subscription
     }
 
     /// The rows with long runs of a repeating block of units collapsed: the first and last
