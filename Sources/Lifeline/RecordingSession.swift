@@ -545,7 +545,7 @@ final class RecordingSession: Sendable {
     func callEnded(at seq: UInt64, snapshotReason reason: TraceSnapshot.Reason) {
         sweep(after: seq)
         guard options.snapshots == .everyCall else { return }
-        takeSnapshot(label: "after \(reason.rawValue) #\(seq)", reason: reason)
+        takeSnapshot(label: "after \(reason.rawValue) @\(seq)", reason: reason)
     }
 
     /// Checks which tracked objects died since the last check, and records their deaths: the

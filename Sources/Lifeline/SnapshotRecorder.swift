@@ -129,7 +129,7 @@ final class SnapshotRecorder: Sendable {
     /// What ``compareReads()`` found.
     struct ReadComparison {
         /// Where a per-call snapshot's graph differed from a full read of the same moment, for
-        /// the objects it checked: one line each, `after subscribe #12: missing Holder.field → Target`.
+        /// the objects it checked: one line each, `after subscribe @12: missing Holder.field → Target`.
         /// Also where the delta it wrote, applied to the snapshot before, differs from the graph
         /// it kept.
         var differences: [String] = []

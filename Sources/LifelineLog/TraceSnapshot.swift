@@ -16,7 +16,7 @@ public struct TraceSnapshot: Hashable, Sendable {
     /// when it was taken before any event.
     public let seq: UInt64
     /// The user's label for a requested snapshot, or a description of the automatic moment
-    /// (`after subscribe #12`).
+    /// (`after subscribe @12`, after event 12; older logs wrote `#12`).
     public let label: String
     /// Why the snapshot was taken.
     public let reason: Reason

@@ -151,19 +151,19 @@ import Testing
         // The view model's reference was last checked by an earlier snapshot (seq 1): the loop
         // may have been broken since.
         func perCall(lastChecked: [TraceObjectID: UInt64]) -> TraceSnapshot {
-            TraceSnapshot(index: 2, seq: UInt64(story.script.events.count), label: "after subscribe #5", reason: .subscribe,
+            TraceSnapshot(index: 2, seq: UInt64(story.script.events.count), label: "after subscribe @5", reason: .subscribe,
                           nodes: story.nodes(), edges: edges, lastChecked: lastChecked)
         }
         #expect(story.cycles([perCall(lastChecked: [story.viewModel: 1])]).isEmpty)
         // One it checked every holder of is reported, whatever it took from before.
         let checked = try #require(story.cycles([perCall(lastChecked: [story.subject: 1])]).first)
-        #expect(checked.message.contains("snapshot 2 \"after subscribe #5\""))
+        #expect(checked.message.contains("snapshot 2 \"after subscribe @5\""))
         // A later per-call snapshot without the reference shows the loop broken only when it
         // checked the holder.
         let bound = story.snapshot(1, "bound", nodes: story.nodes(), edges: edges)
         let withoutStore = Array(story.conduitEdges + story.storeEdges(capture: .strong).dropFirst())
         func later(lastChecked: [TraceObjectID: UInt64]) -> TraceSnapshot {
-            TraceSnapshot(index: 2, seq: UInt64(story.script.events.count), label: "after cancel #6", reason: .cancel,
+            TraceSnapshot(index: 2, seq: UInt64(story.script.events.count), label: "after cancel @6", reason: .cancel,
                           nodes: story.nodes(), edges: withoutStore, lastChecked: lastChecked)
         }
         #expect(story.cycles([bound, later(lastChecked: [:])]).isEmpty)

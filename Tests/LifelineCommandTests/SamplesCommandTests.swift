@@ -184,7 +184,10 @@ import Testing
         #expect(page.contains(#"<img src="retain-cycle/graph.svg""#))
         #expect(page.contains(#"srcset="retain-cycle/graph~dark.svg""#))
         let snapshot = try #require(try TraceReader.read(contentsOf: folder.appendingPathComponent("retain-cycle/trace.jsonl").path).fullestSnapshot)
-        #expect(page.contains("Snapshot \(snapshot.index) \"\(snapshot.label)\""), "the caption names the snapshot drawn")
+        #expect(page.contains("Snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq) "),
+                "the caption names the snapshot drawn, and its event as events are named everywhere")
+        #expect(snapshot.reason == .subscribe && snapshot.label.wholeMatch(of: /after subscribe @[0-9]+/) != nil,
+                "an automatic snapshot's label names the call's last event with @: \(snapshot.label)")
         #expect(dot.contains("snapshot \(snapshot.index) "))
         #expect(dot.contains("receiveValue (closure)"))
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))

@@ -59,7 +59,7 @@ struct SnapshotsCommandTests {
         arguments.insert(path, at: 1)
         let run = try LifelineExecutable.run(arguments + ["--at", "no such label"])
         #expect(run.status == 2)
-        #expect(run.standardError.contains("give a label (\"after the story\", \"before stop\", \"after subscribe #"),
+        #expect(run.standardError.contains("give a label (\"after the story\", \"before stop\", \"after subscribe @"),
                 "\(run.standardError)")
         #expect(run.standardError.contains("`lifeline snapshots \(path)` lists them all"))
     }

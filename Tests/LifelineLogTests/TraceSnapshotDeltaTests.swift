@@ -21,7 +21,7 @@ import Testing
         }
         let edges = first.edges.filter { $0.from != Sample.cancellable && $0.to != Sample.cancellable && $0.field != "owner" }
             + [TraceSnapshot.Edge(from: Sample.viewModel, to: Sample.sink, field: "current", ownership: .weak)]
-        let second = TraceSnapshot(index: 2, seq: 9, label: "after cancel #9", reason: .cancel, nodes: nodes, edges: edges)
+        let second = TraceSnapshot(index: 2, seq: 9, label: "after cancel @9", reason: .cancel, nodes: nodes, edges: edges)
         return (log, first, second)
     }
 
@@ -73,7 +73,7 @@ import Testing
 
         // A third that checks nothing new keeps each node's earlier moment, not its base's.
         let third = TraceSnapshotDelta(
-            index: 3, seq: partial.seq + 1, label: "after cancel #10", reason: .cancel, base: 2, nodes: [], removedNodes: [],
+            index: 3, seq: partial.seq + 1, label: "after cancel @10", reason: .cancel, base: 2, nodes: [], removedNodes: [],
             edges: [], removedEdges: []
         )
         let applied = try third.applied(to: partial)
@@ -89,14 +89,14 @@ import Testing
 
     @Test func theDeltaLineMatchesTheDocumentedLayout() throws {
         let delta = TraceSnapshotDelta(
-            index: 5, seq: 21, label: "after cancel #21", reason: .cancel, base: 4,
+            index: 5, seq: 21, label: "after cancel @21", reason: .cancel, base: 4,
             nodes: [.init(id: TraceObjectID(5), kind: .root, name: "ViewModel", retainCounts: .init(strong: 1, weak: 1, unowned: 0), alive: true)],
             removedNodes: [TraceObjectID(7)], edges: [],
             removedEdges: [.init(from: TraceObjectID(5), to: TraceObjectID(12), field: "cancellables", ownership: .strong)]
         )
         let line = TraceLineEncoder.withLine(for: delta) { String(decoding: $0, as: UTF8.self) }
         #expect(line == """
-            {"kind":"snapshot","snapshot":5,"at":21,"label":"after cancel #21","reason":"cancel","base":4,\
+            {"kind":"snapshot","snapshot":5,"at":21,"label":"after cancel @21","reason":"cancel","base":4,\
             "nodes":[{"id":5,"kind":"root","name":"ViewModel","strong":1,"weak":1,"unowned":0,"alive":true}],"edges":[],\
             "removed_nodes":[{"id":7}],"removed_edges":[{"from":5,"to":12,"field":"cancellables","ownership":"strong"}]}
 

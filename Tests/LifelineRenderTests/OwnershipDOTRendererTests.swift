@@ -77,7 +77,7 @@ import Testing
         let base = Self.trace()
         let complete = base.snapshots[0]
         let perCall = TraceSnapshot(
-            index: 4, seq: 20, label: "after subscribe #20", reason: .subscribe, nodes: complete.nodes, edges: complete.edges,
+            index: 4, seq: 20, label: "after subscribe @20", reason: .subscribe, nodes: complete.nodes, edges: complete.edges,
             lastChecked: [TraceObjectID(4): 12]
         )
         let trace = Trace(header: base.header, objects: base.objects, threads: [:], queues: [:], events: [], snapshots: [complete, perCall], damage: [])

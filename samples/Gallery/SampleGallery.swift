@@ -235,7 +235,7 @@ public struct SampleGallery {
 
             ### Ownership graph
 
-            Snapshot \(snapshot.index) "\(snapshot.label)", after event #\(snapshot.seq) \
+            Snapshot \(snapshot.index) "\(snapshot.label)", after event @\(snapshot.seq) \
             ([graph.dot](\(name)/graph.dot) · [graph.svg](\(name)/graph.svg) · \
             [graph~dark.svg](\(name)/graph~dark.svg)):
 

@@ -51,7 +51,7 @@ public enum OwnershipDOTRenderer {
         let cycleEdges = Set(cycles.flatMap(\.chain))
         var graph = DotGraph.ownershipGraph(name: "ownership")
         let takenEarlier = snapshot.nodes.contains { !snapshot.checked($0.id) }
-            ? "\nan object marked \"as found after #N\" was not checked by this snapshot: it is drawn as the snapshot after event #N found it"
+            ? "\nan object marked \"as found after @N\" was not checked by this snapshot: it is drawn as the snapshot after event @N found it"
             : ""
         graph.graphAttributes.append(.label(
             "snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\", after event @\(snapshot.seq)\n"
