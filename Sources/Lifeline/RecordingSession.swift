@@ -599,6 +599,9 @@ final class RecordingSession: Sendable {
         let openCalls = contexts.withLock { $0.openCallCounters.reduce(0) { $0 + lifeline_thread_open_calls(UnsafePointer(bitPattern: $1)) } }
         let unfinishedCalls = UInt64(max(0, openCalls))
         writer.closeNumbered(neverAppended: unfinishedCalls)
+        if let shortfall = writer.shortfall {
+            FileHandle.standardError.write(Data("lifeline: \(shortfall)\n".utf8))
+        }
         registry.close()
     }
 

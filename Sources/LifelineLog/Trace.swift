@@ -118,7 +118,7 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
         case .notClosed:
             return "the log has no end record: the recorded process stopped without stopping the recording"
         case .droppedEvents(let count):
-            return "the recorder dropped \(count) events (the log reached its size limit, or calls were still running when recording stopped)"
+            return "the recorder dropped \(count) events (the log reached its size limit, or its file system was full, or calls were still running when recording stopped)"
         case .unwrittenGap(let line):
             return "line \(line) holds unwritten bytes left by an interrupted writer; it was skipped"
         case .eventCountMismatch(let counted, let dropped, let found):

@@ -571,6 +571,17 @@ public final class TraceFileWriter: Sendable {
         close(events: { _ in events }, neverAppended: neverAppended)
     }
 
+    /// What the log could not hold, as a sentence for the person recording: how many events
+    /// were not written and why (the file system refused to grow the file, or the log reached
+    /// its capacity); nil when every event fitted. Final once the log is closed.
+    public var shortfall: String? {
+        let count = dropped.load(ordering: .relaxed)
+        guard count > 0 else { return nil }
+        let (failure, limit) = growth.withLock { ($0.failure, $0.limit) }
+        let why = failure.map { "the log stopped growing at \(limit) bytes: \($0)" } ?? "the log reached its capacity of \(limit) bytes"
+        return "\(count) event\(count == 1 ? " was" : "s were") not written to \(path): \(why)"
+    }
+
     /// Closes a log whose events were numbered by ``beginEvent()``: the end record counts
     /// every number taken before writing stopped, and `neverAppended` more (the ends of calls
     /// still running), which it counts as dropped too.
@@ -695,7 +706,8 @@ public final class TraceFileWriter: Sendable {
             guard end > committedSize.load(ordering: .relaxed) else { return true }
             guard end <= growth.limit else { return false }
             if end > growth.length {
-                guard extend(&growth, to: min(Self.roundUp(end, to: Self.step(toHold: end)), growth.limit)) else { return false }
+                // The smallest step: the writer waits while the file system allocates it.
+                guard extend(&growth, to: min(Self.roundUp(end, to: Self.smallestStep), growth.limit)) else { return false }
                 grew = true
             }
             committedSize.store(growth.length, ordering: .releasing)
@@ -736,11 +748,27 @@ public final class TraceFileWriter: Sendable {
             windows[index] = mapped
             growth.mappedWindows += 1
         }
-        guard ftruncate(descriptor, off_t(size)) == 0 else {
-            return fail(&growth, "cannot grow it: \(String(cString: strerror(errno)))")
-        }
+        if let reason = lengthen(from: growth.length, to: size) { return fail(&growth, reason) }
         growth.length = size
         return true
+    }
+
+    /// Sets the file's length to `size` with its blocks allocated, so that a full file system
+    /// refuses here, and the log stops growing, rather than with a SIGBUS in whichever traced
+    /// thread first writes to a page of a file the file system has no room for. Returns why it
+    /// could not, or nil.
+    ///
+    /// A file system that cannot allocate ahead gets the length alone, as before.
+    private func lengthen(from length: Int, to size: Int) -> String? {
+        let error = posix_fallocate(descriptor, off_t(length), off_t(size - length))
+        switch error {
+        case 0:
+            return nil
+        case ENOSPC, EDQUOT, EFBIG:
+            return "cannot grow it: \(String(cString: strerror(error)))"
+        default:
+            return ftruncate(descriptor, off_t(size)) == 0 ? nil : "cannot grow it: \(String(cString: strerror(errno)))"
+        }
     }
 
     private func fail(_ growth: inout Growth, _ reason: String) -> Bool {

@@ -38,6 +38,26 @@ extension RecordingTests {
             #expect(trace.events.filter { $0.kind.name == "mark" }.count == 100)
         }
 
+        /// A full file system stops the log, not the program: each step of the file is
+        /// allocated before any thread may write there, so no traced thread takes a SIGBUS for
+        /// a page the file system has no room for, and stopping says what was lost.
+        @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
+        func aFullFileSystemStopsTheLogNotTheProgram() throws {
+            let disk = try SmallFileSystem(kibibytes: 256)
+            defer { disk.unmount() }
+            let log = disk.folder.appendingPathComponent("full.lifeline").path
+            let result = try RecordingChild.run(["stop", log, "20000"])
+            #expect(result.status == 0 && result.standardOutput.contains("stopped"),
+                    "the child died with status \(result.status): \(result.standardError)")
+            #expect(result.standardError.contains("events were not written to \(log): the log stopped growing at"),
+                    "\(result.standardError)")
+            #expect(result.standardError.contains(String(cString: strerror(ENOSPC))), "\(result.standardError)")
+            let trace = try TraceReader.read(contentsOf: log)
+            #expect(trace.damage.contains { if case .droppedEvents = $0 { true } else { false } }, "\(trace.damage)")
+            #expect(trace.events.count > 1_000)
+            #expect(trace.events.map(\.seq) == Array(1...UInt64(trace.events.count)))
+        }
+
         @Test func aProcessThatExitsWithoutStoppingLeavesALogOfWhatItWrote() throws {
             let folder = try RecordingChild.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

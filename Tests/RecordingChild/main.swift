@@ -4,6 +4,8 @@
 //
 //   lifeline-recording-child exit LOG COUNT
 //       records COUNT values through a pipeline and COUNT marks, then exits without stop().
+//   lifeline-recording-child stop LOG COUNT
+//       records COUNT values through a pipeline, stops recording and prints "stopped".
 //   lifeline-recording-child churn LOG SNAPSHOT-EVERY
 //       records pipelines forever; after each round prints "recorded N" (the round's mark
 //       "round N" is then in the log), and every SNAPSHOT-EVERY rounds prints "snapshot N"
@@ -50,7 +52,7 @@ func runPipeline(values count: Int, keepingAliveIn kept: inout [AnyCancellable])
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let number = Int(arguments[3]) else {
-    fail("usage: lifeline-recording-child exit|churn LOG NUMBER")
+    fail("usage: lifeline-recording-child exit|stop|churn LOG NUMBER")
 }
 do {
     try Lifeline.start(writingTo: arguments[2])
@@ -63,6 +65,11 @@ case "exit":
     runPipeline(values: number, keepingAliveIn: &kept)
     for index in 1...max(number, 1) { Lifeline.mark("mark \(index)") }
     say("recorded \(number)")
+    exit(0)
+case "stop":
+    runPipeline(values: number, keepingAliveIn: &kept)
+    Lifeline.stop()
+    say("stopped")
     exit(0)
 case "churn":
     for round in 1... {
