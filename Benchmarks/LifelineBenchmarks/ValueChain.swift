@@ -19,8 +19,10 @@ enum ValueChain {
         case handleEvents
         /// `print()` to a stream that discards the text.
         case print
-        /// A proxy storing a 32-byte record before and after each value (``RecordingProxy``).
-        case recordBuffer
+        /// A proxy at each hop (``RecordingProxy``) storing a 32-byte record before and after
+        /// each value into a ``RecordBuffer`` with room for `capacity` records; with no
+        /// capacity, proxies that record nothing.
+        case recordBuffer(capacity: Int? = RecordBuffer.defaultCapacity)
         /// `.lifeline(_:)`: records in operator mode, names hops in automatic mode.
         case lifeline
     }
@@ -79,7 +81,6 @@ enum ValueChain {
         let subject = PassthroughSubject<Int, Never>()
         var total = 0
         let events = EventArray()
-        let buffer = RecordBuffer()
         let cancellable: AnyCancellable
         switch instrument {
         case .none:
@@ -96,7 +97,8 @@ enum ValueChain {
                 .filter { $0 > 0 }.print("filter", to: NullStream())
                 .map { $0 &* 2 }.print("map 2", to: NullStream())
                 .sink { total &+= $0 }
-        case .recordBuffer:
+        case .recordBuffer(let capacity):
+            let buffer = capacity.map { RecordBuffer(capacity: $0) }
             cancellable = subject.recordingProxy(buffer, object: 1)
                 .map { $0 &+ 1 }.recordingProxy(buffer, object: 2)
                 .filter { $0 > 0 }.recordingProxy(buffer, object: 3)
