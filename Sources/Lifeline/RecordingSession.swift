@@ -46,6 +46,13 @@ final class RecordingSession: Sendable {
     /// Whether events without text are recorded by `lifeline_record` (binary records, no
     /// snapshot at every call).
     private let recordsFields: Bool
+    /// Whether a value's delivery without description is recorded by the delivery entry points
+    /// (``recordDeliveryBegin(to:)``, ``recordDeliveryEnd(of:returnedDemand:)``,
+    /// ``recordDeliveryEnd(returnedDemand:subscriber:)``): values are not described, events are
+    /// binary records (`recordsFields`) and call sites are on, so the delivery's scope holds its
+    /// subscriber. One flag for the hook's and the proxies' deliveries to test: testing the three
+    /// on every event cost 21 instructions a value more (callgrind, automatic mode).
+    let recordsDeliveriesDirectly: Bool
     private let contexts = Mutex(ExecutionContexts())
 
     private static let generations = Atomic<UInt64>(1)
@@ -71,6 +78,7 @@ final class RecordingSession: Sendable {
         let origin = lifeline_monotonic_ns()
         clockOrigin = origin
         recordsFields = writesRecords && !snapshotsEveryCall
+        recordsDeliveriesDirectly = recordsFields && options.callSites && options.valueDescriptionLimit == nil
         let header = TraceHeader(
             version: writesRecords ? TraceHeader.chunkedBinaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
@@ -146,9 +154,11 @@ final class RecordingSession: Sendable {
     /// One call of `lifeline_record_delivery_end` when it can: leaving the scope first and
     /// recording after, as ``record(_:_:callSite:delivery:)`` would, costs 18 instructions a call
     /// more, and the caller about 10 more (callgrind, automatic mode).
+    ///
+    /// Only where ``recordsDeliveriesDirectly``.
     @inline(__always)
     func recordDeliveryEnd(returnedDemand demand: TraceDemand, subscriber: () -> TraceObjectID) {
-        guard recordsFields, capturesCallSites, demand.isEncodable else {
+        guard demand.isEncodable else {
             let begun = callSites.deliveryEnds()
             record(.end, .value(subscriber: begun ?? subscriber(), returnedDemand: demand, value: nil))
             return
@@ -160,6 +170,42 @@ final class RecordingSession: Sendable {
         let begun = lifeline_record_pending().pointee.subscriber
         finishDeliveryEnd(result, begun != 0 ? TraceObjectID(begun) : subscriber(), demand)
     }
+
+    /// Records the beginning of a value's delivery, without description, to `subscriber`, and
+    /// enters its delivery scope, as ``record(_:_:callSite:delivery:)`` would: one inlined call
+    /// of `lifeline_record_object`. Only where ``recordsDeliveriesDirectly``.
+    @inline(__always)
+    func recordDeliveryBegin(to subscriber: TraceObjectID) {
+        guard subscriber.rawValue <= UInt32.max else {
+            record(.begin, .value(subscriber: subscriber, returnedDemand: nil, value: nil), delivery: .enters)
+            return
+        }
+        let event = Self.valueBeginEvent
+        let result = lifeline_record_object(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue))
+        guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
+        _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: 0), .begin, callSite: nil)
+    }
+
+    /// Records the end of a value's delivery, without description, to `subscriber`, which
+    /// returned `demand`, and leaves the delivery's scope, as ``record(_:_:callSite:delivery:)``
+    /// would: one inlined call of `lifeline_record_number`. For a subscriber that knows its own
+    /// id (the operator's proxy); only where ``recordsDeliveriesDirectly`` and the id fits 32 bits.
+    @inline(__always)
+    func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand demand: TraceDemand) {
+        guard demand.isEncodable else {
+            record(.end, .value(subscriber: subscriber, returnedDemand: demand, value: nil), delivery: .leaves)
+            return
+        }
+        let event = Self.valueEndEvent | LIFELINE_EVENT_LEAVES_SCOPE
+        let number = demand.encoded
+        let result = lifeline_record_number(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue), number)
+        guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
+        _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: number), .end, callSite: nil)
+    }
+
+    /// The marker of the beginning of a value's delivery without description, which enters its
+    /// delivery scope.
+    private static var valueBeginEvent: UInt64 { 0x80 | 3 << 2 | LIFELINE_EVENT_ENTERS_DELIVERY }
 
     /// The marker and flags of the end of a value's delivery with its returned demand.
     private static var valueEndEvent: UInt64 { 0x80 | 3 << 2 | 1 | UInt64(LIFELINE_FIELD_DEMAND) << 8 }
