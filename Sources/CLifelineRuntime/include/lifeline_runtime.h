@@ -456,82 +456,13 @@ typedef enum {
     LIFELINE_RECORD_SHAPE_OBJECTS,
 } lifeline_record_shape;
 
-// One event of `shape` (see lifeline_record) on the common path: the thread is ready, its queue
-// is the one of its last event, the clock is the time-stamp counter, and the record fits the
-// thread's chunk. Anything else goes to lifeline_record before anything changed but the scope
-// (`LIFELINE_EVENT_ENTERS_DELIVERY`, `LIFELINE_EVENT_LEAVES_SCOPE`), which lifeline_record
-// leaves alone. No call on this path, so that its callers save few registers for it.
-static inline __attribute__((always_inline)) uint64_t lifeline_record_shaped(
-    lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, lifeline_record_shape shape) {
-    // As scope_push and scope_pop, written out with one generation check: calling the two
-    // (inlined) costs 7 more instructions per event (callgrind, operator mode).
-    if (event & (LIFELINE_EVENT_ENTERS_DELIVERY | LIFELINE_EVENT_LEAVES_SCOPE)) {
-        lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
-        uint64_t generation = log->generation;
-        int current = scopes->generation == generation;
-        uint64_t depth = current ? scopes->depth : 0;
-        if (event & LIFELINE_EVENT_ENTERS_DELIVERY) {
-            if (depth < LIFELINE_SCOPE_CAPACITY) {
-                scopes->kinds[depth] = LIFELINE_SCOPE_DELIVERY;
-                scopes->values[depth] = (uint32_t)objects;
-            }
-            scopes->generation = generation;
-            scopes->depth = depth + 1;
-        } else if (depth > 0) {
-            scopes->depth = depth - 1;
-        }
-    }
-    lifeline_thread_state *thread = &lifeline_this_thread;
-    if (LIFELINE_UNLIKELY(thread->ready != log->writer || !lifeline_queue_is_first(thread))) {
-        return lifeline_record(log, event, objects, number, 0);
-    }
-    uint64_t queue = thread->queues[0].id;
-    // The words from byte 24 on: the first object, the queue and the other fields, as
-    // lifeline_record lays them out, and the commit byte last. A thread outside any queue (or
-    // one recorded as none) is the likely case, written out on its own. Sharing the words'
-    // computation with the queue's case, and the two flag tests below, cost 12 instructions an
-    // event more (callgrind, both modes).
-    uint64_t first = (uint32_t)objects;
-    uint64_t flags = (event >> 8) & 0x7F;
-    uint64_t w3, w4 = 0, w5 = 0, tail_words;
-    if (LIFELINE_LIKELY(queue == 0)) {
-        switch (shape) {
-        case LIFELINE_RECORD_SHAPE_OBJECT:
-            w3 = first | LIFELINE_COMMIT_WORD;
-            tail_words = 1;
-            break;
-        case LIFELINE_RECORD_SHAPE_NUMBER:
-            w3 = first | number << 32;
-            w4 = number >> 32 | LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-            break;
-        case LIFELINE_RECORD_SHAPE_OBJECTS:
-            w3 = objects;
-            w4 = LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-            break;
-        }
-    } else {
-        flags |= LIFELINE_FIELD_QUEUE;
-        switch (shape) {
-        case LIFELINE_RECORD_SHAPE_OBJECT:
-            w3 = first | queue << 32;
-            w4 = LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-            break;
-        case LIFELINE_RECORD_SHAPE_NUMBER:
-            w3 = first | queue << 32;
-            w4 = number;
-            w5 = LIFELINE_COMMIT_WORD;
-            tail_words = 3;
-            break;
-        case LIFELINE_RECORD_SHAPE_OBJECTS:
-            w3 = objects;
-            w4 = queue | LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-            break;
-        }
-    }
+// Stores the record of `event` on the common path of lifeline_record_shaped, which checked the
+// thread and built its words from byte 24 on: `w3` to `w5`, `tail_words` of them, the last with
+// the commit byte, and the record's `flags`. Anything unusual goes to lifeline_record with
+// `objects` and `number`, before anything changed.
+static inline __attribute__((always_inline)) uint64_t lifeline_record_words(
+    lifeline_log *log, lifeline_thread_state *thread, uint64_t event, uint64_t objects, uint64_t number,
+    uint64_t flags, uint64_t w3, uint64_t w4, uint64_t w5, uint64_t tail_words) {
     uint64_t length = 24 + tail_words * 8;
     lifeline_chunk *chunk = thread->chunk;
     unsigned char *to = chunk->cursor;
@@ -542,7 +473,8 @@ static inline __attribute__((always_inline)) uint64_t lifeline_record_shaped(
 
     // As lifeline_number_event, with one test for both of the counter's flags: the word taken
     // is below LIFELINE_SEQUENCE_FULL unless numbering stopped or the log is full, so the common
-    // path neither tests them apart nor masks the number.
+    // path neither tests them apart nor masks the number (with the queue's case apart, 12
+    // instructions an event, callgrind, both modes).
     lifeline_chunk_enter(chunk);
     uint64_t taken = lifeline_sequence_take(log);
     if (LIFELINE_UNLIKELY(taken >= LIFELINE_SEQUENCE_FULL)) {
@@ -589,6 +521,68 @@ static inline __attribute__((always_inline)) uint64_t lifeline_record_shaped(
     chunk->remaining -= length;
     lifeline_chunk_leave(chunk);
     return seq;
+}
+
+// One event of `shape` (see lifeline_record) on the common path: the thread is ready, its queue
+// is the one of its last event, the clock is the time-stamp counter, and the record fits the
+// thread's chunk. Anything else goes to lifeline_record before anything changed but the scope
+// (`LIFELINE_EVENT_ENTERS_DELIVERY`, `LIFELINE_EVENT_LEAVES_SCOPE`), which lifeline_record
+// leaves alone. No call on this path, so that its callers save few registers for it.
+static inline __attribute__((always_inline)) uint64_t lifeline_record_shaped(
+    lifeline_log *log, uint64_t event, uint64_t objects, uint64_t number, lifeline_record_shape shape) {
+    // As scope_push and scope_pop, written out with one generation check: calling the two
+    // (inlined) costs 7 more instructions per event (callgrind, operator mode).
+    if (event & (LIFELINE_EVENT_ENTERS_DELIVERY | LIFELINE_EVENT_LEAVES_SCOPE)) {
+        lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
+        uint64_t generation = log->generation;
+        int current = scopes->generation == generation;
+        uint64_t depth = current ? scopes->depth : 0;
+        if (event & LIFELINE_EVENT_ENTERS_DELIVERY) {
+            if (depth < LIFELINE_SCOPE_CAPACITY) {
+                scopes->kinds[depth] = LIFELINE_SCOPE_DELIVERY;
+                scopes->values[depth] = (uint32_t)objects;
+            }
+            scopes->generation = generation;
+            scopes->depth = depth + 1;
+        } else if (depth > 0) {
+            scopes->depth = depth - 1;
+        }
+    }
+    lifeline_thread_state *thread = &lifeline_this_thread;
+    if (LIFELINE_UNLIKELY(thread->ready != log->writer || !lifeline_queue_is_first(thread))) {
+        return lifeline_record(log, event, objects, number, 0);
+    }
+    uint64_t queue = thread->queues[0].id;
+    // The words from byte 24 on: the first object, the queue and the other fields, as
+    // lifeline_record lays them out, and the commit byte last. Each case stores its record with
+    // its own copy of lifeline_record_words, whose length and stores are then constants: one
+    // copy for all cases (the words, the length and the flags chosen at run time, kept in
+    // registers or spilled across the atomic add) cost 15 instructions an event more in
+    // automatic mode, where the hook's arguments already hold most registers, and 11 in operator
+    // mode (callgrind).
+    uint64_t first = (uint32_t)objects;
+    uint64_t flags = (event >> 8) & 0x7F;
+    if (LIFELINE_LIKELY(queue == 0)) {
+        switch (shape) {
+        case LIFELINE_RECORD_SHAPE_OBJECT:
+            return lifeline_record_words(log, thread, event, objects, number, flags, first | LIFELINE_COMMIT_WORD, 0, 0, 1);
+        case LIFELINE_RECORD_SHAPE_NUMBER:
+            return lifeline_record_words(
+                log, thread, event, objects, number, flags, first | number << 32, number >> 32 | LIFELINE_COMMIT_WORD, 0, 2);
+        case LIFELINE_RECORD_SHAPE_OBJECTS:
+            return lifeline_record_words(log, thread, event, objects, number, flags, objects, LIFELINE_COMMIT_WORD, 0, 2);
+        }
+    }
+    flags |= LIFELINE_FIELD_QUEUE;
+    switch (shape) {
+    case LIFELINE_RECORD_SHAPE_OBJECT:
+        return lifeline_record_words(log, thread, event, objects, number, flags, first | queue << 32, LIFELINE_COMMIT_WORD, 0, 2);
+    case LIFELINE_RECORD_SHAPE_NUMBER:
+        return lifeline_record_words(log, thread, event, objects, number, flags, first | queue << 32, number, LIFELINE_COMMIT_WORD, 3);
+    case LIFELINE_RECORD_SHAPE_OBJECTS:
+        return lifeline_record_words(log, thread, event, objects, number, flags, objects, queue | LIFELINE_COMMIT_WORD, 0, 2);
+    }
+    return lifeline_record(log, event, objects, number, 0);
 }
 
 /// ``lifeline_record`` for an event whose only field is its object (no flag in `event`): built
