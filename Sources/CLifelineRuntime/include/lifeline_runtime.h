@@ -693,10 +693,11 @@ static inline _Bool lifeline_identity_unchanged(const lifeline_identity_entry *e
 }
 
 /// The trace id cached for the value of type `metadata` (a struct subscriber or subscription)
-/// whose combine identifier is `identifier`, in the recording `generation`, or 0. Value
+/// whose combine identifier is `identifier`, in the recording `generation`, or 0, read from the
+/// shared cache. Value
 /// entries share the table with objects: one keyed by an identifier that is an object's
 /// address is evicted when the recorder stores or forgets an object there.
-static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_value_shared(uint64_t generation, uint64_t identifier, const void *metadata) {
     lifeline_identity_entry *entry = lifeline_identity_slot((const void *)(uintptr_t)identifier);
     lifeline_identity_entry copy;
     if (!lifeline_identity_read(entry, &copy) || !lifeline_identity_unchanged(entry, &copy)) {
@@ -710,8 +711,8 @@ static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_v
 }
 
 /// The trace id cached for the object at `address` of class `metadata` in the recording
-/// `generation`, or 0.
-static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
+/// `generation`, or 0, read from the shared cache.
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_shared(uint64_t generation, const void *address, const void *metadata) {
     lifeline_identity_entry *entry = lifeline_identity_slot(address);
     lifeline_identity_entry copy;
     if (!lifeline_identity_read(entry, &copy)) {
@@ -734,6 +735,65 @@ static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup(u
         return 0;
     }
     return copy.trace_id;
+}
+
+// The calling thread's memo of the identity cache: the last look-ups that hit, each with the
+// cache's epoch at the time. The epoch advances whenever any entry of the shared cache is
+// stored or forgotten, and whenever a recording starts (`lifeline_identity_advance`), so a memo
+// whose epoch is the current one says what the shared cache says now, and can be trusted
+// without its sequence lock: four words of the thread's own against the entry's seven and two
+// reads of its version. An object whose memory the recorder holds (`LIFELINE_IDENTITY_HELD`) or
+// a value is memoised; an entry whose word is a side table's is read from the shared cache every
+// time, as its look-up reads the object's own word.
+#define LIFELINE_IDENTITY_MEMO_SLOTS 64
+
+typedef struct {
+    uint64_t key;
+    // The type's metadata; with its lowest bit set (metadata is aligned) for a value, whose key
+    // is its combine identifier, so that an object's look-up never takes a value's memo of the
+    // same type whose identifier is the object's address (and the other way round).
+    uint64_t metadata;
+    uint64_t epoch;
+    uint64_t trace_id;
+} lifeline_identity_memo;
+
+extern LIFELINE_RECORDER_THREAD_LOCAL lifeline_identity_memo lifeline_identity_memos[LIFELINE_IDENTITY_MEMO_SLOTS];
+
+/// The identity cache's epoch (see above).
+extern uint64_t lifeline_identity_epoch;
+
+/// Advances the identity cache's epoch: every thread's memo is then read again from the shared
+/// cache. Every store and forget advances it after writing its entry.
+void lifeline_identity_advance(void);
+
+/// The shared cache's look-ups behind a memo miss, out of line: they store what they find in
+/// the calling thread's memo, with `epoch`, read before them.
+uint64_t lifeline_identity_lookup_missed(uint64_t generation, const void *address, const void *metadata, uint64_t epoch);
+uint64_t lifeline_identity_lookup_value_missed(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t epoch);
+
+static inline lifeline_identity_memo *lifeline_identity_memo_slot(uint64_t key) {
+    return &lifeline_identity_memos[(key * 0x9E3779B97F4A7C15ull) >> (64 - 6)];
+}
+
+/// ``lifeline_identity_lookup_shared``, through the calling thread's memo.
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
+    uint64_t epoch = __atomic_load_n(&lifeline_identity_epoch, __ATOMIC_ACQUIRE);
+    lifeline_identity_memo *memo = lifeline_identity_memo_slot((uint64_t)(uintptr_t)address);
+    if (LIFELINE_LIKELY(memo->key == (uint64_t)(uintptr_t)address && memo->metadata == (uint64_t)(uintptr_t)metadata
+                        && memo->epoch == epoch)) {
+        return memo->trace_id;
+    }
+    return lifeline_identity_lookup_missed(generation, address, metadata, epoch);
+}
+
+/// ``lifeline_identity_lookup_value_shared``, through the calling thread's memo.
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
+    uint64_t epoch = __atomic_load_n(&lifeline_identity_epoch, __ATOMIC_ACQUIRE);
+    lifeline_identity_memo *memo = lifeline_identity_memo_slot(identifier);
+    if (LIFELINE_LIKELY(memo->key == identifier && memo->metadata == ((uint64_t)(uintptr_t)metadata | 1) && memo->epoch == epoch)) {
+        return memo->trace_id;
+    }
+    return lifeline_identity_lookup_value_missed(generation, identifier, metadata, epoch);
 }
 
 #endif
