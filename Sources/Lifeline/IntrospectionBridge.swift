@@ -92,7 +92,7 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         guard session.recordsDeliveriesDirectly else {
             return didReceiveGenerally(subscriber: subscriber, input: input, resultingDemand: resultingDemand)
         }
-        session.recordDeliveryEnd(returnedDemand: TraceDemand(resultingDemand)) { id(of: subscriber, role: .subscriber, joined: true) }
+        session.recordDeliveryEnd(returnedDemand: resultingDemand.recordEncoding) { id(of: subscriber, role: .subscriber, joined: true) }
     }
 
     /// ``didReceive(subscriber:input:resultingDemand:)`` where the delivery entry points don't

@@ -69,7 +69,7 @@ final class LifelineSubscriber<Downstream: Subscriber>: Subscriber {
         guard recordsDeliveriesDirectly else { return receiveGenerally(input) }
         session.recordDeliveryBegin(to: id)
         let demand = withDownstream { $0.receive(input) }
-        session.recordDeliveryEnd(of: id, returnedDemand: TraceDemand(demand))
+        session.recordDeliveryEnd(of: id, returnedDemand: demand.recordEncoding)
         return demand
     }
 

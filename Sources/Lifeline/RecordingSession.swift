@@ -146,7 +146,8 @@ final class RecordingSession: Sendable {
         return finishRecording(result, fields.arguments, phase, callSite: callSite)
     }
 
-    /// Records the end of a value's delivery, without description, that returned `demand`, and
+    /// Records the end of a value's delivery, without description, that returned `demand` (as
+    /// `Subscribers.Demand.recordEncoding`), and
     /// leaves the delivery's scope (as `callSites.deliveryEnds()`): the subscriber is the one the
     /// beginning entered the scope for, or `subscriber()` where the scope has none (call sites
     /// off, a beginning recorded before the recording started, scopes nested too deep).
@@ -157,13 +158,8 @@ final class RecordingSession: Sendable {
     ///
     /// Only where ``recordsDeliveriesDirectly``.
     @inline(__always)
-    func recordDeliveryEnd(returnedDemand demand: TraceDemand, subscriber: () -> TraceObjectID) {
-        guard demand.isEncodable else {
-            let begun = callSites.deliveryEnds()
-            record(.end, .value(subscriber: begun ?? subscriber(), returnedDemand: demand, value: nil))
-            return
-        }
-        let result = lifeline_record_delivery_end(log, Self.valueEndEvent, demand.encoded)
+    func recordDeliveryEnd(returnedDemand demand: UInt64, subscriber: () -> TraceObjectID) {
+        let result = lifeline_record_delivery_end(log, Self.valueEndEvent, demand)
         guard result >= LIFELINE_RECORD_NEEDS_OBJECT else { return }
         // Read where the C library left it: a variable of the caller's, passed by address, would
         // make the caller set up a stack guard on every call.
@@ -187,17 +183,12 @@ final class RecordingSession: Sendable {
     }
 
     /// Records the end of a value's delivery, without description, to `subscriber`, which
-    /// returned `demand`, and leaves the delivery's scope, as ``record(_:_:callSite:delivery:)``
+    /// returned `number` (as `Subscribers.Demand.recordEncoding`), and leaves the delivery's scope, as ``record(_:_:callSite:delivery:)``
     /// would: one inlined call of `lifeline_record_number`. For a subscriber that knows its own
     /// id (the operator's proxy); only where ``recordsDeliveriesDirectly`` and the id fits 32 bits.
     @inline(__always)
-    func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand demand: TraceDemand) {
-        guard demand.isEncodable else {
-            record(.end, .value(subscriber: subscriber, returnedDemand: demand, value: nil), delivery: .leaves)
-            return
-        }
+    func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand number: UInt64) {
         let event = Self.valueEndEvent | LIFELINE_EVENT_LEAVES_SCOPE
-        let number = demand.encoded
         let result = lifeline_record_number(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue), number)
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
         _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: number), .end, callSite: nil)
@@ -213,12 +204,12 @@ final class RecordingSession: Sendable {
     /// After `lifeline_record_delivery_end` returned `result`, which asks for more: records the
     /// end of the delivery to `subscriber`, whose scope was left.
     @inline(never)
-    private func finishDeliveryEnd(_ result: UInt64, _ subscriber: TraceObjectID, _ demand: TraceDemand) {
+    private func finishDeliveryEnd(_ result: UInt64, _ subscriber: TraceObjectID, _ demand: UInt64) {
         guard result != LIFELINE_RECORD_NEEDS_OBJECT else {
-            record(.end, .value(subscriber: subscriber, returnedDemand: demand, value: nil))
+            record(.end, .value(subscriber: subscriber, returnedDemand: TraceDemand(encoded: demand), value: nil))
             return
         }
-        let arguments = RecordArguments(event: Self.valueEndEvent, objects: subscriber.rawValue, number: demand.encoded)
+        let arguments = RecordArguments(event: Self.valueEndEvent, objects: subscriber.rawValue, number: demand)
         _ = finishRecording(result, arguments, .end, callSite: nil)
     }
 
