@@ -527,6 +527,40 @@ static inline void identity_write(
     __atomic_store_n(&entry->header_word, header_word, __ATOMIC_RELAXED);
     __atomic_store_n(&entry->trace_id, trace_id, __ATOMIC_RELAXED);
     __atomic_store_n(&entry->version, version + 2, __ATOMIC_RELEASE);
+    lifeline_identity_advance();
+}
+
+LIFELINE_RECORDER_THREAD_LOCAL lifeline_identity_memo lifeline_identity_memos[LIFELINE_IDENTITY_MEMO_SLOTS];
+uint64_t lifeline_identity_epoch = 1;
+
+void lifeline_identity_advance(void) {
+    // After the entry's writes: a reader that sees the new epoch sees them too. An atomic add,
+    // as a new recording's registry advances it while another one's may store.
+    __atomic_fetch_add(&lifeline_identity_epoch, 1, __ATOMIC_ACQ_REL);
+}
+
+// `value_bit` is 1 for a value's memo (see lifeline_identity_memo), 0 for an object's.
+static inline void identity_memoise(uint64_t key, const void *metadata, uint64_t value_bit, uint64_t epoch, uint64_t trace_id) {
+    lifeline_identity_memo *memo = lifeline_identity_memo_slot(key);
+    *memo = (lifeline_identity_memo){key, (uint64_t)(uintptr_t)metadata | value_bit, epoch, trace_id};
+}
+
+uint64_t lifeline_identity_lookup_missed(uint64_t generation, const void *address, const void *metadata, uint64_t epoch) {
+    uint64_t id = lifeline_identity_lookup_shared(generation, address, metadata);
+    // Only an entry whose memory the recorder holds: a side table's word is checked every time.
+    if (id != 0 && __atomic_load_n(&lifeline_identity_slot(address)->header_word, __ATOMIC_RELAXED) == LIFELINE_IDENTITY_HELD
+        && __atomic_load_n(&lifeline_identity_epoch, __ATOMIC_ACQUIRE) == epoch) {
+        identity_memoise((uint64_t)(uintptr_t)address, metadata, 0, epoch, id);
+    }
+    return id;
+}
+
+uint64_t lifeline_identity_lookup_value_missed(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t epoch) {
+    uint64_t id = lifeline_identity_lookup_value_shared(generation, identifier, metadata);
+    if (id != 0) {
+        identity_memoise(identifier, metadata, 1, epoch, id);
+    }
+    return id;
 }
 
 void lifeline_identity_store(

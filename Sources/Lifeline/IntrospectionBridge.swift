@@ -66,6 +66,13 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     // takes a function of its own, whose text handling would otherwise make every delivery save
     // more registers and guard its stack.
     func willReceive<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+        guard session.recordsDeliveriesDirectly else { return willReceiveGenerally(subscriber: subscriber, input: input) }
+        session.recordDeliveryBegin(to: id(of: subscriber, role: .subscriber, joined: true))
+    }
+
+    /// ``willReceive(subscriber:input:)`` where the delivery entry points don't record it.
+    @inline(never)
+    private func willReceiveGenerally<Downstream: Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         guard session.options.valueDescriptionLimit == nil else { return willReceiveDescribed(subscriber: subscriber, input: input) }
         let subscriberID = id(of: subscriber, role: .subscriber, joined: true)
         session.record(.begin, .value(subscriber: subscriberID, returnedDemand: nil, value: nil), delivery: .enters)
@@ -82,10 +89,24 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
     func didReceive<Downstream: Subscriber>(
         subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
     ) {
+        guard session.recordsDeliveriesDirectly else {
+            return didReceiveGenerally(subscriber: subscriber, input: input, resultingDemand: resultingDemand)
+        }
+        session.recordDeliveryEnd(returnedDemand: resultingDemand.recordEncoding) { id(of: subscriber, role: .subscriber, joined: true) }
+    }
+
+    /// ``didReceive(subscriber:input:resultingDemand:)`` where the delivery entry points don't
+    /// record it.
+    @inline(never)
+    private func didReceiveGenerally<Downstream: Subscriber>(
+        subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand
+    ) {
         guard session.options.valueDescriptionLimit == nil else {
             return didReceiveDescribed(subscriber: subscriber, input: input, resultingDemand: resultingDemand)
         }
-        session.recordDeliveryEnd(returnedDemand: TraceDemand(resultingDemand)) { id(of: subscriber, role: .subscriber, joined: true) }
+        let begun = session.callSites.deliveryEnds()
+        let subscriberID = begun ?? id(of: subscriber, role: .subscriber, joined: true)
+        session.record(.end, .value(subscriber: subscriberID, returnedDemand: TraceDemand(resultingDemand), value: nil))
     }
 
     @inline(never)

@@ -200,6 +200,8 @@ final class ObjectRegistry: Sendable {
 
     init(generation: UInt64) {
         self.generation = generation
+        // The threads' memos of the identity cache hold ids of earlier recordings.
+        lifeline_identity_advance()
     }
 
     /// The id of the live object at `address` whose static type has the class metadata

@@ -46,6 +46,13 @@ final class RecordingSession: Sendable {
     /// Whether events without text are recorded by `lifeline_record` (binary records, no
     /// snapshot at every call).
     private let recordsFields: Bool
+    /// Whether a value's delivery without description is recorded by the delivery entry points
+    /// (``recordDeliveryBegin(to:)``, ``recordDeliveryEnd(of:returnedDemand:)``,
+    /// ``recordDeliveryEnd(returnedDemand:subscriber:)``): values are not described, events are
+    /// binary records (`recordsFields`) and call sites are on, so the delivery's scope holds its
+    /// subscriber. One flag for the hook's and the proxies' deliveries to test: testing the three
+    /// on every event cost 21 instructions a value more (callgrind, automatic mode).
+    let recordsDeliveriesDirectly: Bool
     private let contexts = Mutex(ExecutionContexts())
 
     private static let generations = Atomic<UInt64>(1)
@@ -71,6 +78,7 @@ final class RecordingSession: Sendable {
         let origin = lifeline_monotonic_ns()
         clockOrigin = origin
         recordsFields = writesRecords && !snapshotsEveryCall
+        recordsDeliveriesDirectly = recordsFields && options.callSites && options.valueDescriptionLimit == nil
         let header = TraceHeader(
             version: writesRecords ? TraceHeader.chunkedBinaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
@@ -138,7 +146,8 @@ final class RecordingSession: Sendable {
         return finishRecording(result, fields.arguments, phase, callSite: callSite)
     }
 
-    /// Records the end of a value's delivery, without description, that returned `demand`, and
+    /// Records the end of a value's delivery, without description, that returned `demand` (as
+    /// `Subscribers.Demand.recordEncoding`), and
     /// leaves the delivery's scope (as `callSites.deliveryEnds()`): the subscriber is the one the
     /// beginning entered the scope for, or `subscriber()` where the scope has none (call sites
     /// off, a beginning recorded before the recording started, scopes nested too deep).
@@ -146,14 +155,11 @@ final class RecordingSession: Sendable {
     /// One call of `lifeline_record_delivery_end` when it can: leaving the scope first and
     /// recording after, as ``record(_:_:callSite:delivery:)`` would, costs 18 instructions a call
     /// more, and the caller about 10 more (callgrind, automatic mode).
+    ///
+    /// Only where ``recordsDeliveriesDirectly``.
     @inline(__always)
-    func recordDeliveryEnd(returnedDemand demand: TraceDemand, subscriber: () -> TraceObjectID) {
-        guard recordsFields, capturesCallSites, demand.isEncodable else {
-            let begun = callSites.deliveryEnds()
-            record(.end, .value(subscriber: begun ?? subscriber(), returnedDemand: demand, value: nil))
-            return
-        }
-        let result = lifeline_record_delivery_end(log, Self.valueEndEvent, demand.encoded)
+    func recordDeliveryEnd(returnedDemand demand: UInt64, subscriber: () -> TraceObjectID) {
+        let result = lifeline_record_delivery_end(log, Self.valueEndEvent, demand)
         guard result >= LIFELINE_RECORD_NEEDS_OBJECT else { return }
         // Read where the C library left it: a variable of the caller's, passed by address, would
         // make the caller set up a stack guard on every call.
@@ -161,18 +167,49 @@ final class RecordingSession: Sendable {
         finishDeliveryEnd(result, begun != 0 ? TraceObjectID(begun) : subscriber(), demand)
     }
 
+    /// Records the beginning of a value's delivery, without description, to `subscriber`, and
+    /// enters its delivery scope, as ``record(_:_:callSite:delivery:)`` would: one inlined call
+    /// of `lifeline_record_object`. Only where ``recordsDeliveriesDirectly``.
+    @inline(__always)
+    func recordDeliveryBegin(to subscriber: TraceObjectID) {
+        guard subscriber.rawValue <= UInt32.max else {
+            record(.begin, .value(subscriber: subscriber, returnedDemand: nil, value: nil), delivery: .enters)
+            return
+        }
+        let event = Self.valueBeginEvent
+        let result = lifeline_record_object(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue))
+        guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
+        _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: 0), .begin, callSite: nil)
+    }
+
+    /// Records the end of a value's delivery, without description, to `subscriber`, which
+    /// returned `number` (as `Subscribers.Demand.recordEncoding`), and leaves the delivery's scope, as ``record(_:_:callSite:delivery:)``
+    /// would: one inlined call of `lifeline_record_number`. For a subscriber that knows its own
+    /// id (the operator's proxy); only where ``recordsDeliveriesDirectly`` and the id fits 32 bits.
+    @inline(__always)
+    func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand number: UInt64) {
+        let event = Self.valueEndEvent | LIFELINE_EVENT_LEAVES_SCOPE
+        let result = lifeline_record_number(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue), number)
+        guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
+        _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: number), .end, callSite: nil)
+    }
+
+    /// The marker of the beginning of a value's delivery without description, which enters its
+    /// delivery scope.
+    private static var valueBeginEvent: UInt64 { 0x80 | 3 << 2 | LIFELINE_EVENT_ENTERS_DELIVERY }
+
     /// The marker and flags of the end of a value's delivery with its returned demand.
     private static var valueEndEvent: UInt64 { 0x80 | 3 << 2 | 1 | UInt64(LIFELINE_FIELD_DEMAND) << 8 }
 
     /// After `lifeline_record_delivery_end` returned `result`, which asks for more: records the
     /// end of the delivery to `subscriber`, whose scope was left.
     @inline(never)
-    private func finishDeliveryEnd(_ result: UInt64, _ subscriber: TraceObjectID, _ demand: TraceDemand) {
+    private func finishDeliveryEnd(_ result: UInt64, _ subscriber: TraceObjectID, _ demand: UInt64) {
         guard result != LIFELINE_RECORD_NEEDS_OBJECT else {
-            record(.end, .value(subscriber: subscriber, returnedDemand: demand, value: nil))
+            record(.end, .value(subscriber: subscriber, returnedDemand: TraceDemand(encoded: demand), value: nil))
             return
         }
-        let arguments = RecordArguments(event: Self.valueEndEvent, objects: subscriber.rawValue, number: demand.encoded)
+        let arguments = RecordArguments(event: Self.valueEndEvent, objects: subscriber.rawValue, number: demand)
         _ = finishRecording(result, arguments, .end, callSite: nil)
     }
 

@@ -157,6 +157,38 @@ extension RecordingTests {
             #expect(identify(node, in: registry) != id, "a retired id is never given again")
         }
 
+        /// The thread's memo of the cache, filled by a look-up that hit, is not trusted once
+        /// the object left the cache, nor in a later recording.
+        @Test func aRememberedLookUpEndsWithTheEntryAndWithTheRecording() {
+            let registry = makeRegistry()
+            let node = Node()
+            let id = identify(node, in: registry)
+            #expect(registry.cachedID(of: address(of: node), metadata: nodeMetadata) == id)
+            #expect(registry.cachedID(of: address(of: node), metadata: nodeMetadata) == id, "from the memo")
+            #expect(registry.retire(id))
+            #expect(registry.cachedID(of: address(of: node), metadata: nodeMetadata) == nil)
+
+            let earlier = makeRegistry()
+            let other = Node()
+            let earlierID = identify(other, in: earlier)
+            #expect(earlier.cachedID(of: address(of: other), metadata: nodeMetadata) == earlierID)
+            let later = makeRegistry()
+            #expect(later.cachedID(of: address(of: other), metadata: nodeMetadata) == nil)
+            withExtendedLifetime(earlier) {}
+        }
+
+        /// A value's memo is the value's, never an object's of the same address and type.
+        @Test func aRememberedValueIsNeverTakenForAnObject() {
+            struct OneWord {}
+            let registry = makeRegistry()
+            let metadata = unsafeBitCast(OneWord.self as Any.Type, to: UnsafeRawPointer.self)
+            let identifier = unsafeBitCast(UInt64(0x20), to: CombineIdentifier.self)
+            let id = registry.identify(value: identifier, metadata: metadata, declare: declaration).id
+            #expect(registry.cachedID(ofValue: identifier, metadata: metadata) == id)
+            #expect(registry.cachedID(ofValue: identifier, metadata: metadata) == id, "from the memo")
+            #expect(registry.cachedID(of: UnsafeRawPointer(bitPattern: 0x20), metadata: metadata) == nil)
+        }
+
         @Test func aSweepChecksABoundedNumberOfObjectsAndFindsEveryDeathInTurn() {
             let registry = makeRegistry()
             let count = ObjectRegistry.sweepStep * 3 + 5

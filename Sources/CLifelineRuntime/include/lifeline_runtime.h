@@ -421,6 +421,15 @@ static inline uint64_t lifeline_tsc_inline(void) {
 
 #define LIFELINE_COMMIT_WORD (0x0Aull << 56)
 
+// Counts the thread's unfinished calls for `event`: +1 at a begin (phase 0), -1 at an end (1).
+static inline __attribute__((always_inline)) void lifeline_count_call(lifeline_thread_state *thread, uint64_t event) {
+    uint64_t phase = event & 3;
+    if (phase < 2) {
+        int64_t *counter = thread->open_calls;
+        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
+    }
+}
+
 // Takes the next sequence number for an event inside `chunk`, and counts the thread's
 // unfinished calls: +1 at a begin (phase 0), -1 at an end (1). Once numbering has stopped, the
 // word taken has LIFELINE_SEQUENCE_STOPPED set, the chunk is left and nothing is counted.
@@ -432,11 +441,7 @@ static inline __attribute__((always_inline)) uint64_t lifeline_number_event(
         lifeline_chunk_leave(chunk);
         return taken;
     }
-    uint64_t phase = event & 3;
-    if (phase < 2) {
-        int64_t *counter = thread->open_calls;
-        __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1 - 2 * (int64_t)phase, __ATOMIC_RELAXED);
-    }
+    lifeline_count_call(thread, event);
     return taken;
 }
 
@@ -450,6 +455,73 @@ typedef enum {
     // Two objects.
     LIFELINE_RECORD_SHAPE_OBJECTS,
 } lifeline_record_shape;
+
+// Stores the record of `event` on the common path of lifeline_record_shaped, which checked the
+// thread and built its words from byte 24 on: `w3` to `w5`, `tail_words` of them, the last with
+// the commit byte, and the record's `flags`. Anything unusual goes to lifeline_record with
+// `objects` and `number`, before anything changed.
+static inline __attribute__((always_inline)) uint64_t lifeline_record_words(
+    lifeline_log *log, lifeline_thread_state *thread, uint64_t event, uint64_t objects, uint64_t number,
+    uint64_t flags, uint64_t w3, uint64_t w4, uint64_t w5, uint64_t tail_words) {
+    uint64_t length = 24 + tail_words * 8;
+    lifeline_chunk *chunk = thread->chunk;
+    unsigned char *to = chunk->cursor;
+    if (LIFELINE_UNLIKELY(to == NULL || length > chunk->remaining)) {
+        return lifeline_record(log, event, objects, number, 0);
+    }
+    uint64_t head = (event & 0xFF) | flags << 8 | length << 16 | thread->tid << 32;
+
+    // As lifeline_number_event, with one test for both of the counter's flags: the word taken
+    // is below LIFELINE_SEQUENCE_FULL unless numbering stopped or the log is full, so the common
+    // path neither tests them apart nor masks the number (with the queue's case apart, 12
+    // instructions an event, callgrind, both modes).
+    lifeline_chunk_enter(chunk);
+    uint64_t taken = lifeline_sequence_take(log);
+    if (LIFELINE_UNLIKELY(taken >= LIFELINE_SEQUENCE_FULL)) {
+        if (taken & LIFELINE_SEQUENCE_STOPPED) {
+            lifeline_chunk_leave(chunk);
+            return LIFELINE_RECORD_STOPPED;
+        }
+        lifeline_count_call(thread, event);
+        // Numbered and counted, not written: the caller counts it as dropped. Only the head is
+        // kept; going through record_pending costs the common path 4 instructions per event.
+        lifeline_pending.seq = taken & ~LIFELINE_SEQUENCE_FULL;
+        lifeline_pending.chunk = chunk;
+        lifeline_pending.writes = 0;
+        lifeline_pending.length = length;
+        lifeline_pending.record[0] = head;
+        return LIFELINE_RECORD_NEEDS_PLACING;
+    }
+    lifeline_count_call(thread, event);
+    uint64_t seq = taken;
+    uint64_t time = lifeline_tsc_inline();
+    // As lifeline_chunk_store: the first word first, the last word (with the commit byte) last.
+    __builtin_memcpy(to, &head, 8);
+    __asm__ volatile("" ::: "memory");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __builtin_memcpy(to + 8, &seq, 8);
+    __builtin_memcpy(to + 16, &time, 8);
+    if (tail_words == 1) {
+        __asm__ volatile("" ::: "memory");
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        __builtin_memcpy(to + 24, &w3, 8);
+    } else if (tail_words == 2) {
+        __builtin_memcpy(to + 24, &w3, 8);
+        __asm__ volatile("" ::: "memory");
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        __builtin_memcpy(to + 32, &w4, 8);
+    } else {
+        __builtin_memcpy(to + 24, &w3, 8);
+        __builtin_memcpy(to + 32, &w4, 8);
+        __asm__ volatile("" ::: "memory");
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        __builtin_memcpy(to + 40, &w5, 8);
+    }
+    chunk->cursor = to + length;
+    chunk->remaining -= length;
+    lifeline_chunk_leave(chunk);
+    return seq;
+}
 
 // One event of `shape` (see lifeline_record) on the common path: the thread is ready, its queue
 // is the one of its last event, the clock is the time-stamp counter, and the record fits the
@@ -482,92 +554,35 @@ static inline __attribute__((always_inline)) uint64_t lifeline_record_shaped(
     }
     uint64_t queue = thread->queues[0].id;
     // The words from byte 24 on: the first object, the queue and the other fields, as
-    // lifeline_record lays them out, and the commit byte last.
+    // lifeline_record lays them out, and the commit byte last. Each case stores its record with
+    // its own copy of lifeline_record_words, whose length and stores are then constants: one
+    // copy for all cases (the words, the length and the flags chosen at run time, kept in
+    // registers or spilled across the atomic add) cost 15 instructions an event more in
+    // automatic mode, where the hook's arguments already hold most registers, and 11 in operator
+    // mode (callgrind).
     uint64_t first = (uint32_t)objects;
     uint64_t flags = (event >> 8) & 0x7F;
-    uint64_t w3, w4 = 0, w5 = 0, tail_words;
+    if (LIFELINE_LIKELY(queue == 0)) {
+        switch (shape) {
+        case LIFELINE_RECORD_SHAPE_OBJECT:
+            return lifeline_record_words(log, thread, event, objects, number, flags, first | LIFELINE_COMMIT_WORD, 0, 0, 1);
+        case LIFELINE_RECORD_SHAPE_NUMBER:
+            return lifeline_record_words(
+                log, thread, event, objects, number, flags, first | number << 32, number >> 32 | LIFELINE_COMMIT_WORD, 0, 2);
+        case LIFELINE_RECORD_SHAPE_OBJECTS:
+            return lifeline_record_words(log, thread, event, objects, number, flags, objects, LIFELINE_COMMIT_WORD, 0, 2);
+        }
+    }
+    flags |= LIFELINE_FIELD_QUEUE;
     switch (shape) {
     case LIFELINE_RECORD_SHAPE_OBJECT:
-        if (queue == 0) {
-            w3 = first | LIFELINE_COMMIT_WORD;
-            tail_words = 1;
-        } else {
-            w3 = first | queue << 32;
-            w4 = LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-        }
-        break;
+        return lifeline_record_words(log, thread, event, objects, number, flags, first | queue << 32, LIFELINE_COMMIT_WORD, 0, 2);
     case LIFELINE_RECORD_SHAPE_NUMBER:
-        if (queue == 0) {
-            w3 = first | number << 32;
-            w4 = number >> 32 | LIFELINE_COMMIT_WORD;
-            tail_words = 2;
-        } else {
-            w3 = first | queue << 32;
-            w4 = number;
-            w5 = LIFELINE_COMMIT_WORD;
-            tail_words = 3;
-        }
-        break;
+        return lifeline_record_words(log, thread, event, objects, number, flags, first | queue << 32, number, LIFELINE_COMMIT_WORD, 3);
     case LIFELINE_RECORD_SHAPE_OBJECTS:
-        w3 = objects;
-        w4 = queue | LIFELINE_COMMIT_WORD;
-        tail_words = 2;
-        break;
+        return lifeline_record_words(log, thread, event, objects, number, flags, objects, queue | LIFELINE_COMMIT_WORD, 0, 2);
     }
-    if (queue != 0) {
-        flags |= LIFELINE_FIELD_QUEUE;
-    }
-    uint64_t length = 24 + tail_words * 8;
-    lifeline_chunk *chunk = thread->chunk;
-    unsigned char *to = chunk->cursor;
-    if (LIFELINE_UNLIKELY(to == NULL || length > chunk->remaining)) {
-        return lifeline_record(log, event, objects, number, 0);
-    }
-    uint64_t head = (event & 0xFF) | flags << 8 | length << 16 | thread->tid << 32;
-
-    uint64_t taken = lifeline_number_event(log, chunk, thread, event);
-    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_STOPPED)) {
-        return LIFELINE_RECORD_STOPPED;
-    }
-    uint64_t seq = taken & ~LIFELINE_SEQUENCE_FULL;
-    uint64_t time = lifeline_tsc_inline();
-    if (LIFELINE_UNLIKELY(taken & LIFELINE_SEQUENCE_FULL)) {
-        // Numbered and counted, not written: the caller counts it as dropped. Only the head is
-        // kept; going through record_pending costs the common path 4 instructions per event.
-        lifeline_pending.seq = seq;
-        lifeline_pending.chunk = chunk;
-        lifeline_pending.writes = 0;
-        lifeline_pending.length = length;
-        lifeline_pending.record[0] = head;
-        return LIFELINE_RECORD_NEEDS_PLACING;
-    }
-    // As lifeline_chunk_store: the first word first, the last word (with the commit byte) last.
-    __builtin_memcpy(to, &head, 8);
-    __asm__ volatile("" ::: "memory");
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __builtin_memcpy(to + 8, &seq, 8);
-    __builtin_memcpy(to + 16, &time, 8);
-    if (tail_words == 1) {
-        __asm__ volatile("" ::: "memory");
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        __builtin_memcpy(to + 24, &w3, 8);
-    } else if (tail_words == 2) {
-        __builtin_memcpy(to + 24, &w3, 8);
-        __asm__ volatile("" ::: "memory");
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        __builtin_memcpy(to + 32, &w4, 8);
-    } else {
-        __builtin_memcpy(to + 24, &w3, 8);
-        __builtin_memcpy(to + 32, &w4, 8);
-        __asm__ volatile("" ::: "memory");
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        __builtin_memcpy(to + 40, &w5, 8);
-    }
-    chunk->cursor = to + length;
-    chunk->remaining -= length;
-    lifeline_chunk_leave(chunk);
-    return seq;
+    return lifeline_record(log, event, objects, number, 0);
 }
 
 /// ``lifeline_record`` for an event whose only field is its object (no flag in `event`): built
@@ -678,10 +693,11 @@ static inline _Bool lifeline_identity_unchanged(const lifeline_identity_entry *e
 }
 
 /// The trace id cached for the value of type `metadata` (a struct subscriber or subscription)
-/// whose combine identifier is `identifier`, in the recording `generation`, or 0. Value
+/// whose combine identifier is `identifier`, in the recording `generation`, or 0, read from the
+/// shared cache. Value
 /// entries share the table with objects: one keyed by an identifier that is an object's
 /// address is evicted when the recorder stores or forgets an object there.
-static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_value_shared(uint64_t generation, uint64_t identifier, const void *metadata) {
     lifeline_identity_entry *entry = lifeline_identity_slot((const void *)(uintptr_t)identifier);
     lifeline_identity_entry copy;
     if (!lifeline_identity_read(entry, &copy) || !lifeline_identity_unchanged(entry, &copy)) {
@@ -695,8 +711,8 @@ static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_v
 }
 
 /// The trace id cached for the object at `address` of class `metadata` in the recording
-/// `generation`, or 0.
-static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
+/// `generation`, or 0, read from the shared cache.
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_shared(uint64_t generation, const void *address, const void *metadata) {
     lifeline_identity_entry *entry = lifeline_identity_slot(address);
     lifeline_identity_entry copy;
     if (!lifeline_identity_read(entry, &copy)) {
@@ -719,6 +735,65 @@ static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup(u
         return 0;
     }
     return copy.trace_id;
+}
+
+// The calling thread's memo of the identity cache: the last look-ups that hit, each with the
+// cache's epoch at the time. The epoch advances whenever any entry of the shared cache is
+// stored or forgotten, and whenever a recording starts (`lifeline_identity_advance`), so a memo
+// whose epoch is the current one says what the shared cache says now, and can be trusted
+// without its sequence lock: four words of the thread's own against the entry's seven and two
+// reads of its version. An object whose memory the recorder holds (`LIFELINE_IDENTITY_HELD`) or
+// a value is memoised; an entry whose word is a side table's is read from the shared cache every
+// time, as its look-up reads the object's own word.
+#define LIFELINE_IDENTITY_MEMO_SLOTS 64
+
+typedef struct {
+    uint64_t key;
+    // The type's metadata; with its lowest bit set (metadata is aligned) for a value, whose key
+    // is its combine identifier, so that an object's look-up never takes a value's memo of the
+    // same type whose identifier is the object's address (and the other way round).
+    uint64_t metadata;
+    uint64_t epoch;
+    uint64_t trace_id;
+} lifeline_identity_memo;
+
+extern LIFELINE_RECORDER_THREAD_LOCAL lifeline_identity_memo lifeline_identity_memos[LIFELINE_IDENTITY_MEMO_SLOTS];
+
+/// The identity cache's epoch (see above).
+extern uint64_t lifeline_identity_epoch;
+
+/// Advances the identity cache's epoch: every thread's memo is then read again from the shared
+/// cache. Every store and forget advances it after writing its entry.
+void lifeline_identity_advance(void);
+
+/// The shared cache's look-ups behind a memo miss, out of line: they store what they find in
+/// the calling thread's memo, with `epoch`, read before them.
+uint64_t lifeline_identity_lookup_missed(uint64_t generation, const void *address, const void *metadata, uint64_t epoch);
+uint64_t lifeline_identity_lookup_value_missed(uint64_t generation, uint64_t identifier, const void *metadata, uint64_t epoch);
+
+static inline lifeline_identity_memo *lifeline_identity_memo_slot(uint64_t key) {
+    return &lifeline_identity_memos[(key * 0x9E3779B97F4A7C15ull) >> (64 - 6)];
+}
+
+/// ``lifeline_identity_lookup_shared``, through the calling thread's memo.
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup(uint64_t generation, const void *address, const void *metadata) {
+    uint64_t epoch = __atomic_load_n(&lifeline_identity_epoch, __ATOMIC_ACQUIRE);
+    lifeline_identity_memo *memo = lifeline_identity_memo_slot((uint64_t)(uintptr_t)address);
+    if (LIFELINE_LIKELY(memo->key == (uint64_t)(uintptr_t)address && memo->metadata == (uint64_t)(uintptr_t)metadata
+                        && memo->epoch == epoch)) {
+        return memo->trace_id;
+    }
+    return lifeline_identity_lookup_missed(generation, address, metadata, epoch);
+}
+
+/// ``lifeline_identity_lookup_value_shared``, through the calling thread's memo.
+static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_value(uint64_t generation, uint64_t identifier, const void *metadata) {
+    uint64_t epoch = __atomic_load_n(&lifeline_identity_epoch, __ATOMIC_ACQUIRE);
+    lifeline_identity_memo *memo = lifeline_identity_memo_slot(identifier);
+    if (LIFELINE_LIKELY(memo->key == identifier && memo->metadata == ((uint64_t)(uintptr_t)metadata | 1) && memo->epoch == epoch)) {
+        return memo->trace_id;
+    }
+    return lifeline_identity_lookup_value_missed(generation, identifier, metadata, epoch);
 }
 
 #endif
