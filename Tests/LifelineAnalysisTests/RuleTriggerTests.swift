@@ -140,8 +140,10 @@ import Testing
         #expect(diagnosis.code == "demand-stalled")
         #expect(diagnosis.severity == .warning)
         #expect(diagnosis.objects == [x, s, p])
-        #expect(diagnosis.evidence == [2, 3, 10])
-        #expect(diagnosis.message.hasPrefix("CustomSubscriber \"feed\" #2 asked for 2 values, received all of them, and asked for no more"))
+        #expect(diagnosis.evidence == [2, 3, 9, 10])
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 asked for 2 values, received all of them, and asked for no more: "
+            + "the value delivered at @9 used its last demand and receive(_:) returned .none (@10). CustomSubscription #3 was "
+            + "still open with no outstanding demand when recording stopped, so nothing more could arrive.")
     }
 
     @Test func aSubscriberThatNeverAsksIsStalled() throws {

@@ -172,4 +172,75 @@ import Testing
         #expect(foldedCalls.map(\.caller) == [lane(folded, subject), lane(folded, filtering), lane(folded, subject)])
         #expect(foldedCalls.map(\.callee) == [lane(folded, filtering), lane(folded, sink), lane(folded, filtering)])
     }
+
+    /// A hand-written subscriber that subscribes an upload from its `receive(_:)` (photo-backup's
+    /// worker): the upload, which received no value, counts in the worker's pipeline, but in a
+    /// folded picture it is a pipeline of its own. Its operators are not folded into the
+    /// worker's, its sink keeps a lane, the worker's delivery subscribes it, and the failure
+    /// that reaches the sink later is drawn (both vanished inside the worker's operators).
+    @Test func aPipelineSubscribedInsideADeliveryIsItsOwnGroupInAFoldedPicture() throws {
+        var script = TraceScript()
+        let subject = script.object(1, .publisher, "PassthroughSubject", tracked: false)
+        let conduit = script.object(2, .subscription, "PassthroughSubject.Conduit")
+        let receiveOn = script.object(3, .publisher, "Publishers.ReceiveOn", tracked: false)
+        let receiving = script.object(4, .subscriber, "Publishers.ReceiveOn.Inner")
+        let worker = script.object(5, .subscriber, "UploadWorker", label: "worker")
+        let upload = script.object(6, .publisher, "AnyPublisher", tracked: false)
+        let fail = script.object(7, .publisher, "Fail", tracked: false)
+        let delaying = script.object(8, .subscriber, "Publishers.Delay.Inner")
+        let empty = script.object(9, .subscription, "Subscriptions.Empty", tracked: false)
+        let sink = script.object(10, .subscriber, "Sink", label: "upload")
+        script.call(.subscribe(publisher: receiveOn, subscriber: worker)) {
+            $0.call(.subscribe(publisher: subject, subscriber: receiving)) {
+                $0.call(.receiveSubscription(subscriber: receiving, subscription: conduit)) {
+                    $0.call(.receiveSubscription(subscriber: worker, subscription: receiving)) {
+                        $0.call(.request(subscription: receiving, demand: .max(1))) {
+                            $0.call(.request(subscription: conduit, demand: .max(1)))
+                        }
+                    }
+                }
+            }
+        }
+        script.call(.value(subscriber: receiving, returnedDemand: nil, value: "photo 5")) {
+            $0.call(.value(subscriber: worker, returnedDemand: nil, value: "photo 5")) {
+                $0.call(.subscribe(publisher: upload, subscriber: sink)) {
+                    $0.call(.subscribe(publisher: fail, subscriber: delaying)) {
+                        $0.call(.receiveSubscription(subscriber: delaying, subscription: empty)) {
+                            $0.call(.receiveSubscription(subscriber: sink, subscription: delaying)) {
+                                $0.call(.request(subscription: delaying, demand: .unlimited)) {
+                                    $0.call(.request(subscription: empty, demand: .unlimited))
+                                }
+                            }
+                        }
+                        $0.call(.completion(subscriber: delaying, completion: .failure("tooLarge")))
+                    }
+                }
+            }
+        }
+        script.thread = 2
+        script.threads[2] = TraceThread(tid: 2, name: "network")
+        script.call(.completion(subscriber: sink, completion: .failure("tooLarge")))
+        let trace = script.trace
+        #expect(TracePipelines(TraceLifecycles(trace)).pipelines.count == 1, "the upload counts in the worker's pipeline")
+
+        let folded = SequenceModel.fitted(trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .operators))
+        func lane(_ object: TraceObjectID) -> Int? {
+            folded.lanes.firstIndex { lane in lane.object.id == object || lane.members.contains { $0.id == object } }
+        }
+        let sinkLane = try #require(lane(sink))
+        #expect(folded.lanes[sinkLane].members.isEmpty, "the upload's sink has a lane of its own")
+        #expect(lane(delaying) != lane(receiving) && lane(upload) == lane(delaying))
+        let delayingLane = try #require(lane(delaying)), receivingLane = try #require(lane(receiving))
+        #expect(folded.lanes[delayingLane].isGroup && folded.lanes[receivingLane].isGroup)
+        let calls = folded.steps.compactMap { step -> (caller: Int?, callee: Int, kind: CallKind)? in
+            guard case .call(let caller, let callee, let kind, _) = step.content else { return nil }
+            return (caller, callee, kind)
+        }
+        let subscribes = calls.filter { $0.kind == .subscribe }
+        #expect(subscribes.contains { $0.caller == lane(worker) && $0.callee == lane(upload) }, "the worker's delivery subscribes the upload")
+        #expect(subscribes.contains { $0.caller == lane(delaying) && $0.callee == lane(fail) }, "the upload's operators subscribe the Fail")
+        #expect(calls.contains { $0.callee == sinkLane && $0.kind == .completion(.failure("tooLarge")) && $0.caller == lane(delaying) },
+                "the failure reaching the upload's sink is drawn")
+        #expect(calls.contains { $0.callee == sinkLane && $0.kind == .receiveSubscription })
+    }
 }

@@ -124,7 +124,7 @@ struct MisbehavingPipelineTests {
         let cited = TraceAnalyzer().diagnose(trace).map { Citation($0, in: trace) }
         #expect(cited == [Citation(
             "demand-stalled", objects: ["RecordingSubscriber", "PassthroughSubject.Conduit", "PassthroughSubject"],
-            evidence: ["receive_subscription begin", "request begin", "value end"]
+            evidence: ["receive_subscription begin", "request begin", "value begin", "value end"]
         )])
         #expect(subscriber.outcome.events == ["1"])
     }

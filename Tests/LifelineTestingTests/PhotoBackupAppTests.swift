@@ -39,8 +39,14 @@ struct PhotoBackupAppTests {
         #expect(diagnoses.map(\.code) == ["demand-stalled"], "\(report)")
 
         let stalled = try #require(diagnoses.first { $0.code == "demand-stalled" })
-        #expect(stalled.message.contains("asked for 4 values, received all of them, and asked for no more"), "\(stalled.message)")
-        #expect(stalled.message.contains("BackupService.swift:34"), "\(stalled.message)")
+        // Named by the line that subscribed it in both recording modes, though per-call
+        // snapshots declare the worker before the recorder sees its subscribe.
+        #expect(stalled.message.wholeMatch(of: /UploadWorker #[0-9]+ \(BackupService\.swift:34\) asked for 4 values, received all of them, and asked for no more: .*/) != nil, "\(stalled.message)")
+        // What the stall holds back: the buffer got the rest of the library and the scan's
+        // completion, and none of it reached the worker.
+        #expect(stalled.message.contains(/Upstream, Buffer\.Inner #[0-9]+ received [0-9]+ values \(the last at @[0-9]+\), [1-9][0-9]* more than reached it, and \.finished at @[0-9]+, which never reached it\./), "\(stalled.message)")
+        // The fix says what fixes the app: ask again on the failure path too.
+        #expect(stalled.fix.contains("call request(_:) on every path that finishes with a value, failures included"), "\(stalled.fix)")
         let names = stalled.objects.compactMap { lifecycles.trace.object($0)?.shortTypeName }
         #expect(names.first == "UploadWorker" && names.contains("ReceiveOn.Inner"), "\(names)")
         // The worker's pipeline is its own, though `BackupService` subscribes it from a sink's

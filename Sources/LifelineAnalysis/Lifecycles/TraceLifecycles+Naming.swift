@@ -4,8 +4,25 @@ extension TraceLifecycles {
     /// How a finding names an object: its short type, label and id, and the file and line where
     /// the program made its pipeline, as `Sink "ui" #7 (SearchViewModel.swift:24)`. (Reports
     /// head each subscription's findings with the function too.)
+    ///
+    /// An object declared before the recorder saw its subscribe (a hand-written subscriber that
+    /// a per-call snapshot found first) has no place of its own; it gets the place of the
+    /// subscription its first subscribe call made, which the same top-level subscribe made.
     func name(_ object: TraceObjectID) -> String {
-        trace.object(object)?.placedName ?? "object \(object)"
+        guard let declared = trace.object(object) else { return "object \(object)" }
+        guard declared.placeName == nil, let place = subscribedPlace(of: object) else { return declared.placedName }
+        return "\(declared.displayName) (\(place))"
+    }
+
+    /// The place of the subscription that `subscriber`'s first subscribe call made: first seen
+    /// inside that call, so made by the same top-level subscribe as the subscriber's hop.
+    private func subscribedPlace(of subscriber: TraceObjectID) -> String? {
+        guard let first = lifecycles(ofSubscriber: subscriber).first, let subscribe = first.subscribeCall,
+              let subscription = first.subscription, let place = trace.object(subscription)?.placeName,
+              let seen = firstSeen(subscription),
+              calls.firstEnclosingCall(of: seen, where: { $0.begin == subscribe }) != nil
+        else { return nil }
+        return place
     }
 
     /// How a finding names an optional object.
@@ -15,6 +32,15 @@ extension TraceLifecycles {
 }
 
 extension TraceDemand {
+    /// The demand as Swift spells it: `.none`, `.max(3)`, `.unlimited`.
+    var swiftSpelling: String {
+        switch self {
+        case .unlimited: return ".unlimited"
+        case .max(0): return ".none"
+        case .max(let count): return ".max(\(count))"
+        }
+    }
+
     /// The demand as a count of values: `unlimited values`, `1 value`, `3 values`.
     var valuesPhrase: String {
         switch self {

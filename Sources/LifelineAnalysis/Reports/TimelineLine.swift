@@ -42,11 +42,11 @@ struct TimelineLine: Hashable, Sendable {
         case .receiveSubscription(let subscriber, let subscription):
             call = "\(name(subscriber)).receive(subscription: \(name(subscription)))"
         case .request(let subscription, let demand):
-            call = "\(name(subscription)).request(\(swiftSpelling(demand)))"
+            call = "\(name(subscription)).request(\(demand.swiftSpelling))"
             if let place = trace.requestLocation(of: event) { return "\(call) begins: requested in \(place)" }
         case .value(let subscriber, let returned, let value):
             let base = "\(name(subscriber)).receive(\(value ?? "_:"))"
-            if event.phase == .end, let returned { return "\(base) returns \(swiftSpelling(returned))" }
+            if event.phase == .end, let returned { return "\(base) returns \(returned.swiftSpelling)" }
             call = base
         case .completion(let subscriber, let completion):
             call = "\(name(subscriber)).receive(completion: \(completion.swiftSpelling))"
@@ -64,14 +64,6 @@ struct TimelineLine: Hashable, Sendable {
         case .begin: return "\(call) begins"
         case .end: return "\(call) returns"
         case .instant: return call
-        }
-    }
-
-    private static func swiftSpelling(_ demand: TraceDemand) -> String {
-        switch demand {
-        case .unlimited: return ".unlimited"
-        case .max(0): return ".none"
-        case .max(let count): return ".max(\(count))"
         }
     }
 }

@@ -16,10 +16,17 @@ import LifelineLog
 /// into the folded operators instead of vanishing inside them. Sources that come and go one
 /// after another (the `Future` a `flatMap` subscribes per value) share one lane
 /// per type; see ``SequenceModel``.
+///
+/// A pipeline nested in another one (subscribed from inside a delivery to the other's end,
+/// as an uploader's `receive(_:)` subscribes each upload, and counted in that pipeline
+/// because it received no value) is a group of its own with its own end: its operators are
+/// not folded into the outer pipeline's, where its subscribe and its completion would vanish.
 struct OperatorGroups {
-    /// The group (a pipeline's index, counted from 0) of every folded object.
+    /// The group of every folded object: a pipeline's index, counted from 0, or for a nested
+    /// pipeline a number after the pipelines'.
     let groupOf: [TraceObjectID: Int]
-    /// The pipeline (its index) of every object of a pipeline: the first one that names it.
+    /// The group (a pipeline's index, or a nested pipeline's number) of every object of a
+    /// pipeline: the first one that names it.
     let pipelineOf: [TraceObjectID: Int]
     /// How people name each group's pipeline (``Pipeline/name``: its call site, label or end
     /// subscriber), which stays the same in a picture of some of the pipelines, where ids are
@@ -71,25 +78,51 @@ struct OperatorGroups {
         var names: [Int: String] = [:]
         var ends: [Int: TraceObjectID] = [:]
         var hopsFromEnd: [TraceObjectID: Int] = [:]
+        // A pipeline subscribed from inside a delivery to another pipeline's end (a sink made
+        // in a hand-written subscriber's `receive(_:)`) that joined that pipeline, because it
+        // received no values, is a group of its own: numbered after the pipelines.
+        var nestedCount = 0
+        var groupNames: [Int: String] = [:]
         for (index, pipeline) in pipelines.pipelines.enumerated() {
-            let end = all[pipeline.end.rawValue].subscriber
-            ends[index] = end
-            // Breadth-first up the chain from the end hop: a resubscribed hop (`retry`) is as
-            // far from the end as the hop it replaces.
-            var distance = [pipeline.end.rawValue: 0]
-            var queue = [pipeline.end.rawValue]
-            var position = 0
-            while position < queue.count {
-                let hop = queue[position]
-                position += 1
-                if let publisher = all[hop].publisher, hopsFromEnd[publisher] == nil { hopsFromEnd[publisher] = distance[hop]! }
-                for upstream in all[hop].upstream.lazy.map(\.rawValue) where distance[upstream] == nil {
-                    distance[upstream] = distance[hop]! + 1
-                    queue.append(upstream)
+            let members = Set(pipeline.lifecycles.lazy.map(\.rawValue))
+            let nestedEnds = pipeline.lifecycles.filter { hop in
+                hop != pipeline.end && Self.isNestedEnd(all[hop.rawValue], in: lifecycles)
+            }
+            var groupOfHop: [Int: Int] = [:]
+            for end in [pipeline.end] + nestedEnds {
+                let group = end == pipeline.end ? index : pipelines.pipelines.count + nestedCount
+                if end != pipeline.end { nestedCount += 1 }
+                ends[group] = all[end.rawValue].subscriber
+                groupNames[group] = end == pipeline.end ? pipeline.name
+                    : trace.object(all[end.rawValue].subscriber)?.placeName ?? pipeline.name
+                // Breadth-first up the chain from the end hop: a resubscribed hop (`retry`) is
+                // as far from the end as the hop it replaces.
+                var distance = [end.rawValue: 0]
+                var queue = [end.rawValue]
+                var position = 0
+                while position < queue.count {
+                    let hop = queue[position]
+                    position += 1
+                    if groupOfHop[hop] == nil { groupOfHop[hop] = group }
+                    if let publisher = all[hop].publisher, hopsFromEnd[publisher] == nil { hopsFromEnd[publisher] = distance[hop]! }
+                    for upstream in all[hop].upstream.lazy.map(\.rawValue)
+                    where distance[upstream] == nil && members.contains(upstream) && groupOfHop[upstream] == nil {
+                        distance[upstream] = distance[hop]! + 1
+                        queue.append(upstream)
+                    }
+                }
+            }
+            for hop in pipeline.lifecycles.lazy.map(\.rawValue) {
+                let group = groupOfHop[hop] ?? index
+                for object in [all[hop].subscriber, all[hop].publisher, all[hop].subscription].compactMap({ $0 })
+                where pipelineOf[object] == nil {
+                    pipelineOf[object] = group
                 }
             }
             for object in pipeline.objects where pipelineOf[object] == nil { pipelineOf[object] = index }
             for hop in pipeline.lifecycles.lazy.map(\.rawValue) {
+                let group = groupOfHop[hop] ?? index
+                let end = ends[group]!
                 var folded: [TraceObjectID] = []
                 if all[hop].subscriber != end { folded.append(all[hop].subscriber) }
                 if let publisher = all[hop].publisher, forwardingPublishers.contains(publisher) {
@@ -99,8 +132,8 @@ struct OperatorGroups {
                     }
                 }
                 for object in folded where groupOf[object] == nil && object != end {
-                    groupOf[object] = index
-                    names[index] = pipeline.name
+                    groupOf[object] = group
+                    names[group] = groupNames[group]
                 }
             }
         }
@@ -117,5 +150,19 @@ struct OperatorGroups {
         }
         self.sourceOf = sourceOf
         pipelineNames = names
+    }
+
+    /// Whether `lifecycle` ends a pipeline of its own that another subscriber's code subscribed
+    /// while being delivered to: not a subscriber subscribing itself again from its own
+    /// completion, as a `retry` does.
+    private static func isNestedEnd(_ lifecycle: Lifecycle, in lifecycles: TraceLifecycles) -> Bool {
+        guard lifecycles.isPipelineEnd(lifecycle), let first = lifecycle.subscribeCall ?? lifecycle.subscriptionCall,
+              let parent = lifecycles.calls.call(at: first)?.parent, let kind = lifecycles.event(parent)?.kind else { return false }
+        switch kind {
+        case .value(let receiver, _, _), .completion(let receiver, _), .receiveSubscription(let receiver, _):
+            return receiver != lifecycle.subscriber
+        default:
+            return false
+        }
     }
 }

@@ -237,6 +237,14 @@ struct StepBuilder {
         switch kind {
         case .subscribe(let publisher, let subscriber):
             publisherOf[subscriber] = publisher
+            // A pipeline's end subscribed while another lane's subscriber is delivered to (a
+            // sink made in a hand-written subscriber's `receive(_:)`) is subscribed by that
+            // subscriber's code: drawn from its lane, in a folded picture, where such an end
+            // has a lane of its own.
+            if hidesCallsWithinALane, !foldedObjects.contains(subscriber), let enclosing, enclosing.isDelivery,
+               let receiver = enclosing.first, receiver != subscriber, let lane = laneOf[receiver], lane != laneOf[subscriber] {
+                return (receiver, publisher, .subscribe)
+            }
             return (subscriber, publisher, .subscribe)
         case .receiveSubscription(let subscriber, let subscription):
             // Handed on inside the receipt of the same subscription: the receiver passes it on.
