@@ -264,6 +264,29 @@ import Testing
         _ = s
     }
 
+    /// Two workers of one concurrent queue share its label; the finding tells them apart and
+    /// names the subscription whose sends need serializing.
+    @Test func concurrentDeliveryOnTwoThreadsOfOneQueue() throws {
+        var (script, _, x, s) = subscribed(requesting: .unlimited)
+        script.record(.begin, .value(subscriber: x, returnedDemand: nil, value: nil), on: TraceScript.main) // 7
+        script.record(.begin, .value(subscriber: x, returnedDemand: nil, value: nil), on: TraceScript.worker) // 8
+        script.record(.end, .value(subscriber: x, returnedDemand: .max(0), value: nil), on: TraceScript.main) // 9
+        script.record(.end, .value(subscriber: x, returnedDemand: .max(0), value: nil), on: TraceScript.worker) // 10
+        script.complete(x)
+        let scripted = script.trace()
+        let pool = "downloads.chunks"
+        let trace = Trace(
+            header: scripted.header, objects: scripted.objects,
+            threads: [1: TraceThread(tid: 1, name: pool), 2: TraceThread(tid: 2, name: pool)],
+            queues: [:], events: scripted.events, snapshots: [], damage: []
+        )
+        let diagnosis = try #require(TraceAnalyzer().diagnose(trace).first { $0.code == "concurrent-delivery" })
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was called on two threads at once: receive(_:) began on "
+            + "downloads.chunks (thread 2) while receive(_:) was still running on another thread of it (thread 1).")
+        #expect(diagnosis.fix.contains("serialize the sends of CustomSubscription #3 with"), "\(diagnosis.fix)")
+        _ = s
+    }
+
     @Test func serialDeliveryFromTwoThreadsIsFine() {
         var (script, _, x, _) = subscribed(requesting: .unlimited)
         script.thread = TraceScript.worker

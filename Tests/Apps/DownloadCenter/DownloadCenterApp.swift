@@ -41,7 +41,7 @@ public final class DownloadCenterApp: @unchecked Sendable {
         transfers = TransferListModel(server: server, queues: queues)
     }
 
-    /// Runs about a tenth of a second of the app: the catalog loads and every file starts
+    /// Runs about a quarter of a second of the app: the catalog loads and every file starts
     /// downloading, the user watches two rows and stops watching one, opens the details of two
     /// files and closes one at once, closes the large file's details and opens the settings.
     /// Returns once every queue is quiet.
@@ -66,7 +66,7 @@ public final class DownloadCenterApp: @unchecked Sendable {
         pause(0.01)
         transfers.detailsClosed.send()
         status.parallelLimit.send(3)
-        pause(0.08)
+        pause(0.2)
         status.openSettings()
         return queues.drain()
     }

@@ -23,6 +23,8 @@ final class MirrorServer: @unchecked Sendable {
     /// The session, signed in when the app starts: resolved at once, long before anyone
     /// subscribes to it, as a `Future` made eagerly is.
     let session = Future<String, Never> { promise in promise(.success("session-42")) }
+    private let progressLock = NSLock()
+    private var progressSubjects: [String: PassthroughSubject<Double, Never>] = [:]
     /// How many times each manifest was asked for, on the network queue.
     private var manifestAttempts: [String: Int] = [:]
 
@@ -38,13 +40,15 @@ final class MirrorServer: @unchecked Sendable {
             .eraseToAnyPublisher()
     }
 
-    /// The mirrors that answer within 20 ms, fastest first; the others time out.
+    /// The mirrors that answer within 20 ms, fastest first; the others time out. The probes are
+    /// made and subscribed on the network queue, where they answer (see ``manifest(for:)``).
     func reachableMirrors() -> AnyPublisher<[String], Never> {
         latencies.keys.sorted().publisher
             .flatMap { [self] mirror in
                 probe(mirror).timeout(.milliseconds(20), scheduler: queues.network, options: queues.schedulerOptions)
             }
             .collect()
+            .subscribe(on: queues.network, options: queues.schedulerOptions)
             .eraseToAnyPublisher()
     }
 
@@ -58,7 +62,8 @@ final class MirrorServer: @unchecked Sendable {
         .eraseToAnyPublisher()
     }
 
-    /// Downloads a small file in one piece and reports its name once it is on disk.
+    /// Downloads a small file in one piece, requested on the network queue where it answers (see
+    /// ``manifest(for:)``), and reports its name once it is on disk.
     func fetch(_ file: FileEntry) -> AnyPublisher<String, Never> {
         Deferred { [queues, bandwidth] in
             Future<String, Never> { promise in
@@ -68,6 +73,7 @@ final class MirrorServer: @unchecked Sendable {
                 }
             }
         }
+        .subscribe(on: queues.network, options: queues.schedulerOptions)
         .eraseToAnyPublisher()
     }
 
@@ -79,25 +85,43 @@ final class MirrorServer: @unchecked Sendable {
         }
     }
 
-    /// A file's progress as the server reports it every millisecond, from 0 to 1, on the
-    /// network queue. The server's last report, sent after it said the file was done, is
-    /// dropped by the subject, as the server's protocol allows.
-    func liveProgress(of file: FileEntry) -> AnyPublisher<Double, Never> {
-        let progress = PassthroughSubject<Double, Never>()
-        for tick in 1...20 {
-            queues.run(on: queues.network, after: .milliseconds(tick)) {
-                progress.send(Double(tick) / 20)
-                if tick == 20 {
+    /// A file's progress as the server reports it, from 0 to 1, on the network queue, once
+    /// ``reportProgress(of:)`` starts the reports.
+    func progressUpdates(of file: FileEntry) -> AnyPublisher<Double, Never> {
+        progressSubject(of: file).eraseToAnyPublisher()
+    }
+
+    /// Starts reporting a file's progress, every four milliseconds. The server's last report,
+    /// sent after it said the file was done, is dropped by the subject, as the server's
+    /// protocol allows.
+    func reportProgress(of file: FileEntry) {
+        let progress = progressSubject(of: file)
+        for tick in 1...40 {
+            queues.run(on: queues.network, after: .milliseconds(4 * tick)) {
+                progress.send(Double(tick) / 40)
+                if tick == 40 {
                     progress.send(completion: .finished)
                     progress.send(1)
                 }
             }
         }
-        return progress.eraseToAnyPublisher()
+    }
+
+    /// The subject a file's progress is reported into.
+    private func progressSubject(of file: FileEntry) -> PassthroughSubject<Double, Never> {
+        progressLock.lock()
+        defer { progressLock.unlock() }
+        if let progress = progressSubjects[file.name] { return progress }
+        let progress = PassthroughSubject<Double, Never>()
+        progressSubjects[file.name] = progress
+        return progress
     }
 
     /// A file's manifest: the server is busy the first two times it is asked for a file's
-    /// manifest, and answers the third.
+    /// manifest, and answers the third. Each request is made and subscribed on the network
+    /// queue, where its answer comes: OpenCombine's `Future` hands its subscriber the
+    /// subscription only after adding it to those it will answer, so an answer on another
+    /// thread could arrive before the subscription.
     func manifest(for file: FileEntry) -> AnyPublisher<Manifest, ServerError> {
         Deferred { [self] in
             Future<Manifest, ServerError> { promise in
@@ -108,6 +132,7 @@ final class MirrorServer: @unchecked Sendable {
                 }
             }
         }
+        .subscribe(on: queues.network, options: queues.schedulerOptions)
         .retry(3)
         .eraseToAnyPublisher()
     }

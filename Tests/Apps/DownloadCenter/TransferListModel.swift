@@ -53,11 +53,15 @@ final class TransferListModel: @unchecked Sendable {
         ChunkedDownload(file: large, server: server).subscribe(writer)
     }
 
-    /// Shows a row with the server's live progress for `file`.
+    /// Shows a row with the server's live progress for `file`, and asks the server for it once
+    /// the row is subscribed: OpenCombine's subjects hand a subscriber its subscription outside
+    /// their lock, so a report sent on the network queue meanwhile could reach the row while it
+    /// is still being subscribed.
     func watch(_ file: FileEntry) {
-        rows[file.name] = server.liveProgress(of: file)
+        rows[file.name] = server.progressUpdates(of: file)
             .receive(on: queues.ui, options: queues.schedulerOptions)
             .sink { [weak self] share in self?.rowProgress[file.name] = share }
+        server.reportProgress(of: file)
     }
 
     /// Stops showing a row's progress; called on the app's thread while reports are arriving
