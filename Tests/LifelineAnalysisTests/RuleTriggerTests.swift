@@ -226,6 +226,35 @@ import Testing
         #expect(diagnosis.evidence == [1, 2])
     }
 
+    /// OpenCombine's `Future`, fulfilled on another queue while it hands out its subscription:
+    /// `retry` takes the failure as the end, subscribes again, and only then gets the first
+    /// subscription, which it cancels. The cause is the completion that came first, not a
+    /// subscriber subscribed twice.
+    @Test func aCompletionBeforeTheSubscriptionIsReportedAndItsLateSubscriptionIsNoDuplicate() throws {
+        var script = TraceScript()
+        let future = script.object("Future", .publisher)
+        let retry = script.object("Retry.Inner", .subscriber)
+        let first = script.object("Future.Conduit", .subscription)
+        let again = script.object("Future", .publisher)
+        let second = script.object("Future.Conduit", .subscription)
+        script.record(.begin, .subscribe(publisher: future, subscriber: retry)) // 1
+        script.thread = TraceScript.worker
+        script.complete(retry, .failure("busy")) { // 2
+            $0.subscribe(again, retry) { $0.receiveSubscription(retry, second) { $0.request(second, .unlimited) } }
+        }
+        script.thread = TraceScript.main
+        script.receiveSubscription(retry, first) { $0.cancel(first) } // 10
+        script.record(.end, .subscribe(publisher: future, subscriber: retry))
+        script.thread = TraceScript.worker
+        script.complete(retry)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "value-before-subscription")
+        #expect(diagnosis.objects == [retry, future, first])
+        #expect(diagnosis.evidence == [1, 2, 10])
+        #expect(diagnosis.message == "Retry.Inner #2 received its completion (.failure(busy)) from Future #1 before it had "
+            + "received any subscription. Its subscription Future.Conduit #3 arrived only afterwards, on main.")
+    }
+
     @Test func aPipelineRecordedFromTheMiddleClaimsNothing() {
         var script = TraceScript()
         let sink = script.object("Sink", .subscriber)

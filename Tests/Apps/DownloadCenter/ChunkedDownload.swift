@@ -5,19 +5,20 @@ import Combine
 import OpenCombineShim
 #endif
 
-/// Downloads a large file as chunks fetched in parallel, one worker of the chunks queue per
-/// chunk, and publishes each chunk as it arrives; finishes once every chunk has been delivered.
+/// Downloads a large file as chunks fetched in parallel, spread over the server connections,
+/// and publishes each chunk as it arrives; finishes once every chunk has been delivered.
 ///
 /// **The app's one bug is here.** ``ChunkFetch/deliver(_:)`` calls the subscriber straight
-/// from the worker that fetched the chunk, while other workers are calling it too: the
+/// from the connection that fetched the chunk, while other connections are calling it too: the
 /// subscriber is called on several threads at once, which Combine forbids (calls to a
 /// subscriber must be serialized). ``ChunkWriter`` counts the chunks it wrote without a lock,
 /// so the count can lose an update and a complete file fail its check. The fix is to deliver
-/// from one serial queue (or under a lock held across `receive(_:)`):
-/// `queues.network.async { self.deliver(chunk) }` in ``ChunkFetch/request(_:)``.
+/// from one serial queue, or under a lock held across `receive(_:)`: in
+/// ``ChunkFetch/request(_:)``, have the fetched chunk's callback hop to a serial queue of the
+/// fetch's own before it calls `deliver(_:)`.
 ///
 /// Everything else here is correct: it fetches only as many chunks as asked for, sends nothing
-/// once cancelled except a chunk a worker already had in hand, and sends its completion only
+/// once cancelled except a chunk a connection already had in hand, and sends its completion only
 /// after every delivery has returned.
 struct ChunkedDownload: Publisher {
     typealias Output = Chunk
@@ -67,12 +68,12 @@ where Downstream.Input == Chunk, Downstream.Failure == Never {
         lock.unlock()
     }
 
-    /// Sends a chunk a worker fetched, on that worker.
+    /// Sends a chunk a connection fetched, on that connection's queue.
     private func deliver(_ chunk: Chunk) {
         lock.lock()
         let downstream = self.downstream
         lock.unlock()
-        // The bug: no serialization, so several workers are inside `receive(_:)` at once.
+        // The bug: no serialization, so several connections are inside `receive(_:)` at once.
         let more = downstream?.receive(chunk) ?? .none
         if more > 0 { request(more) }
         lock.lock()

@@ -7,17 +7,17 @@ import OpenCombineShim
 
 /// A download center written the way real apps are, the fifth app Lifeline is tried on, and the
 /// first with a publisher that calls its subscriber from several threads: a large file is
-/// fetched as chunks in parallel on a concurrent queue and written by a hand-written subscriber
+/// fetched as chunks in parallel on three connection queues and written by a hand-written subscriber
 /// on a disk queue, while small files go through `flatMap(maxPublishers: .max(2))` into
 /// `Deferred` `Future`s, live progress rows arrive through `receive(on:)` and are cancelled
 /// from another thread, the catalog is read with `subscribe(on:)`, mirrors are raced with
 /// `delay` and `timeout`, manifests come through `retry`, a bandwidth feed is multicast with
 /// `multicast(subject:)` and `connect()` to `assign(to:on:)` and an `AnySubscriber`, a `Record`
 /// replays through `autoconnect()`, and a `CurrentValueSubject` replays to a late subscriber,
-/// across four queues.
+/// across six queues.
 ///
 /// It has exactly one bug, documented where it is written: ``ChunkedDownload`` delivers each
-/// chunk from the worker that fetched it, so ``ChunkWriter`` is called on several threads at
+/// chunk from the connection that fetched it, so ``ChunkWriter`` is called on several threads at
 /// once (`concurrent-delivery`).
 ///
 /// Everything else is correct, including what looks wrong: a row's progress may land once
@@ -64,7 +64,11 @@ public final class DownloadCenterApp: @unchecked Sendable {
         pause(0.005)
         transfers.stopWatching(files[0].name)
         pause(0.01)
-        transfers.detailsClosed.send()
+        // The user's tap arrives on the UI queue, where the details were subscribed: OpenCombine's
+        // `prefix(untilOutputFrom:)` subscribes to its trigger first, so a tap sent from another
+        // thread while the details are still being subscribed would end them before they had
+        // their subscription.
+        queues.run(on: queues.ui, after: .milliseconds(0)) { transfers.detailsClosed.send() }
         status.parallelLimit.send(3)
         pause(0.2)
         status.openSettings()

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The download center's dispatch queues: a UI queue standing in for the main queue, a serial
-/// network queue for the simulated server, a serial disk queue that writes files, and a
-/// concurrent queue on which chunks of a large file are fetched in parallel.
+/// network queue for the simulated server and a serial disk queue that writes files, and three
+/// connection queues on which chunks of a large file are fetched in parallel.
 ///
 /// Every block the app schedules joins ``pendingWork``, so that ``drain()`` can wait until the
 /// app is quiet.
@@ -10,7 +10,8 @@ final class DownloadQueues: @unchecked Sendable {
     let ui = DispatchQueue(label: "downloads.ui")
     let network = DispatchQueue(label: "downloads.network")
     let disk = DispatchQueue(label: "downloads.disk")
-    let chunks = DispatchQueue(label: "downloads.chunks", attributes: .concurrent)
+    /// The server connections chunks are fetched on, in parallel: serial queues of their own.
+    let connections = (1...3).map { DispatchQueue(label: "downloads.connection\($0)") }
     /// Work on the app's queues that has not finished yet.
     let pendingWork = DispatchGroup()
 
@@ -33,8 +34,7 @@ final class DownloadQueues: @unchecked Sendable {
     /// has. Returns `false` if that took more than ten seconds.
     func drain() -> Bool {
         guard pendingWork.wait(timeout: .now() + 10) == .success else { return false }
-        for queue in [network, disk, ui] { queue.sync {} }
-        chunks.sync(flags: .barrier) {}
+        for queue in [network, disk, ui] + connections { queue.sync {} }
         return pendingWork.wait(timeout: .now() + 10) == .success
     }
 }

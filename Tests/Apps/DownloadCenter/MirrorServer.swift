@@ -77,10 +77,11 @@ final class MirrorServer: @unchecked Sendable {
         .eraseToAnyPublisher()
     }
 
-    /// Fetches one chunk of a large file on a worker of the chunks queue, then calls `done`
-    /// on that worker.
+    /// Fetches one chunk of a large file on one of the connections, then calls `done` on that
+    /// connection's queue.
     func fetchChunk(_ index: Int, of file: FileEntry, done: @escaping @Sendable (Chunk) -> Void) {
-        queues.run(on: queues.chunks, after: .milliseconds(3)) {
+        let connection = queues.connections[index % queues.connections.count]
+        queues.run(on: connection, after: .milliseconds(3)) {
             done(Chunk(index: index, bytes: min(FileEntry.chunkSize, file.size - index * FileEntry.chunkSize)))
         }
     }
