@@ -92,6 +92,15 @@ let package = Package(
             name: "PhotoBackupApp", dependencies: [combine], path: "Tests/Apps/PhotoBackup",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "DownloadCenterApp", dependencies: [combine], path: "Tests/Apps/DownloadCenter",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "download-center",
+            dependencies: ["Lifeline", "DownloadCenterApp"],
+            path: "Tests/Apps/download-center"
+        ),
         .executableTarget(
             name: "photo-backup",
             dependencies: ["Lifeline", "PhotoBackupApp"],
@@ -150,7 +159,7 @@ let package = Package(
             name: "LifelineTestingTests",
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
-                "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", combine,
+                "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", combine,
             ]
         ),
         .testTarget(

@@ -228,6 +228,35 @@ import Testing
         #expect(diagnosis.evidence == [1, 2])
     }
 
+    /// OpenCombine's `Future`, fulfilled on another queue while it hands out its subscription:
+    /// `retry` takes the failure as the end, subscribes again, and only then gets the first
+    /// subscription, which it cancels. The cause is the completion that came first, not a
+    /// subscriber subscribed twice.
+    @Test func aCompletionBeforeTheSubscriptionIsReportedAndItsLateSubscriptionIsNoDuplicate() throws {
+        var script = TraceScript()
+        let future = script.object("Future", .publisher)
+        let retry = script.object("Retry.Inner", .subscriber)
+        let first = script.object("Future.Conduit", .subscription)
+        let again = script.object("Future", .publisher)
+        let second = script.object("Future.Conduit", .subscription)
+        script.record(.begin, .subscribe(publisher: future, subscriber: retry)) // 1
+        script.thread = TraceScript.worker
+        script.complete(retry, .failure("busy")) { // 2
+            $0.subscribe(again, retry) { $0.receiveSubscription(retry, second) { $0.request(second, .unlimited) } }
+        }
+        script.thread = TraceScript.main
+        script.receiveSubscription(retry, first) { $0.cancel(first) } // 10
+        script.record(.end, .subscribe(publisher: future, subscriber: retry))
+        script.thread = TraceScript.worker
+        script.complete(retry)
+        let diagnosis = try only(script)
+        #expect(diagnosis.code == "value-before-subscription")
+        #expect(diagnosis.objects == [retry, future, first])
+        #expect(diagnosis.evidence == [1, 2, 10])
+        #expect(diagnosis.message == "Retry.Inner #2 received its completion (.failure(busy)) from Future #1 before it had "
+            + "received any subscription. Its subscription Future.Conduit #3 arrived only afterwards, on main.")
+    }
+
     @Test func aPipelineRecordedFromTheMiddleClaimsNothing() {
         var script = TraceScript()
         let sink = script.object("Sink", .subscriber)
@@ -263,6 +292,29 @@ import Testing
         #expect(diagnosis.objects.first == x)
         #expect(diagnosis.evidence == [7, 8, 9])
         #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was called on two threads at once: receive(_:) began on worker while receive(_:) was still running on main.")
+        _ = s
+    }
+
+    /// Two workers of one concurrent queue share its label; the finding tells them apart and
+    /// names the subscription whose sends need serializing.
+    @Test func concurrentDeliveryOnTwoThreadsOfOneQueue() throws {
+        var (script, _, x, s) = subscribed(requesting: .unlimited)
+        script.record(.begin, .value(subscriber: x, returnedDemand: nil, value: nil), on: TraceScript.main) // 7
+        script.record(.begin, .value(subscriber: x, returnedDemand: nil, value: nil), on: TraceScript.worker) // 8
+        script.record(.end, .value(subscriber: x, returnedDemand: .max(0), value: nil), on: TraceScript.main) // 9
+        script.record(.end, .value(subscriber: x, returnedDemand: .max(0), value: nil), on: TraceScript.worker) // 10
+        script.complete(x)
+        let scripted = script.trace()
+        let pool = "downloads.chunks"
+        let trace = Trace(
+            header: scripted.header, objects: scripted.objects,
+            threads: [1: TraceThread(tid: 1, name: pool), 2: TraceThread(tid: 2, name: pool)],
+            queues: [:], events: scripted.events, snapshots: [], damage: []
+        )
+        let diagnosis = try #require(TraceAnalyzer().diagnose(trace).first { $0.code == "concurrent-delivery" })
+        #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was called on two threads at once: receive(_:) began on "
+            + "downloads.chunks (thread 2) while receive(_:) was still running on another thread of it (thread 1).")
+        #expect(diagnosis.fix.contains("serialize the sends of CustomSubscription #3 with"), "\(diagnosis.fix)")
         _ = s
     }
 

@@ -35,14 +35,22 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
         _ subscriber: TraceObjectID, first: TraceEvent, firstEnd: UInt64, second: TraceEvent, in lifecycles: TraceLifecycles
     ) -> Diagnosis {
         let lifecycle = lifecycles.lifecycle(ofEvent: second.seq)
+        var (secondPlace, firstPlace) = (
+            lifecycles.trace.executionContextName(of: second), lifecycles.trace.executionContextName(of: first)
+        )
+        // Two threads of one concurrent queue share its label: tell them apart.
+        if secondPlace == firstPlace {
+            secondPlace += " (thread \(second.thread))"
+            firstPlace = "another thread of it (thread \(first.thread))"
+        }
+        let sender = lifecycle?.subscription.map { "the sends of \(lifecycles.name($0))" } ?? "the publisher's sends"
         return Diagnosis(
             code: code, severity: .error,
             objects: [subscriber] + [lifecycle?.subscription, lifecycle?.publisher].compactMap { $0 },
             evidence: [first.seq, second.seq, firstEnd],
             message: "\(lifecycles.name(subscriber)) was called on two threads at once: \(Self.callName(second.kind)) "
-                + "began on \(lifecycles.trace.executionContextName(of: second)) while \(Self.callName(first.kind)) "
-                + "was still running on \(lifecycles.trace.executionContextName(of: first)).",
-            fix: "Deliver to a subscriber from one thread at a time: serialize the publisher's sends with a lock or a "
+                + "began on \(secondPlace) while \(Self.callName(first.kind)) was still running on \(firstPlace).",
+            fix: "Deliver to a subscriber from one thread at a time: serialize \(sender) with a lock or a "
                 + "serial queue, or add receive(on:) with a serial scheduler in front of the subscriber.",
             hop: lifecycle?.hop
         )

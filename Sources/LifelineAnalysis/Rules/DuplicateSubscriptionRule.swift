@@ -5,7 +5,9 @@
 /// (as `retry` and `catch` do) is not reported: that is a new `subscribe(_:)` call. A
 /// subscription that arrives with no subscribe call of its own, after the subscriber already
 /// received one, is reported even when the first had ended: one subscribe call hands out one
-/// subscription.
+/// subscription. The exception is a subscription that arrives late for a subscribe call a
+/// completion already answered (the publisher finished on another thread while handing it
+/// out): `value-before-subscription` reports that, the cause.
 public struct DuplicateSubscriptionRule: DiagnosisRule {
     public let code = "duplicate-subscription"
 
@@ -14,7 +16,9 @@ public struct DuplicateSubscriptionRule: DiagnosisRule {
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         lifecycles.lifecycles.compactMap { lifecycle in
-            guard let subscription = lifecycle.subscription, let received = lifecycle.subscriptionCall else { return nil }
+            guard let subscription = lifecycle.subscription, let received = lifecycle.subscriptionCall,
+                  !ValueBeforeSubscriptionRule.receivedItsSubscriptionLate(lifecycle)
+            else { return nil }
             let overlapped = lifecycles.overlappedLifecycle(for: lifecycle)
             guard let earlier = overlapped ?? unsubscribedPredecessor(of: lifecycle, in: lifecycles),
                   let earlierSubscription = earlier.subscription, let earlierCall = earlier.subscriptionCall
