@@ -219,9 +219,9 @@ import Testing
         #expect(split?.contains("--split") == false)
     }
 
-    /// PlantUML is cut into the sections the SVG is, and says it is too wide only when a
-    /// section is; Mermaid, drawn side by side, says so for the whole story.
-    @Test func plantUMLIsTooWideOnlyWhenASectionIs() {
+    /// PlantUML and Mermaid are cut into the sections the SVG is, and say they are too wide
+    /// only when a section is: the schedulers story's Mermaid, drawn side by side, was.
+    @Test func theTextFormatsAreTooWideOnlyWhenASectionIs() {
         let sample = SelectionGoldenTests.schedulers
         func warning(_ format: PictureFormat) -> String? {
             let picture = Array(format == .plantuml
@@ -229,8 +229,24 @@ import Testing
                 : MermaidSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses).utf8)
             return PageFit.tooWideWarning(format: format, picture: picture, trace: sample.trace, diagnoses: sample.diagnoses, collapse: .auto)
         }
-        #expect(warning(.mermaid) != nil)
+        #expect(warning(.mermaid) == nil)
         #expect(warning(.plantuml) == nil)
+        #expect(SequenceSVGRenderer.estimatedWidth(sample.trace, diagnoses: sample.diagnoses) > PageFit.pageWidth,
+                "the story is too wide side by side")
+    }
+
+    /// A Mermaid picture cut into sections is Markdown, a diagram per section: written to a
+    /// .mmd file, which Mermaid's tools read as one diagram, it is warned about; one diagram is not.
+    @Test func mermaidSectionsInAMmdFileAreWarnedAbout() throws {
+        let wide = SelectionGoldenTests.schedulers
+        let sections = MermaidSequenceRenderer.render(wide.trace, diagnoses: wide.diagnoses)
+        #expect(MermaidSequenceRenderer.diagrams(in: sections).count == 2)
+        let warning = try #require(PageFit.markdownWarning(format: .mermaid, picture: Array(sections.utf8), fileName: "sequence.mmd"))
+        #expect(warning.contains("cut into 2 sections"), "\(warning)")
+        #expect(PageFit.markdownWarning(format: .mermaid, picture: Array(sections.utf8), fileName: "sequence.md") == nil)
+        let one = MermaidSequenceRenderer.render(SampleTraces.mapChain)
+        #expect(MermaidSequenceRenderer.diagrams(in: one) == [one[...]])
+        #expect(PageFit.markdownWarning(format: .mermaid, picture: Array(one.utf8), fileName: "sequence.mmd") == nil)
     }
 
     /// A model that fits is not cut.

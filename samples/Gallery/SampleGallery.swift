@@ -17,8 +17,20 @@ public struct SampleGallery {
         let diagnoses: [Diagnosis]
         /// The diagnosis report, as diagnoses.txt holds it.
         let report: String
-        /// The folded Mermaid sequence diagram, as sequence.mmd holds it.
+        /// The folded Mermaid sequence diagram, as sequence.mmd holds it, or, cut into
+        /// sections, the Markdown sequence.md holds.
         let mermaid: String
+
+        /// The file that holds ``mermaid``.
+        var mermaidFileName: String {
+            MermaidSequenceRenderer.isMarkdown(mermaid) ? SampleGallery.mermaidMarkdownFileName : PictureFormat.mermaid.galleryFileName
+        }
+
+        /// ``mermaid`` as the page shows it: one diagram in a Mermaid block, or the sections'
+        /// Markdown, which has a block per section, as it is.
+        var inlineMermaid: String {
+            MermaidSequenceRenderer.isMarkdown(mermaid) ? String(mermaid.dropLast()) : "```mermaid\n" + mermaid + "```"
+        }
         /// The pipelines drawn one per picture in the story's pipelines/ folder; empty for a
         /// story of one pipeline.
         let pipelines: [Pipeline]
@@ -30,6 +42,9 @@ public struct SampleGallery {
     /// The files that carry this run's clock times, process id and thread ids, so that every
     /// run writes different bytes. They are written, but kept out of git (`.gitignore`): the
     /// committed gallery links the recording of each story kept as a test fixture instead.
+    /// The file that holds the Mermaid of a sequence diagram cut into sections, in place of
+    /// sequence.mmd: Markdown with one diagram per section.
+    static let mermaidMarkdownFileName = "sequence.md"
     static let runSpecificFiles: Set<String> = ["trace.jsonl", PictureFormat.perfetto.galleryFileName]
 
     /// Where the committed recording of a story is, relative to the gallery folder.
@@ -113,6 +128,13 @@ public struct SampleGallery {
                 throw Failure(description: "\(scenario.name): could not draw the \(format.pictureName): \(error)")
             }
         }
+        // A sequence diagram cut into sections is Markdown, one Mermaid diagram per section:
+        // a .md file, since Mermaid's tools read a .mmd file as one diagram.
+        let mermaid = files[PictureFormat.mermaid.galleryFileName]!
+        if MermaidSequenceRenderer.isMarkdown(mermaid) {
+            files[PictureFormat.mermaid.galleryFileName] = nil
+            files[Self.mermaidMarkdownFileName] = mermaid
+        }
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
             try write(text, to: directory.appendingPathComponent(name))
         }
@@ -121,7 +143,7 @@ public struct SampleGallery {
                                       theme: .light, darkCopy: true, layout: GraphvizLayout())
             : []
         return Entry(scenario: scenario, trace: trace, console: console.lines, diagnoses: diagnoses, report: report,
-                     mermaid: files[PictureFormat.mermaid.galleryFileName]!, pipelines: pipelines)
+                     mermaid: mermaid, pipelines: pipelines)
     }
 
     /// Writes the index page, README.md, that shows every story: its diagnosis, its sequence
@@ -189,7 +211,7 @@ public struct SampleGallery {
 
                 Story: [samples/\(name)](../samples/\(name)/) · Files: \
                 [sequence.svg](\(name)/sequence.svg) ([dark](\(name)/sequence~dark.svg)) · \
-                [sequence.mmd](\(name)/sequence.mmd) · [sequence.puml](\(name)/sequence.puml) · \
+                [\(entry.mermaidFileName)](\(name)/\(entry.mermaidFileName)) · [sequence.puml](\(name)/sequence.puml) · \
                 [marbles.svg](\(name)/marbles.svg) ([dark](\(name)/marbles~dark.svg)) · \
                 [diagnoses.txt](\(name)/diagnoses.txt) · [diagnoses.json](\(name)/diagnoses.json) · \
                 [timeline.txt](\(name)/timeline.txt) · [console.txt](\(name)/console.txt) · \
@@ -213,8 +235,7 @@ public struct SampleGallery {
                 \(ownershipSection(entry))
                 ### Mermaid
 
-                ```mermaid
-                \(entry.mermaid)```
+                \(entry.inlineMermaid)
 
                 ### What the program printed
 

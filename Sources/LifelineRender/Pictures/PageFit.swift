@@ -24,7 +24,7 @@ public enum PageFit {
         case .svg, .marbles, .graphSVG: width = svgSize(picture)?.0
         case .mermaid, .plantuml:
             width = SequenceSVGRenderer.estimatedWidth(trace, diagnoses: diagnoses, options: .init(collapse: collapse),
-                                                       sectioned: format == .plantuml)
+                                                       sectioned: true)
         case .graphPNG: width = pngWidth(picture)
         case .perfetto, .dot: width = nil
         }
@@ -40,16 +40,28 @@ public enum PageFit {
     /// diagram exceeded" in place of a longer diagram.
     static let mermaidTextLimit = 50_000
 
-    /// The warning (without its `warning:` prefix) to give when a Mermaid diagram is longer
-    /// than Mermaid draws by default, with what to do about it, or `nil` for any other picture
-    /// and for one that Mermaid draws. `name` is the pipeline a split picture draws.
+    /// The warning (without its `warning:` prefix) to give when a Mermaid diagram (one of a
+    /// sectioned picture's) is longer than Mermaid draws by default, with what to do about it,
+    /// or `nil` for any other picture and for one that Mermaid draws. `name` is the pipeline a
+    /// split picture draws.
     public static func tooLongWarning(format: PictureFormat, picture: [UInt8], name: String? = nil) -> String? {
         guard format == .mermaid, picture.count > mermaidTextLimit else { return nil }
-        let length = String(decoding: picture, as: UTF8.self).utf16.count
+        let text = String(decoding: picture, as: UTF8.self)
+        let length = MermaidSequenceRenderer.diagrams(in: text).map(\.utf16.count).max() ?? 0
         guard length > mermaidTextLimit else { return nil }
         return "the Mermaid diagram\(name.map { " of \($0)" } ?? "") is \(length) characters long, more than Mermaid draws "
             + "unless its maxTextSize is raised (\(mermaidTextLimit)); draw less of it with "
             + drawLess(split: name == nil).joined(separator: ", ")
+    }
+
+    /// The warning (without its `warning:` prefix) to give when a Mermaid picture cut into
+    /// sections, which is Markdown with one diagram per section, goes to a `.mmd` file, which
+    /// Mermaid's tools read as one diagram; `nil` otherwise.
+    public static func markdownWarning(format: PictureFormat, picture: [UInt8], fileName: String) -> String? {
+        guard format == .mermaid, fileName.hasSuffix(".mmd"), picture.starts(with: Array("**Part ".utf8)) else { return nil }
+        let sections = MermaidSequenceRenderer.diagrams(in: String(decoding: picture, as: UTF8.self)).count
+        return "\(fileName) holds Markdown, not one Mermaid diagram: the sequence diagram is cut into \(sections) sections "
+            + "as the SVG is, one ```mermaid block each, for a doc page to embed; name the file .md for Mermaid's tools (mmdc -i FILE.md)"
     }
 
     /// The options that draw a part of a picture: a split picture is already one pipeline.

@@ -19,7 +19,8 @@ public enum SplitPictures {
     /// palette (`P3~dark.svg`), for pages that pair light and dark pictures; `index.md` links
     /// the first. `warn` is given each picture too wide for a page
     /// (``PageFit/tooWideWarning(format:picture:trace:diagnoses:collapse:name:)``) and each
-    /// Mermaid diagram too long for Mermaid (``PageFit/tooLongWarning(format:picture:name:)``).
+    /// Mermaid diagram too long for Mermaid (``PageFit/tooLongWarning(format:picture:name:)``)
+    /// or cut into sections (``PageFit/markdownWarning(format:picture:fileName:)``).
     /// `lifecycles`, the lifecycles of `trace` when the caller has them (it diagnosed the
     /// trace), are not rebuilt; the trace's pipelines are found once for every picture.
     /// Returns the pipelines drawn, in order.
@@ -60,6 +61,7 @@ public enum SplitPictures {
                     warn(warning)
                 }
                 let name = fileName(pipeline.id, format: format, copy: copy.name)
+                if let warning = PageFit.markdownWarning(format: format, picture: picture, fileName: name) { warn(warning) }
                 try OutputFile.write(Data(picture), to: folder.appendingPathComponent(name).path)
             }
         }

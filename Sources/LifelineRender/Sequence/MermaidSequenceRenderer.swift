@@ -10,9 +10,15 @@ import LifelineLog
 /// other than the first one are shaded, and a note names the thread wherever it changes.
 /// Every label is escaped with Mermaid entity codes (`#quot;`, `#35;`, `#59;`, `#lt;`).
 ///
+/// A trace too wide for the page is cut where the SVG cuts it (``SequenceModel/sections(fitting:)``):
+/// one Mermaid source holds one diagram, so the result is then Markdown, for a doc page to
+/// embed, with one ` ```mermaid ` block per section, each headed by its place among the
+/// sections and the events it draws (`**Part 2 of 14** · events @345 to @612`), and each
+/// with only the participants its rows use. A trace that fits is one `sequenceDiagram`.
+///
 /// ```swift
 /// let mermaid = MermaidSequenceRenderer.render(trace)
-/// let markdown = "```mermaid\n" + mermaid + "```\n"
+/// let markdown = MermaidSequenceRenderer.isMarkdown(mermaid) ? mermaid : "```mermaid\n" + mermaid + "```\n"
 /// ```
 public enum MermaidSequenceRenderer {
     private static let labelLimit = 72
@@ -23,23 +29,65 @@ public enum MermaidSequenceRenderer {
         "rgba(130,80,223,0.14)", "rgba(14,124,134,0.14)", "rgba(191,57,137,0.14)",
     ]
 
-    /// Renders `trace` as Mermaid source.
+    /// Renders `trace` as Mermaid source, or, when it is cut into sections, as Markdown with
+    /// one Mermaid diagram per section.
     ///
     /// - Parameters:
     ///   - trace: The recorded trace.
     ///   - diagnoses: Findings to write as notes after their last evidence event.
-    ///   - options: Folding; the appearance is ignored.
+    ///   - options: Folding and the page width to fit; the appearance is ignored.
     ///   - lifecycles: The lifecycles of `trace`, when the caller has them already (it
     ///     diagnosed the trace): they are not rebuilt.
-    /// - Returns: The `sequenceDiagram` source, ending with a newline.
+    /// - Returns: The `sequenceDiagram` source, or the Markdown of the sections, ending with a
+    ///   newline.
     public static func render(
         _ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init(), lifecycles: TraceLifecycles? = nil
     ) -> String {
         let model = SequenceModel.fitted(trace, diagnoses: diagnoses, options: options, lifecycles: lifecycles)
-        var lines = ["sequenceDiagram"]
         guard !model.lanes.isEmpty else {
-            return (lines + ["    participant L0 as (no events recorded)"]).joined(separator: "\n") + "\n"
+            return ["sequenceDiagram", "    participant L0 as (no events recorded)"].joined(separator: "\n") + "\n"
         }
+        // Calls are shaded by thread when the calls of the whole trace ran on more than one.
+        let shadesContexts = model.calledContexts.count > 1
+        let sections = model.sections(fitting: options.pageWidth)
+        guard sections.count > 1 else { return diagram(of: model, shadesContexts: shadesContexts) }
+        var markdown = ""
+        for (number, section) in sections.enumerated() {
+            if number > 0 { markdown += "\n" }
+            markdown += "**Part \(number + 1) of \(sections.count)**" + (eventRange(of: section).map { " · events \($0)" } ?? "") + "\n\n"
+            markdown += "```mermaid\n" + diagram(of: section, shadesContexts: shadesContexts) + "```\n"
+        }
+        return markdown
+    }
+
+    /// Whether `rendered` (what ``render(_:diagnoses:options:lifecycles:)`` returned) is
+    /// Markdown holding one Mermaid diagram per section, rather than one diagram's source.
+    public static func isMarkdown(_ rendered: String) -> Bool {
+        rendered.hasPrefix("**Part ")
+    }
+
+    /// The Mermaid sources in `rendered`: the diagrams of a Markdown document's blocks, or
+    /// `rendered` itself.
+    public static func diagrams(in rendered: String) -> [Substring] {
+        guard isMarkdown(rendered) else { return [rendered[...]] }
+        return rendered.components(separatedBy: "```mermaid\n").dropFirst().compactMap { block in
+            block.range(of: "\n```\n").map { block[..<$0.lowerBound] + "\n" }.map(Substring.init)
+        }
+    }
+
+    /// The events a section draws, as `@345 to @612`: its first and last rows' (a folded run
+    /// says what it stands for itself, and an interleaved one reaches past the section's
+    /// rows); `nil` for rows without events.
+    private static func eventRange(of model: SequenceModel) -> String? {
+        var low = UInt64.max, high = UInt64.min
+        for seq in model.steps.lazy.compactMap(\.seq) { (low, high) = (min(low, seq), max(high, seq)) }
+        guard low <= high else { return nil }
+        return low == high ? "@\(low)" : "@\(low) to @\(high)"
+    }
+
+    /// One `sequenceDiagram` of `model`, ending with a newline.
+    private static func diagram(of model: SequenceModel, shadesContexts: Bool) -> String {
+        var lines = ["sequenceDiagram"]
         // Each heading in the SVG's two lines, so that a participant is no wider than the SVG's lane.
         for lane in model.lanes {
             let type = MermaidText.escape(lane.typeLine, limit: labelLimit), identity = MermaidText.escape(lane.identityLine, limit: labelLimit)
@@ -48,7 +96,6 @@ public enum MermaidSequenceRenderer {
         let everyone = model.lanes.count > 1 ? "L0,L\(model.lanes.count - 1)" : "L0"
         var currentContext: Int?
         var shading = false
-        let shadesContexts = model.calledContexts.count > 1
         for step in model.steps {
             if shadesContexts, step.isColouredByContext, let context = step.context, context != currentContext {
                 if shading { lines.append("    end") }

@@ -45,8 +45,8 @@ public enum SequenceSVGRenderer {
 
     /// How wide the SVG of `trace` is laid out for `options`, in pixels, before notes: what
     /// the text formats are checked against the page width with. With `sectioned`, the widest
-    /// of the sections the SVG and PlantUML cut a picture too wide for the page into; without,
-    /// the picture side by side, as Mermaid draws it.
+    /// of the sections the SVG, Mermaid and PlantUML cut a picture too wide for the page into;
+    /// without, the picture side by side.
     public static func estimatedWidth(
         _ trace: Trace, diagnoses: [Diagnosis] = [], options: SequenceDiagramOptions = .init(), sectioned: Bool = false
     ) -> Int {

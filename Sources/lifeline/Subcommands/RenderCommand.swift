@@ -13,7 +13,9 @@ struct RenderCommand: ParsableCommand {
         abstract: "Draw a trace log as a sequence diagram, marble diagram, Perfetto trace or ownership graph.",
         discussion: """
             The sequence diagrams (svg, mermaid, plantuml) show what `lifeline diagnose` finds \
-            as notes at the events that prove it. The ownership graphs (dot, graph-svg, \
+            as notes at the events that prove it. A sequence diagram too wide for a page is \
+            cut into sections; mermaid then writes Markdown, one ```mermaid block per section. \
+            The ownership graphs (dot, graph-svg, \
             graph-png) draw one snapshot of who holds whom: the last one, or the one --at \
             names; a log without snapshots is an error (exit 2). graph-png needs --output. The \
             output is deterministic: the same log gives the same bytes.
@@ -125,6 +127,9 @@ struct RenderCommand: ParsableCommand {
             StandardError.write("warning: \(warning)")
         }
         try PageFit.checkViewable(format: format, picture: picture)
+        if let output, let warning = PageFit.markdownWarning(format: format, picture: picture, fileName: output) {
+            StandardError.write("warning: \(warning)")
+        }
         if let output {
             try OutputFile.write(Data(picture), to: output)
         } else {
