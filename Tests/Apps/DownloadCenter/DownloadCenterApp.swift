@@ -43,7 +43,8 @@ public final class DownloadCenterApp: @unchecked Sendable {
 
     /// Runs about a quarter of a second of the app: the catalog loads and every file starts
     /// downloading, the user watches two rows and stops watching one, opens the details of two
-    /// files and closes one at once, closes the large file's details and opens the settings.
+    /// files and closes one at once, closes the large file's details once they show progress,
+    /// and opens the settings.
     /// Returns once every queue is quiet.
     ///
     /// - Returns: `false` if the app's queues did not go quiet within ten seconds.
@@ -63,11 +64,13 @@ public final class DownloadCenterApp: @unchecked Sendable {
         details[files[3].name] = nil
         pause(0.005)
         transfers.stopWatching(files[0].name)
-        pause(0.01)
-        // The user's tap arrives on the UI queue, where the details were subscribed: OpenCombine's
+        // The user closes the large file's details once they show some progress. The tap arrives
+        // on the UI queue, where the details were subscribed: OpenCombine's
         // `prefix(untilOutputFrom:)` subscribes to its trigger first, so a tap sent from another
         // thread while the details are still being subscribed would end them before they had
         // their subscription.
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while queues.ui.sync(execute: { transfers.largeProgress == 0 }), Date() < deadline { pause(0.005) }
         queues.run(on: queues.ui, after: .milliseconds(0)) { transfers.detailsClosed.send() }
         status.parallelLimit.send(3)
         pause(0.2)
