@@ -17,7 +17,7 @@ extension TraceLifecycles {
     /// The place of the subscription that `subscriber`'s first subscribe call made: first seen
     /// inside that call, so made by the same top-level subscribe as the subscriber's hop.
     private func subscribedPlace(of subscriber: TraceObjectID) -> String? {
-        guard let first = lifecycles(ofSubscriber: subscriber).first, let subscribe = first.subscribeCall,
+        guard let first = lifecycleIDs(ofSubscriber: subscriber).first.map(lifecycle), let subscribe = first.subscribeCall,
               let subscription = first.subscription, let place = trace.object(subscription)?.placeName,
               let seen = firstSeen(subscription),
               calls.firstEnclosingCall(of: seen, where: { $0.begin == subscribe }) != nil

@@ -21,6 +21,7 @@ public struct ValueBeforeSubscriptionRule: DiagnosisRule {
             guard let subscribeCall = lifecycle.subscribeCall else { return nil }
             let value = lifecycle.deliveries.first { lifecycle.state(before: $0.begin) == .awaitingSubscription }
             let completion = lifecycle.completions.first { lifecycle.state(before: $0.seq) == .awaitingSubscription }
+            guard value != nil || completion != nil else { return nil }
             let source = lifecycle.publisher.map { " from \(lifecycles.name($0))" } ?? ""
             let subscriber = lifecycles.name(lifecycle.subscriber)
             if let value, value.begin < completion?.seq ?? .max {
