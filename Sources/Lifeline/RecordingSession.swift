@@ -155,10 +155,16 @@ final class RecordingSession: Sendable {
             record(.begin, .value(subscriber: subscriber, returnedDemand: nil, value: nil), delivery: .enters)
             return
         }
+        recordDeliveryBegin(toRecordable: UInt32(truncatingIfNeeded: subscriber.rawValue))
+    }
+
+    /// ``recordDeliveryBegin(to:)`` for a subscriber whose id the caller knows fits a record.
+    @inline(__always)
+    func recordDeliveryBegin(toRecordable subscriber: UInt32) {
         let event = Self.valueBeginEvent
-        let result = lifeline_record_object(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue))
+        let result = lifeline_record_object(log, event, subscriber)
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
-        _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: 0), .begin, callSite: nil)
+        _ = finishRecording(result, RecordArguments(event: event, objects: UInt64(subscriber), number: 0), .begin, callSite: nil)
     }
 
     /// Records the end of a value's delivery, without description, to `subscriber`, which
