@@ -92,7 +92,26 @@ final class IntrospectionBridge: _Introspection, @unchecked Sendable {
         guard session.recordsDeliveriesDirectly else {
             return didReceiveGenerally(subscriber: subscriber, input: input, resultingDemand: resultingDemand)
         }
-        session.recordDeliveryEnd(returnedDemand: resultingDemand.recordEncoding) { id(of: subscriber, role: .subscriber, joined: true) }
+        // The subscriber the beginning entered the delivery scope for: one whose id fits a record
+        // (1 through UInt32.max) is recorded here, and then the hook's arguments are no longer
+        // needed. One call that left the scope and recorded, handing back a scope without
+        // subscriber, kept them in registers across the record path, which saved and restored
+        // three registers more and spilled four: 34 instructions a value more (callgrind).
+        let begun = session.leaveDeliveryScope()
+        guard begun &- 1 < UInt64(UInt32.max) else {
+            return didReceiveOutsideScope(subscriber: subscriber, begun: begun, resultingDemand: resultingDemand)
+        }
+        session.recordDeliveryEnd(of: TraceObjectID(begun), returnedDemand: resultingDemand.recordEncoding, leavingScope: false)
+    }
+
+    /// ``didReceive(subscriber:input:resultingDemand:)`` where the scope left held no subscriber
+    /// whose id fits a record (`begun`, 0 for none).
+    @inline(never)
+    private func didReceiveOutsideScope<Downstream: Subscriber>(
+        subscriber: Downstream, begun: UInt64, resultingDemand: Subscribers.Demand
+    ) {
+        let subscriberID = begun != 0 ? TraceObjectID(begun) : id(of: subscriber, role: .subscriber, joined: true)
+        session.record(.end, .value(subscriber: subscriberID, returnedDemand: TraceDemand(resultingDemand), value: nil))
     }
 
     /// ``didReceive(subscriber:input:resultingDemand:)`` where the delivery entry points don't

@@ -47,8 +47,8 @@ final class RecordingSession: Sendable {
     /// snapshot at every call).
     private let recordsFields: Bool
     /// Whether a value's delivery without description is recorded by the delivery entry points
-    /// (``recordDeliveryBegin(to:)``, ``recordDeliveryEnd(of:returnedDemand:)``,
-    /// ``recordDeliveryEnd(returnedDemand:subscriber:)``): values are not described, events are
+    /// (``recordDeliveryBegin(to:)``, ``leaveDeliveryScope()``,
+    /// ``recordDeliveryEnd(of:returnedDemand:leavingScope:)``): values are not described, events are
     /// binary records (`recordsFields`) and call sites are on, so the delivery's scope holds its
     /// subscriber. One flag for the hook's and the proxies' deliveries to test: testing the three
     /// on every event cost 21 instructions a value more (callgrind, automatic mode).
@@ -146,27 +146,6 @@ final class RecordingSession: Sendable {
         return finishRecording(result, fields.arguments, phase, callSite: callSite)
     }
 
-    /// Records the end of a value's delivery, without description, that returned `demand` (as
-    /// `Subscribers.Demand.recordEncoding`), and
-    /// leaves the delivery's scope (as `callSites.deliveryEnds()`): the subscriber is the one the
-    /// beginning entered the scope for, or `subscriber()` where the scope has none (call sites
-    /// off, a beginning recorded before the recording started, scopes nested too deep).
-    ///
-    /// One call of `lifeline_record_delivery_end` when it can: leaving the scope first and
-    /// recording after, as ``record(_:_:callSite:delivery:)`` would, costs 18 instructions a call
-    /// more, and the caller about 10 more (callgrind, automatic mode).
-    ///
-    /// Only where ``recordsDeliveriesDirectly``.
-    @inline(__always)
-    func recordDeliveryEnd(returnedDemand demand: UInt64, subscriber: () -> TraceObjectID) {
-        let result = lifeline_record_delivery_end(log, Self.valueEndEvent, demand)
-        guard result >= LIFELINE_RECORD_NEEDS_OBJECT else { return }
-        // Read where the C library left it: a variable of the caller's, passed by address, would
-        // make the caller set up a stack guard on every call.
-        let begun = lifeline_record_pending().pointee.subscriber
-        finishDeliveryEnd(result, begun != 0 ? TraceObjectID(begun) : subscriber(), demand)
-    }
-
     /// Records the beginning of a value's delivery, without description, to `subscriber`, and
     /// enters its delivery scope, as ``record(_:_:callSite:delivery:)`` would: one inlined call
     /// of `lifeline_record_object`. Only where ``recordsDeliveriesDirectly``.
@@ -176,22 +155,36 @@ final class RecordingSession: Sendable {
             record(.begin, .value(subscriber: subscriber, returnedDemand: nil, value: nil), delivery: .enters)
             return
         }
+        recordDeliveryBegin(toRecordable: UInt32(truncatingIfNeeded: subscriber.rawValue))
+    }
+
+    /// ``recordDeliveryBegin(to:)`` for a subscriber whose id the caller knows fits a record.
+    @inline(__always)
+    func recordDeliveryBegin(toRecordable subscriber: UInt32) {
         let event = Self.valueBeginEvent
-        let result = lifeline_record_object(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue))
+        let result = lifeline_record_object(log, event, subscriber)
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
-        _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: 0), .begin, callSite: nil)
+        _ = finishRecording(result, RecordArguments(event: event, objects: UInt64(subscriber), number: 0), .begin, callSite: nil)
     }
 
     /// Records the end of a value's delivery, without description, to `subscriber`, which
-    /// returned `number` (as `Subscribers.Demand.recordEncoding`), and leaves the delivery's scope, as ``record(_:_:callSite:delivery:)``
-    /// would: one inlined call of `lifeline_record_number`. For a subscriber that knows its own
-    /// id (the operator's proxy); only where ``recordsDeliveriesDirectly`` and the id fits 32 bits.
+    /// returned `number` (as `Subscribers.Demand.recordEncoding`), and leaves the delivery's
+    /// scope unless the caller left it (``leaveDeliveryScope()``), as
+    /// ``record(_:_:callSite:delivery:)`` would: one inlined call of `lifeline_record_number`.
+    /// Only where ``recordsDeliveriesDirectly`` and the id fits 32 bits.
     @inline(__always)
-    func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand number: UInt64) {
-        let event = Self.valueEndEvent | LIFELINE_EVENT_LEAVES_SCOPE
+    func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand number: UInt64, leavingScope: Bool = true) {
+        let event = Self.valueEndEvent | (leavingScope ? LIFELINE_EVENT_LEAVES_SCOPE : 0)
         let result = lifeline_record_number(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue), number)
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
         _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: number), .end, callSite: nil)
+    }
+
+    /// Leaves the calling thread's innermost scope and returns the subscriber it was the delivery
+    /// of, or 0 (see `lifeline_scope_leave_delivery`). Only where ``recordsDeliveriesDirectly``.
+    @inline(__always)
+    func leaveDeliveryScope() -> UInt64 {
+        lifeline_scope_leave_delivery(log)
     }
 
     /// The marker of the beginning of a value's delivery without description, which enters its
@@ -200,18 +193,6 @@ final class RecordingSession: Sendable {
 
     /// The marker and flags of the end of a value's delivery with its returned demand.
     private static var valueEndEvent: UInt64 { 0x80 | 3 << 2 | 1 | UInt64(LIFELINE_FIELD_DEMAND) << 8 }
-
-    /// After `lifeline_record_delivery_end` returned `result`, which asks for more: records the
-    /// end of the delivery to `subscriber`, whose scope was left.
-    @inline(never)
-    private func finishDeliveryEnd(_ result: UInt64, _ subscriber: TraceObjectID, _ demand: UInt64) {
-        guard result != LIFELINE_RECORD_NEEDS_OBJECT else {
-            record(.end, .value(subscriber: subscriber, returnedDemand: TraceDemand(encoded: demand), value: nil))
-            return
-        }
-        let arguments = RecordArguments(event: Self.valueEndEvent, objects: subscriber.rawValue, number: demand)
-        _ = finishRecording(result, arguments, .end, callSite: nil)
-    }
 
     /// Records an event that `lifeline_record` does not: ``record(_:_:callSite:delivery:)``'s
     /// general path, with the scope change.

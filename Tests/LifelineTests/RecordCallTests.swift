@@ -196,10 +196,10 @@ import Testing
         ])
     }
 
-    /// The end of a delivery recorded by `lifeline_record_delivery_end` is its scope's
-    /// subscriber's, and leaves that scope in the same call, once even when the call asks for
-    /// more; a scope that is no delivery is left, and nothing recorded, for the caller to
-    /// identify the subscriber.
+    /// `lifeline_scope_leave_delivery` leaves the innermost scope and hands back the subscriber
+    /// a delivery's beginning entered it for, also when that beginning asked for more; the end of
+    /// the delivery is recorded for it. A scope that is no delivery is left and hands back 0, for
+    /// the caller to identify the subscriber.
     @Test func theEndOfADeliveryIsRecordedForTheSubscriberItsScopeEntered() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-call-\(UUID().uuidString).log").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -210,21 +210,21 @@ import Testing
         let end = Self.arguments(.end, .value(subscriber: TraceObjectID(2), returnedDemand: .max(1), value: nil), nil)
         lifeline_scope_push(Self.generation, LIFELINE_SCOPE_SUBSCRIBE, 77)
         #expect(lifeline_record_object(writer.log, begin.0 | LIFELINE_EVENT_ENTERS_DELIVERY, 2) == LIFELINE_RECORD_NEEDS_CHUNK)
-        // The thread has no chunk yet: the scope is left, and the subscriber handed back.
-        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == LIFELINE_RECORD_NEEDS_CHUNK)
-        #expect(lifeline_record_pending().pointee.subscriber == 2)
+        // The thread had no chunk: nothing was recorded, but the scope was entered.
+        #expect(lifeline_scope_leave_delivery(writer.log) == 2)
         #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_SUBSCRIBE && value == 77)
         writer.adoptChunk()
         // Once the thread is ready (its queue cached), the beginning enters the scope again.
         #expect(Self.record(begin.0, 2, 0, 0, into: writer) == 1)
         lifeline_scope_push(Self.generation, LIFELINE_SCOPE_DELIVERY, 2)
-        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == 2)
+        let begun = lifeline_scope_leave_delivery(writer.log)
+        #expect(begun == 2)
+        #expect(lifeline_record_number(writer.log, end.0, UInt32(begun), end.2) == 2)
         #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_SUBSCRIBE && value == 77)
-        // The subscribe's scope is no delivery: left, with nothing recorded.
-        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == LIFELINE_RECORD_NEEDS_OBJECT)
-        #expect(lifeline_record_pending().pointee.subscriber == 0)
+        // The subscribe's scope is no delivery: left, with no subscriber.
+        #expect(lifeline_scope_leave_delivery(writer.log) == 0)
         #expect(lifeline_scope_top(Self.generation, &value) == LIFELINE_SCOPE_NONE)
-        #expect(lifeline_record_delivery_end(writer.log, end.0, end.2) == LIFELINE_RECORD_NEEDS_OBJECT)
+        #expect(lifeline_scope_leave_delivery(writer.log) == 0)
         // The session then records the event itself.
         #expect(Self.record(end.0, 2, end.2, 0, into: writer) == 3)
         // The first begin was not numbered: its count stays with the thread.

@@ -179,9 +179,6 @@ typedef struct lifeline_pending_record {
     uint64_t writes;
     uint64_t length;
     uint64_t record[8];
-    /// After ``lifeline_record_delivery_end`` returned a `LIFELINE_RECORD_*` other than
-    /// `LIFELINE_RECORD_STOPPED`: the delivery's subscriber, 0 for none.
-    uint64_t subscriber;
 } lifeline_pending_record;
 
 /// Records one event without text into `log` on the calling thread, all of it in one call: the
@@ -208,10 +205,6 @@ uint64_t lifeline_record(lifeline_log *log, uint64_t event, uint64_t objects, ui
 /// doesn't change the scope again.
 #define LIFELINE_EVENT_ENTERS_DELIVERY (1ull << 16)
 #define LIFELINE_EVENT_LEAVES_SCOPE (1ull << 17)
-
-/// Not a ``lifeline_record`` result: ``lifeline_record_delivery_end`` found no delivery of a
-/// subscriber it can record for at the top of the thread's scopes.
-#define LIFELINE_RECORD_NEEDS_OBJECT 0xFFFFFFFFFFFFFFFAull
 
 /// The calling thread's pending record (see ``lifeline_record``).
 lifeline_pending_record *lifeline_record_pending(void);
@@ -603,41 +596,20 @@ static inline __attribute__((always_inline)) uint64_t lifeline_record_objects(li
     return lifeline_record_shaped(log, event, objects, 0, LIFELINE_RECORD_SHAPE_OBJECTS);
 }
 
-/// ``lifeline_record_number`` for the end of a delivery, whose subscriber is the one its
-/// beginning entered the delivery scope for: leaves the innermost scope and, when that was a
-/// delivery, records `event` (flag `LIFELINE_FIELD_DEMAND`, no `LIFELINE_EVENT_*` bit) for its
-/// subscriber. Returns what ``lifeline_record_number`` returns, or
-/// `LIFELINE_RECORD_NEEDS_OBJECT`, having recorded nothing, when the scope left was not a
-/// delivery (or there was none) or its subscriber's id is past 32 bits. Whenever it returns a
-/// `LIFELINE_RECORD_*` other than `LIFELINE_RECORD_STOPPED`, the pending record's `subscriber`
-/// is the delivery's subscriber (0 for none), for the caller to record the event with; the scope
-/// stays left.
-static inline __attribute__((always_inline)) uint64_t lifeline_record_delivery_end(lifeline_log *log, uint64_t event, uint64_t number) {
-    // As lifeline_scope_pop_returning, written out: calling it from Swift first costs 18
-    // instructions a call and about 10 more in the caller (callgrind, automatic mode).
+/// Leaves the calling thread's innermost scope in the log's recording and returns what it held
+/// when it was a delivery: the subscriber's id, which the caller records the end of the delivery
+/// for. 0 when it was another scope, or the thread is inside none (call sites off, a delivery
+/// begun before the recording started, scopes nested too deep).
+static inline __attribute__((always_inline)) uint64_t lifeline_scope_leave_delivery(const lifeline_log *log) {
     lifeline_scope_stack *scopes = &lifeline_this_thread_scopes;
     uint64_t depth = scopes->depth;
     if (LIFELINE_UNLIKELY(scopes->generation != log->generation || depth == 0)) {
-        lifeline_pending.subscriber = 0;
-        return LIFELINE_RECORD_NEEDS_OBJECT;
+        return 0;
     }
     depth -= 1;
     scopes->depth = depth;
-    uint64_t object = depth < LIFELINE_SCOPE_CAPACITY && scopes->kinds[depth] == LIFELINE_SCOPE_DELIVERY
-        ? scopes->values[depth] : 0;
-    if (LIFELINE_UNLIKELY(object == 0 || object > UINT32_MAX)) {
-        lifeline_pending.subscriber = object;
-        return LIFELINE_RECORD_NEEDS_OBJECT;
-    }
-    // No scope bit: the scope is left.
-    uint64_t result = lifeline_record_shaped(
-        log, event & ~(LIFELINE_EVENT_ENTERS_DELIVERY | LIFELINE_EVENT_LEAVES_SCOPE), object, number, LIFELINE_RECORD_SHAPE_NUMBER);
-    if (LIFELINE_UNLIKELY(result >= LIFELINE_RECORD_NEEDS_PLACING)) {
-        lifeline_pending.subscriber = object;
-    }
-    return result;
+    return depth < LIFELINE_SCOPE_CAPACITY && scopes->kinds[depth] == LIFELINE_SCOPE_DELIVERY ? scopes->values[depth] : 0;
 }
-
 
 // The identity cache's look-ups, inlined into the hook's calls like the record path: out of
 // line, each cost about 10 instructions more (callgrind, automatic mode).
