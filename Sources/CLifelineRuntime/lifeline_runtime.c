@@ -137,8 +137,9 @@ void lifeline_chunk_adopt(lifeline_chunk *chunk) {
 //
 // The current queue is then one load, compared with the queue of the thread's last event; the
 // queue's label pointer is compared too, so that a queue made at a dead queue's address is not
-// taken for it. Either is exactly what dispatch_queue_get_label(NULL) would say: it reads the
-// same field (a thread on no queue has none, and libdispatch then names its default root queue).
+// taken for it. Either is exactly what dispatch_queue_get_label(NULL) would say, as it reads the
+// same field, except for a thread on no queue: libdispatch then names its default root queue,
+// and the recorder no queue, so that the thread is named by its own name.
 #define LIFELINE_DISPATCH_QUEUE_OFFSET 8
 
 static const void *const unreadable_slot_value = LIFELINE_UNREADABLE_QUEUE;
@@ -239,8 +240,14 @@ static __attribute__((noinline)) uint64_t queue_looked_up(lifeline_thread_state 
     if (queue == LIFELINE_UNREADABLE_QUEUE) {
         text = dispatch_queue_get_label(NULL);
         entry = (lifeline_queue_entry){LIFELINE_NO_QUEUE, text, 0};
+    } else if (queue == NULL) {
+        // A thread on no queue (one the program made itself, say) is named by its own name:
+        // dispatch_queue_get_label would name libdispatch's default root queue, which it does
+        // not run.
+        entry = (lifeline_queue_entry){NULL, NULL, 0};
+        text = NULL;
     } else {
-        entry = (lifeline_queue_entry){queue, queue == NULL ? NULL : lifeline_dispatch_label_field(queue), 0};
+        entry = (lifeline_queue_entry){queue, lifeline_dispatch_label_field(queue), 0};
         text = dispatch_queue_get_label(queue);
     }
     for (int index = 0; index < LIFELINE_QUEUE_ENTRIES; index++) {

@@ -42,17 +42,13 @@ struct ChatClientAppTests {
 
         // One picture per pipeline, each within a doc page, each named by the line of the app
         // that subscribed it.
-        let pipelines = TracePipelines(lifecycles).pipelines
-        #expect(pipelines.count >= 12)
-        var pictures: [String] = []
-        for pipeline in pipelines {
+        let drawn = try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses)
+        #expect(drawn.count >= 12)
+        for (pipeline, _) in drawn {
             #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+Model\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
-            let chosen = try TraceSelection(pipelines: [pipeline.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
-            let svg = SequenceSVGRenderer.render(chosen.trace, diagnoses: chosen.diagnoses)
-            let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 } ?? 0
-            #expect(width > 0 && width <= 1_200, "\(pipeline.id) \(pipeline.name) is \(width) px wide")
-            pictures.append(svg)
         }
+        let pictures = drawn.map(\.svg)
+        let pipelines = drawn.map(\.pipeline)
         // A folded lane's heading chains the operators as the code does, upstream first, once
         // each although `retry` subscribed the ones above it twice; a `share()` comes first.
         for chain in ["Deferred → SubscribeOn → Timeout → Retry → Map → Catch → ReceiveOn",

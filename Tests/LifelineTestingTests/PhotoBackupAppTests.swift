@@ -62,14 +62,10 @@ struct PhotoBackupAppTests {
 
         // One picture per pipeline, each within a doc page, each named by the line of the app
         // that subscribed it.
-        let pipelines = TracePipelines(lifecycles).pipelines
-        #expect(pipelines.count >= 8)
-        for pipeline in pipelines {
+        let pictures = try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses)
+        #expect(pictures.count >= 8)
+        for (pipeline, _) in pictures {
             #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
-            let chosen = try TraceSelection(pipelines: [pipeline.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
-            let svg = SequenceSVGRenderer.render(chosen.trace, diagnoses: chosen.diagnoses)
-            let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 } ?? 0
-            #expect(width > 0 && width <= 1_200, "\(pipeline.id) \(pipeline.name) is \(width) px wide")
         }
     }
 

@@ -42,14 +42,7 @@ struct PortfolioAppTests {
         try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
 
         // One picture per pipeline, each within a doc page.
-        let pipelines = TracePipelines(lifecycles).pipelines
-        #expect(pipelines.count >= 8)
-        for pipeline in pipelines {
-            let chosen = try TraceSelection(pipelines: [pipeline.id.description]).apply(to: lifecycles.trace, diagnoses: diagnoses)
-            let svg = SequenceSVGRenderer.render(chosen.trace, diagnoses: chosen.diagnoses)
-            let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix(while: \.isNumber)) ?? 0 } ?? 0
-            #expect(width > 0 && width <= 1_200, "\(pipeline.id) \(pipeline.name) is \(width) px wide")
-        }
+        #expect(try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses).count >= 8)
     }
 
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBugs() throws {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import OpenCombineShim
 import Testing
 import Lifeline
@@ -60,6 +61,35 @@ extension RecordingTests {
             #expect(Array(outerContexts[0..<6]) == Array(repeating: "lifeline.tests.outer", count: 6))
             #expect(outerContexts[6] == outerContexts[7] && !outerContexts[6].hasPrefix("lifeline.tests."))
             #expect(Array(outerContexts[8..<10]) == Array(repeating: "lifeline.tests.outer", count: 2))
+        }
+
+        /// A thread of the program's own, outside any dispatch queue, runs no queue, in either
+        /// mode: it was named after libdispatch's default root queue, which it does not run.
+        @Test(arguments: [false, true]) func aThreadOutsideAnyQueueIsNamedAsAThread(automatic: Bool) throws {
+            let done = DispatchSemaphore(value: 0)
+            var received: [Int] = []
+            let trace = try Lifeline.record(options: RecordingOptions(automatic: automatic)) {
+                // The thread's closure is @Sendable; the thread ends before the subject does.
+                nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()
+                let cancellable = subject.lifeline("connection").sink { received.append($0) }
+                DispatchQueue.global().sync { subject.send(1) }
+                let thread = Thread {
+                    subject.send(2)
+                    done.signal()
+                }
+                thread.name = "connection"
+                thread.start()
+                done.wait()
+                cancellable.cancel()
+            }
+            #expect(received == [1, 2])
+            let sink = try #require(trace.objects.values.first { $0.label == "connection" && $0.role == .subscriber })
+            let values = trace.events.filter { $0.kind.name == "value" && $0.kind.objects == [sink.id] }
+            #expect(values.count == 4)
+            let onThread = Array(values.suffix(2))
+            #expect(onThread.allSatisfy { $0.queue == nil }, "\(values.map(trace.executionContextName))")
+            let thread = try #require(trace.threads[onThread[0].thread])
+            #expect(onThread.map(trace.executionContextName) == [thread.name, thread.name] && thread.name.hasPrefix("thread "))
         }
 
         @Test func everyThreadIsDeclaredOnceWithAName() throws {
