@@ -315,6 +315,8 @@ import Testing
         #expect(diagnosis.message == "CustomSubscriber \"feed\" #2 was called on two threads at once: receive(_:) began on "
             + "downloads.chunks (thread 2) while receive(_:) was still running on another thread of it (thread 1).")
         #expect(diagnosis.fix.contains("serialize the sends of CustomSubscription #3 with"), "\(diagnosis.fix)")
+        // receive(on:) is no fix: its own subscriber would be called on two threads at once.
+        #expect(!diagnosis.fix.contains("add receive(on:)"), "\(diagnosis.fix)")
         _ = s
     }
 

@@ -51,7 +51,8 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
             message: "\(lifecycles.name(subscriber)) was called on two threads at once: \(Self.callName(second.kind)) "
                 + "began on \(secondPlace) while \(Self.callName(first.kind)) was still running on \(firstPlace).",
             fix: "Deliver to a subscriber from one thread at a time: serialize \(sender) with a lock or a "
-                + "serial queue, or add receive(on:) with a serial scheduler in front of the subscriber.",
+                + "serial queue. A receive(on:) in front of the subscriber would only move the overlap onto "
+                + "receive(on:)'s own subscriber.",
             hop: lifecycle?.hop
         )
     }
