@@ -27,8 +27,8 @@ struct SequenceSVGLayout {
     private var right = 0
     /// The right edge the lanes and their call labels need, before notes widen the page.
     private var lanesRight = 0
-    /// The open activations of each lane, innermost last.
-    private var openBars: [[(top: Int, depth: Int, context: Int)]] = []
+    /// The open activations of each lane, innermost last, with the thread of each call.
+    private var openBars: [[(top: Int, depth: Int, context: Int, thread: UInt64?)]] = []
     private var lifelineEnd: [Int?] = []
 
     /// Lays out `model`, packing the lanes when they would not fit `pageWidth` otherwise.
@@ -273,32 +273,32 @@ struct SequenceSVGLayout {
                 canvas.text(Self.label(kind), x: loopRight + 6, y: arrowY - 2, "tx hl")
                 right = max(right, loopRight + 6 + DisplayText.estimatedWidth(of: Self.label(kind).short, fontSize: 12))
             }
-            openBars[callee].append((top: arrowY, depth: depth, context: colour))
+            openBars[callee].append((top: arrowY, depth: depth, context: colour, thread: step.thread))
             return y + 30
         case .callReturn(let caller, let callee, _, _, let demand):
             guard let demand else {
                 guard !step.citedBy.isEmpty else {
-                    closeBar(callee, at: y + 4)
+                    closeBar(callee, at: y + 4, thread: step.thread)
                     return y + 8
                 }
                 // A return a diagnosis cites gets a row of its own, so its number shows.
                 drawGutter(step, baseline: y + 14)
-                closeBar(callee, at: y + 10)
+                closeBar(callee, at: y + 10, thread: step.thread)
                 return y + 22
             }
             let arrowY = y + 16
             drawGutter(step, baseline: arrowY + 3)
             if let caller {
-                let calleeCentre = laneX[callee] + max(openBars[callee].count - 1, 0) * Self.depthShift
+                let depth = closeBar(callee, at: arrowY, thread: step.thread) ?? 0
+                let calleeCentre = laneX[callee] + depth * Self.depthShift
                 let rightward = laneX[callee] < laneX[caller]
                 let from = rightward ? calleeCentre + Self.barHalfWidth : calleeCentre - Self.barHalfWidth
-                closeBar(callee, at: arrowY)
                 let to = edge(of: caller, facing: !rightward)
                 canvas.add("<line x1=\"\(from)\" y1=\"\(arrowY)\" x2=\"\(to)\" y2=\"\(arrowY)\" class=\"s\(colour)\" stroke-dasharray=\"5 3\"/>", to: .arrows)
                 arrowhead(at: to, arrowY, pointingRight: rightward, colour: colour, open: true)
                 canvas.text(DisplayText(CallKind.name(of: demand), limit: 30), x: (from + to) / 2, y: arrowY - 4, "tm hl", anchor: .middle)
             } else {
-                closeBar(callee, at: arrowY)
+                closeBar(callee, at: arrowY, thread: step.thread)
                 canvas.text(DisplayText("returned \(CallKind.name(of: demand))", limit: 40), x: laneX[callee] + 12, y: arrowY + 3, "tm hl")
             }
             return y + 24
@@ -350,9 +350,17 @@ struct SequenceSVGLayout {
         return rightward ? centre + Self.barHalfWidth : centre - Self.barHalfWidth
     }
 
-    private mutating func closeBar(_ lane: Int, at y: Int) {
-        guard let bar = openBars[lane].popLast() else { return }
+    /// Closes the activation on `lane` that a return on `thread` ends: the innermost one that
+    /// thread opened, or the innermost when none is known to be its. Activations of one thread
+    /// close in reverse order; two threads inside one object at once (a concurrent delivery)
+    /// close in whatever order they return. Returns the closed activation's depth.
+    @discardableResult
+    private mutating func closeBar(_ lane: Int, at y: Int, thread: UInt64?) -> Int? {
+        let index = openBars[lane].lastIndex { $0.thread == thread } ?? openBars[lane].indices.last
+        guard let index else { return nil }
+        let bar = openBars[lane].remove(at: index)
         drawBar(lane: lane, top: bar.top, bottom: y, depth: bar.depth, context: bar.context)
+        return bar.depth
     }
 
     private mutating func drawBar(lane: Int, top: Int, bottom: Int, depth: Int, context: Int) {

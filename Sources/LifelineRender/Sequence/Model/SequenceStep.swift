@@ -7,8 +7,10 @@ struct SequenceStep: Sendable {
     enum Content: Sendable {
         /// A call begins: an arrow from `caller` (nil when unknown: drawn as a call to
         /// itself) to `callee`, whose activation opens at `depth` (0 when it was idle).
-        /// Activations close in reverse order on each lane, so renderers pair a return with
-        /// the innermost open activation of its callee.
+        /// Each thread's activations close in reverse order, so a renderer pairs a return with
+        /// the innermost activation its thread opened on the callee (the SVG does; Mermaid and
+        /// PlantUML can only close a lane's innermost, which differs when two threads are
+        /// inside one object at once).
         case call(caller: Int?, callee: Int, kind: CallKind, depth: Int)
         /// A call returns and its activation closes. `returnedDemand` is set for a value
         /// delivery: the demand `receive(_:)` returned, drawn as a return arrow.
