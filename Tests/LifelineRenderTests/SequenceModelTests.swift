@@ -173,6 +173,47 @@ import Testing
         #expect(foldedCalls.map(\.callee) == [lane(folded, filtering), lane(folded, sink), lane(folded, filtering)])
     }
 
+    /// A `Deferred` passes its subscriber on to the `Future` it makes, which hands out the
+    /// subscription: the `Future`'s value is drawn coming from the `Future`'s lane, where it
+    /// was drawn inside the folded operators (a `flatMap` of deferred futures showed its
+    /// values reaching the sink from nowhere).
+    @Test func aFuturesSubscriptionStaysOnItsLaneBehindADeferred() throws {
+        var script = TraceScript()
+        let flatMap = script.object(1, .publisher, "FlatMap", tracked: false)
+        let outer = script.object(2, .subscriber, "FlatMap.Outer")
+        let sink = script.object(3, .subscriber, "Sink", label: "files")
+        let deferred = script.object(4, .publisher, "Deferred", tracked: false)
+        let future = script.object(5, .publisher, "Future")
+        let side = script.object(6, .subscriber, "FlatMap.Outer.Side")
+        let conduit = script.object(7, .subscription, "Future.Conduit")
+        script.call(.subscribe(publisher: flatMap, subscriber: sink)) {
+            $0.call(.receiveSubscription(subscriber: sink, subscription: outer)) {
+                $0.call(.request(subscription: outer, demand: .unlimited))
+            }
+            $0.call(.subscribe(publisher: deferred, subscriber: side)) {
+                $0.call(.subscribe(publisher: future, subscriber: side)) {
+                    $0.call(.receiveSubscription(subscriber: side, subscription: conduit)) {
+                        $0.call(.request(subscription: conduit, demand: .unlimited))
+                    }
+                }
+            }
+        }
+        script.call(.value(subscriber: side, returnedDemand: nil, value: "file")) {
+            $0.call(.value(subscriber: sink, returnedDemand: nil, value: "file"))
+        }
+        let folded = SequenceModel.fitted(script.trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .operators))
+        func lane(_ object: TraceObjectID) -> Int? {
+            folded.lanes.firstIndex { lane in lane.object.id == object || lane.members.contains { $0.id == object } }
+        }
+        #expect(lane(conduit) == lane(future) && lane(future) != lane(side))
+        let values = folded.steps.compactMap { step -> (caller: Int?, callee: Int)? in
+            guard case .call(let caller, let callee, .value, _) = step.content else { return nil }
+            return (caller, callee)
+        }
+        #expect(values.map(\.caller) == [lane(future), lane(side)], "\(values)")
+        #expect(values.map(\.callee) == [lane(side), lane(sink)], "\(values)")
+    }
+
     /// A hand-written subscriber that subscribes an upload from its `receive(_:)` (photo-backup's
     /// worker): the upload, which received no value, counts in the worker's pipeline, but in a
     /// folded picture it is a pipeline of its own. Its operators are not folded into the

@@ -47,11 +47,16 @@ struct OperatorGroups {
         let trace = lifecycles.trace
         let pipelines = pipelines ?? TracePipelines(lifecycles)
         var forwardingPublishers = Set<TraceObjectID>()
+        // The publisher that subscribed each subscriber last and innermost, where one publisher
+        // passed the subscriber itself on to another (`Deferred` to the `Future` it made): the
+        // one that handed out its subscription.
+        var handingPublisherOf: [TraceObjectID: TraceObjectID] = [:]
         for event in trace.events where event.phase == .begin {
-            guard case .subscribe(let publisher, _) = event.kind,
+            guard case .subscribe(let publisher, let subscriber) = event.kind,
                   let parent = lifecycles.calls.call(at: event.seq)?.parent,
-                  case .subscribe(let outer, _)? = lifecycles.event(parent)?.kind, outer != publisher else { continue }
+                  case .subscribe(let outer, let outerSubscriber)? = lifecycles.event(parent)?.kind, outer != publisher else { continue }
             forwardingPublishers.insert(outer)
+            if outerSubscriber == subscriber { handingPublisherOf[subscriber] = publisher }
         }
         // A publisher whose subscriber was handed an operator's stage as its subscription is
         // an operator too, even when it subscribes upstream later (`subscribe(on:)`).
@@ -68,7 +73,8 @@ struct OperatorGroups {
         // of its own.
         var sourceSubscriptions = Set<TraceObjectID>()
         for index in all.indices {
-            if let publisher = all[index].publisher, !forwardingPublishers.contains(publisher),
+            if let publisher = handingPublisherOf[all[index].subscriber] ?? all[index].publisher,
+               !forwardingPublishers.contains(publisher),
                let subscription = all[index].subscription, !stages.contains(subscription) {
                 sourceSubscriptions.insert(subscription)
             }
@@ -143,7 +149,8 @@ struct OperatorGroups {
         self.hopsFromEnd = hopsFromEnd
         var sourceOf: [TraceObjectID: TraceObjectID] = [:]
         for index in all.indices {
-            guard let publisher = all[index].publisher, let subscription = all[index].subscription,
+            guard let publisher = handingPublisherOf[all[index].subscriber] ?? all[index].publisher,
+                  let subscription = all[index].subscription,
                   groupOf[publisher] == nil, groupOf[subscription] == nil, !stages.contains(subscription),
                   sourceOf[subscription] == nil else { continue }
             sourceOf[subscription] = publisher
