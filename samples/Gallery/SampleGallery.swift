@@ -42,10 +42,11 @@ public struct SampleGallery {
     /// The files that carry this run's clock times, process id and thread ids, so that every
     /// run writes different bytes. They are written, but kept out of git (`.gitignore`): the
     /// committed gallery links the recording of each story kept as a test fixture instead.
+    static let runSpecificFiles: Set<String> = ["trace.jsonl", PictureFormat.perfetto.galleryFileName]
+
     /// The file that holds the Mermaid of a sequence diagram cut into sections, in place of
     /// sequence.mmd: Markdown with one diagram per section.
     static let mermaidMarkdownFileName = "sequence.md"
-    static let runSpecificFiles: Set<String> = ["trace.jsonl", PictureFormat.perfetto.galleryFileName]
 
     /// Where the committed recording of a story is, relative to the gallery folder.
     static func fixturePath(of story: String) -> String {

@@ -58,8 +58,10 @@ public enum PageFit {
     /// sections, which is Markdown with one diagram per section, goes to a `.mmd` file, which
     /// Mermaid's tools read as one diagram; `nil` otherwise.
     public static func markdownWarning(format: PictureFormat, picture: [UInt8], fileName: String) -> String? {
-        guard format == .mermaid, fileName.hasSuffix(".mmd"), picture.starts(with: Array("**Part ".utf8)) else { return nil }
-        let sections = MermaidSequenceRenderer.diagrams(in: String(decoding: picture, as: UTF8.self)).count
+        guard format == .mermaid, fileName.hasSuffix(".mmd") else { return nil }
+        let text = String(decoding: picture, as: UTF8.self)
+        guard MermaidSequenceRenderer.isMarkdown(text) else { return nil }
+        let sections = MermaidSequenceRenderer.diagrams(in: text).count
         return "\(fileName) holds Markdown, not one Mermaid diagram: the sequence diagram is cut into \(sections) sections "
             + "as the SVG is, one ```mermaid block each, for a doc page to embed; name the file .md for Mermaid's tools (mmdc -i FILE.md)"
     }

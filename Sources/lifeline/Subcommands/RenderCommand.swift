@@ -127,10 +127,10 @@ struct RenderCommand: ParsableCommand {
             StandardError.write("warning: \(warning)")
         }
         try PageFit.checkViewable(format: format, picture: picture)
-        if let output, let warning = PageFit.markdownWarning(format: format, picture: picture, fileName: output) {
-            StandardError.write("warning: \(warning)")
-        }
         if let output {
+            if let warning = PageFit.markdownWarning(format: format, picture: picture, fileName: output) {
+                StandardError.write("warning: \(warning)")
+            }
             try OutputFile.write(Data(picture), to: output)
         } else {
             // The bytes as they are: a picture of a million events is hundreds of megabytes, too
