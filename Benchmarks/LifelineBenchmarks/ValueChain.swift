@@ -20,9 +20,9 @@ enum ValueChain {
         /// `print()` to a stream that discards the text.
         case print
         /// A proxy at each hop (``RecordingProxy``) storing a 32-byte record before and after
-        /// each value into a ``RecordBuffer`` with room for `capacity` records; with no
-        /// capacity, proxies that record nothing.
-        case recordBuffer(capacity: Int? = RecordBuffer.defaultCapacity)
+        /// each value into a ``RecordBuffer`` with room for `capacity` records, numbered unless
+        /// `numbered` is false; with no capacity, proxies that record nothing.
+        case recordBuffer(capacity: Int? = RecordBuffer.defaultCapacity, numbered: Bool = true)
         /// `.lifeline(_:)`: records in operator mode, names hops in automatic mode.
         case lifeline
     }
@@ -97,8 +97,8 @@ enum ValueChain {
                 .filter { $0 > 0 }.print("filter", to: NullStream())
                 .map { $0 &* 2 }.print("map 2", to: NullStream())
                 .sink { total &+= $0 }
-        case .recordBuffer(let capacity):
-            let buffer = capacity.map { RecordBuffer(capacity: $0) }
+        case .recordBuffer(let capacity, let numbered):
+            let buffer = capacity.map { RecordBuffer(capacity: $0, numbersEvents: numbered) }
             cancellable = subject.recordingProxy(buffer, object: 1)
                 .map { $0 &+ 1 }.recordingProxy(buffer, object: 2)
                 .filter { $0 > 0 }.recordingProxy(buffer, object: 3)

@@ -86,6 +86,8 @@ let peers: [(String, ValueChain.Instrument, Int)] = [
     // rdtsc each event needs to be numbered and timed, every record into the same slot.
     ("  of which its 4 hops, recording nothing", .recordBuffer(capacity: nil), values),
     ("  hops, number and rdtsc, into one slot", .recordBuffer(capacity: 1), values),
+    // Even a recorder that dropped the global number and ordered events by time stamp alone.
+    ("  hops and rdtsc, into one slot", .recordBuffer(capacity: 1, numbered: false), values),
     ("handleEvents at 4 hops, into an array", .handleEvents, values),
     // print() is slow: a twentieth of the values is enough.
     ("print() at 4 hops to a null stream", .print, max(1, values / 20)),
