@@ -96,6 +96,15 @@ let package = Package(
             name: "DownloadCenterApp", dependencies: [combine], path: "Tests/Apps/DownloadCenter",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "AccountSettingsApp", dependencies: [combine], path: "Tests/Apps/AccountSettings",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "account-settings",
+            dependencies: ["Lifeline", "AccountSettingsApp"],
+            path: "Tests/Apps/account-settings"
+        ),
         .executableTarget(
             name: "download-center",
             dependencies: ["Lifeline", "DownloadCenterApp"],
@@ -159,7 +168,8 @@ let package = Package(
             name: "LifelineTestingTests",
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
-                "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", combine,
+                "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", "AccountSettingsApp",
+                combine,
             ]
         ),
         .testTarget(

@@ -61,15 +61,19 @@ public struct RetainCycleRule: DiagnosisRule {
                     current = (position, graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
                 }
                 guard let (_, graph, cycles) = current, let cycle = cycles[chain] else { return nil }
-                return diagnosis(cycle, in: graph, isLast: later.isEmpty, lifecycles: lifecycles)
+                let holders = LoopHolders(of: Set(cycle.chainObjects), through: snapshots[...position])
+                return diagnosis(cycle, in: graph, isLast: later.isEmpty, holders: holders, lifecycles: lifecycles)
             }
     }
 
-    private func diagnosis(_ cycle: RetainCycle, in graph: OwnershipGraph, isLast: Bool, lifecycles: TraceLifecycles) -> Diagnosis {
+    private func diagnosis(
+        _ cycle: RetainCycle, in graph: OwnershipGraph, isLast: Bool, holders: LoopHolders?, lifecycles: TraceLifecycles
+    ) -> Diagnosis {
         let snapshot = graph.snapshot
         let objects = cycle.chainObjects
         let made = Self.events(making: objects, before: snapshot.seq, lifecycles: lifecycles)
-        let evidence = made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made
+        let (holding, deliveries) = holders.map { Self.sentence(about: $0, of: cycle, in: graph, lifecycles: lifecycles) } ?? ("", [])
+        let evidence = (made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made) + deliveries
         let capture = cycle.chain.first { edge in
             edge.field.hasSuffix("(closure)") && [.root, .object].contains(graph.node(edge.to)?.kind)
         }
@@ -85,10 +89,49 @@ public struct RetainCycleRule: DiagnosisRule {
                 + "These objects hold each other strongly (\(objects.map(lifecycles.name).joined(separator: ", "))), "
                 + "so none of them can be deallocated, and the subscription keeps running, until the loop is broken "
                 + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq)"
-                + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown)."),
+                + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown).")
+                + holding,
             fix: "Break the loop: " + weakening + "cancel the subscription on teardown (call cancel() on the "
                 + "AnyCancellable, or empty the set that stores it) before the owner is released."
         )
+    }
+
+    /// What held the loop from outside, in a sentence that starts with a space, and the value
+    /// deliveries to the loop's subscribers after nothing but the loop and Combine's machinery
+    /// held it (the first five), which prove the subscription ran on for nobody.
+    private static func sentence(
+        about holders: LoopHolders, of cycle: RetainCycle, in graph: OwnershipGraph, lifecycles: TraceLifecycles
+    ) -> (String, [UInt64]) {
+        switch holders {
+        case .owned(let edge):
+            return (" \(graph.distinctName(of: edge.from)) still holds \(graph.distinctName(of: edge.to)) from outside the loop "
+                + "(\(graph.words([edge]))): when it lets go, the loop keeps them alive.", [])
+        case .released(let since, let owner, let owned):
+            let alone = "only the loop and Combine's own objects held them (the runtime counted no other strong reference)"
+            var sentence: String
+            if let owner, let owned {
+                let field = (lifecycles.trace.object(owner.from)?.shortTypeName).map { "\($0).\(owner.field)" } ?? owner.field
+                sentence = " \(lifecycles.name(owner.from)) held \(lifecycles.name(owner.to)) (\(field)) until snapshot \(owned.index) "
+                    + "(after @\(owned.seq)), and no longer in snapshot \(since.index) (after @\(since.seq)): from then on \(alone)"
+            } else if since.index == graph.snapshot.index {
+                sentence = " In that snapshot \(alone)"
+            } else {
+                sentence = " From snapshot \(since.index) (after @\(since.seq)) on, \(alone)"
+            }
+            let subscribers = cycle.chainObjects.filter { graph.node($0)?.kind == .subscriber }
+            let deliveries = subscribers.flatMap { subscriber in
+                lifecycles.lifecycles(ofSubscriber: subscriber).flatMap(\.deliveries).map(\.begin)
+            }.filter { $0 > since.seq && $0 <= graph.snapshot.seq }.sorted()
+            if !deliveries.isEmpty {
+                let count = deliveries.count == 1 ? "1 more value" : "\(deliveries.count) more values"
+                let cited = deliveries.prefix(5).map { "@\($0)" }.joined(separator: ", ")
+                sentence += ", yet the subscription delivered \(count) (\(cited)\(deliveries.count > 5 ? ", …" : ""))"
+            }
+            sentence += owner == nil
+                ? ". Nothing in the program can cancel the subscription any more."
+                : ". They outlived what owned them, and nothing in the program can cancel the subscription any more."
+            return (sentence, Array(deliveries.prefix(5)))
+        }
     }
 
     /// Whether a loop in `graph` is one this rule reports (see the type's documentation).
@@ -115,7 +158,7 @@ public struct RetainCycleRule: DiagnosisRule {
 
     /// Whether the collection `id` belongs to Combine's machinery: only subjects, publishers,
     /// subscriptions and subscribers hold it strongly, like a subject's set of conduits.
-    private static func isCombineStorage(_ id: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
+    static func isCombineStorage(_ id: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
         let machinery: Set<TraceSnapshot.Node.Kind> = [.subject, .publisher, .subscription, .subscriber]
         let holders = snapshot.holders(of: id).flatMap { holder in
             snapshot.edges(from: holder).filter { $0.to == id && $0.ownership.isStrong }.compactMap { _ in snapshot.node(holder)?.kind }

@@ -1,0 +1,87 @@
+import LifelineLog
+
+/// What held a retain cycle's objects from outside the loop, read back through the snapshots
+/// up to the one that reports the loop.
+///
+/// An owner is a holder outside the loop and outside Combine's machinery: a registered root,
+/// another user object (a screen holding its view model), a closure's context, an
+/// `AnyCancellable` or a collection that is not a subject's own. Subjects, publishers,
+/// subscriptions and subscribers holding the loop are the subscription it runs, not an owner.
+enum LoopHolders: Hashable, Sendable {
+    /// The reported snapshot shows an owner holding one of the loop's objects: `edge` is its
+    /// reference.
+    case owned(TraceSnapshot.Edge)
+    /// From snapshot `since` on, nothing but the loop and Combine's machinery held the loop's
+    /// objects, and the runtime counted no strong reference to them that the snapshot does not
+    /// draw. `lastOwner` is the owner's reference in `lastOwned`, the last snapshot that
+    /// checked an owner holding them, when one did.
+    case released(since: TraceSnapshot, lastOwner: TraceSnapshot.Edge?, lastOwned: TraceSnapshot?)
+
+    /// What held `loop`'s objects, read from the last of `snapshots` (the one that reports the
+    /// loop) back to the last owner a snapshot checked, or to where the loop's objects were not
+    /// all alive yet. `nil` when the reported snapshot proves neither: no owner, but references
+    /// the runtime counted that it does not draw (the stack, a global), or counts not read.
+    init?(of loop: Set<TraceObjectID>, through snapshots: ArraySlice<TraceSnapshot>) {
+        guard let reported = snapshots.last else { return nil }
+        if let edge = Self.ownerEdges(of: loop, in: reported, checkedOnly: false).first {
+            self = .owned(edge)
+            return
+        }
+        // `since` is the first of the snapshots that show the loop alone, up to the reported
+        // one without a break; the owner may be further back, past snapshots that prove nothing.
+        var since: TraceSnapshot?, unbroken = true
+        for snapshot in snapshots.reversed() {
+            guard loop.allSatisfy({ snapshot.node($0)?.alive == true }) else { break }
+            if let edge = Self.ownerEdges(of: loop, in: snapshot, checkedOnly: true).first {
+                guard let since else { return nil }
+                self = .released(since: since, lastOwner: edge, lastOwned: snapshot)
+                return
+            }
+            if unbroken, Self.isHeldOnlyByItselfAndCombine(loop, in: snapshot) {
+                since = snapshot
+            } else {
+                unbroken = false
+                if since == nil { return nil }
+            }
+        }
+        guard let since else { return nil }
+        self = .released(since: since, lastOwner: nil, lastOwned: nil)
+    }
+
+    /// The strong references owners hold to `loop`'s objects in `snapshot`, ordered by
+    /// object, holder and field; with `checkedOnly`, only those of holders the snapshot
+    /// checked itself.
+    private static func ownerEdges(of loop: Set<TraceObjectID>, in snapshot: TraceSnapshot, checkedOnly: Bool) -> [TraceSnapshot.Edge] {
+        loop.sorted().flatMap { id in
+            snapshot.holders(of: id).filter { holder in
+                !loop.contains(holder) && isOwner(holder, in: snapshot) && (!checkedOnly || snapshot.checked(holder))
+            }.flatMap { holder in
+                snapshot.edges(from: holder).filter { $0.to == id && $0.ownership.isStrong }
+            }
+        }
+    }
+
+    /// Whether `holder` is alive in `snapshot` and outside Combine's machinery.
+    private static func isOwner(_ holder: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
+        guard let node = snapshot.node(holder), node.alive else { return false }
+        switch node.kind {
+        case .root, .object, .closureContext, .cancellable: return true
+        case .collection: return !RetainCycleRule.isCombineStorage(holder, in: snapshot)
+        case .publisher, .subscription, .subscriber, .subject: return false
+        }
+    }
+
+    /// Whether `snapshot` checked each of `loop`'s objects and draws every strong reference
+    /// the runtime counted to it, none of them from an owner.
+    private static func isHeldOnlyByItselfAndCombine(_ loop: Set<TraceObjectID>, in snapshot: TraceSnapshot) -> Bool {
+        guard ownerEdges(of: loop, in: snapshot, checkedOnly: false).isEmpty else { return false }
+        return loop.allSatisfy { id in
+            guard snapshot.checked(id), let counts = snapshot.node(id)?.retainCounts else { return false }
+            let drawn = snapshot.holders(of: id).reduce(0) { total, holder in
+                guard snapshot.node(holder)?.alive == true else { return total }
+                return total + snapshot.edges(from: holder).filter { $0.to == id && $0.ownership.isStrong }.count
+            }
+            return counts.strong <= drawn
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+
+/// The simulated account server: answers on the network queue after a short delay, like a
+/// round trip, and pushes status lines for the profile screen.
+final class AccountServer: @unchecked Sendable {
+    /// Why the server refused a registration.
+    struct Refusal: Error, Equatable {
+        let reason: String
+    }
+
+    private let queues: SettingsQueues
+    private let takenNames: Set<String> = ["alice", "bob"]
+    private let lock = NSLock()
+    private var registered: [String] = []
+    /// Status lines for signed-in users, pushed by the server on the network queue. The stream
+    /// never ends while the app runs.
+    let statusLines = PassthroughSubject<String, Never>()
+
+    init(queues: SettingsQueues) {
+        self.queues = queues
+    }
+
+    /// Whether `name` is free, asked when something subscribes.
+    func availability(of name: String) -> AnyPublisher<Availability, Never> {
+        let queues = queues
+        let taken = takenNames.contains(name.lowercased())
+        return Deferred {
+            Future<Availability, Never> { promise in
+                queues.run(on: queues.network, after: .milliseconds(15)) {
+                    promise(.success(taken ? .taken : .available))
+                }
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// Registers an account; refuses an e-mail address without a domain.
+    func register(name: String, email: String) -> AnyPublisher<String, Refusal> {
+        Future<String, Refusal> { [self] promise in
+            queues.run(on: queues.network, after: .milliseconds(10)) { [self] in
+                guard email.contains("@"), email.contains(".") else {
+                    promise(.failure(Refusal(reason: "\(email) is not an e-mail address")))
+                    return
+                }
+                lock.lock()
+                registered.append(name)
+                lock.unlock()
+                promise(.success(name))
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// Pushes a status line on the network queue.
+    func pushStatus(_ line: String) {
+        queues.run(on: queues.network) { [statusLines] in statusLines.send(line) }
+    }
+
+    /// The accounts registered so far.
+    var accounts: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return registered
+    }
+}
