@@ -96,6 +96,44 @@ import Testing
         #expect(diagnosis.message.contains("delivered 2 values"))
     }
 
+    /// `receive(on:)`'s stage received a value upstream, on the network queue, and scheduled
+    /// it on the main queue; the main queue cancelled before running that block, which then
+    /// delivers it: the value was on its way. A value that reaches the stage upstream after
+    /// the cancel, and is passed on, is late.
+    @Test func aValueAnOperatorHadScheduledBeforeTheCancelWasOnItsWay() throws {
+        var script = TraceScript()
+        let subject = script.object("PassthroughSubject", .publisher)
+        let conduit = script.object("PassthroughSubject.Conduit", .subscription)
+        let receiveOn = script.object("ReceiveOn", .publisher)
+        let stage = script.object("ReceiveOn.Inner", .subscription)
+        let sink = script.object("Sink", .subscriber)
+        script.subscribe(receiveOn, sink) { script in
+            script.subscribe(subject, stage) { script in
+                script.receiveSubscription(stage, conduit) { script in
+                    script.receiveSubscription(sink, stage) { $0.request(stage, .unlimited) { $0.request(conduit, .unlimited) } }
+                }
+            }
+        }
+        for scheduled in 0..<2 {
+            script.thread = TraceScript.worker
+            script.value(stage) // received upstream, scheduled on the main queue
+            script.thread = TraceScript.main
+            if scheduled == 0 { script.value(sink) }
+        }
+        script.cancel(stage) { $0.cancel(conduit) }
+        script.value(sink) // the scheduled block runs
+        #expect(script.codes().isEmpty)
+
+        script.thread = TraceScript.worker
+        script.value(stage) // a cancelled conduit sent it on
+        script.thread = TraceScript.main
+        script.value(sink)
+        let diagnosis = try #require(TraceAnalyzer().diagnose(script.trace()).first { $0.code == "value-after-cancel" })
+        #expect(diagnosis.objects == [stage, sink, receiveOn])
+        #expect(diagnosis.message.contains("delivered 2 values to Sink"), "\(diagnosis.message)")
+        #expect(diagnosis.evidence.last == script.events.last { $0.phase == .begin }?.seq)
+    }
+
     @Test func demandExceeded() throws {
         var (script, p, x, s) = subscribed(requesting: .max(1))
         script.value(x) // 7, 8

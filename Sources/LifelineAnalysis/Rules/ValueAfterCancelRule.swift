@@ -13,6 +13,12 @@ import LifelineLog
 ///   its way before the cancel took effect (the publisher read its subscriber just before),
 ///   which the log cannot rule out; a second one cannot.
 ///
+/// Values an operator's stage had received upstream before the cancel returned and not yet
+/// passed on were on their way too: `receive(on:)` and `delay` deliver them from blocks they
+/// scheduled before the cancel, on the very queue that cancelled. The contract allows it
+/// (`cancel()` need not stop a publisher at once, only take effect quickly), so that many
+/// values after the cancel are left out before any is counted.
+///
 /// Only class subscriptions are checked: a value-type subscription (such as
 /// `Subscriptions.empty`, which many subscribers share) has no identity of its own, so whose
 /// cancel a cancel on it was cannot be told. A subscription that completed before it was
@@ -52,7 +58,7 @@ public struct ValueAfterCancelRule: DiagnosisRule {
         let cancelContext = lifecycles.event(cancel.begin).map(Self.context)
         var deliveredAfterCancel = Set<ExecutionContext>()
         var proven: UInt64?
-        for delivery in late {
+        for delivery in late.dropFirst(Self.inFlight(lifecycle, before: returned, lifecycles: lifecycles)) {
             guard let context = lifecycles.event(delivery.begin).map(Self.context) else { continue }
             if context == cancelContext || deliveredAfterCancel.contains(context) {
                 proven = delivery.begin
@@ -62,6 +68,19 @@ public struct ValueAfterCancelRule: DiagnosisRule {
         }
         guard let proven else { return nil }
         return Finding(lifecycle: lifecycle, cancel: cancel, late: late.map(\.begin), proven: proven)
+    }
+
+    /// How many values the subscription had on their way when its cancel returned: an
+    /// operator's stage (`receive(on:)`'s, `delay`'s) is subscribed upstream itself, and the
+    /// values it had received there and not yet passed on had been scheduled before the cancel.
+    /// The contract lets those through (`cancel()` need not stop a publisher at once, only take
+    /// effect quickly), so the first that many values after the cancel prove nothing.
+    private static func inFlight(_ lifecycle: Lifecycle, before returned: UInt64, lifecycles: TraceLifecycles) -> Int {
+        guard let subscription = lifecycle.subscription else { return 0 }
+        let received = lifecycles.lifecycles(ofSubscriber: subscription).reduce(0) { count, upstream in
+            count + upstream.deliveries.count { $0.begin < returned }
+        }
+        return max(0, received - lifecycle.deliveries.count { $0.begin < returned })
     }
 
     /// Where an event ran, for telling deliveries apart: the dispatch queue when the log names

@@ -39,6 +39,19 @@ final class AccountServer: @unchecked Sendable {
         .eraseToAnyPublisher()
     }
 
+    /// Addresses the server suggests for what was typed into the e-mail field, after a round
+    /// trip.
+    func suggestions(for typed: String) -> AnyPublisher<[String], Never> {
+        let queues = queues
+        let name = typed.split(separator: "@").first.map(String.init) ?? typed
+        return Future<[String], Never> { promise in
+            queues.run(on: queues.network, after: .milliseconds(15)) {
+                promise(.success(["\(name)@example.org", "\(name)@mail.example.com"]))
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+
     /// Registers an account; refuses an e-mail address without a domain.
     func register(name: String, email: String) -> AnyPublisher<String, Refusal> {
         Future<String, Refusal> { [self] promise in

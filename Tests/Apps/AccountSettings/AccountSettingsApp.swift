@@ -53,11 +53,11 @@ public final class AccountSettingsApp: @unchecked Sendable {
         type(\.userName, ["alice7"])
         waitOutTheTypingPause()
         type(\.password, ["abc", "correct", "correct horse"])
-        type(\.email, ["alice7-example.org"])
+        type(\.email, ["alice7", "alice7-example.org"])
         guard queues.drain() else { return false }
         send()
         guard queues.drain() else { return false }
-        type(\.email, ["alice7@example.org"])
+        type(\.email, ["alice7@", "alice7@example.org"])
         guard queues.drain() else { return false }
         send()
         guard queues.drain() else { return false }

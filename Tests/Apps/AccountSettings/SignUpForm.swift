@@ -18,6 +18,8 @@ import OpenCombineShim
 /// - Whether the form can be sent is worked out after each change (`objectWillChange`, then
 ///   `receive(on:)` to read the changed values).
 /// - Sending goes one request at a time (`flatMap(maxPublishers: .max(1))`).
+/// - Each edit of the e-mail address looks up suggestions, replacing the lookup before: a
+///   lookup whose answer has not come is cancelled when its `AnyCancellable` is replaced.
 ///
 /// All of it is correct: every pipeline ends when the form is released.
 final class SignUpForm: ObservableObject {
@@ -31,13 +33,19 @@ final class SignUpForm: ObservableObject {
     @Published private(set) var strength = PasswordStrength.tooShort
     @Published private(set) var canSend = false
     @Published private(set) var outcome: Result<String, AccountServer.Refusal>?
+    @Published private(set) var suggestions: [String] = []
 
     private let queues: SettingsQueues
+    private let server: AccountServer
+    /// The lookup of address suggestions for what the e-mail field holds: each edit replaces
+    /// it, which cancels the one before if its answer has not come, as only the latest counts.
+    private var suggestionLookup: AnyCancellable?
     private let sends = PassthroughSubject<(name: String, email: String), Never>()
     private var cancellables = Set<AnyCancellable>()
 
     init(server: AccountServer, queues: SettingsQueues) {
         self.queues = queues
+        self.server = server
         $userName
             .debounce(for: .init(Self.typingPause), scheduler: queues.ui, options: queues.schedulerOptions)
             .removeDuplicates()
@@ -62,6 +70,11 @@ final class SignUpForm: ObservableObject {
             .sink { [weak self] in self?.updateCanSend() }
             .store(in: &cancellables)
 
+        $email
+            .dropFirst()
+            .sink { [weak self] in self?.lookUpSuggestions(for: $0) }
+            .store(in: &cancellables)
+
         sends
             .flatMap(maxPublishers: .max(1)) { form in
                 server.register(name: form.name, email: form.email)
@@ -77,6 +90,12 @@ final class SignUpForm: ObservableObject {
     func send() {
         guard canSend else { return }
         sends.send((userName, email))
+    }
+
+    private func lookUpSuggestions(for typed: String) {
+        suggestionLookup = server.suggestions(for: typed)
+            .receive(on: queues.ui, options: queues.schedulerOptions)
+            .sink { [weak self] in self?.suggestions = $0 }
     }
 
     private func updateCanSend() {
