@@ -358,6 +358,40 @@ import Testing
         _ = s
     }
 
+    /// A future fulfilled on a worker while main is still handing its subscription over: the
+    /// result overtakes the handshake. The fix is to send where the subscribe runs, or to
+    /// subscribe where the sends run; a snapshot main took inside the handshake widened it.
+    @Test func aResultThatOvertookTheHandshakeSaysSoAndHowToAvoidIt() throws {
+        var script = TraceScript()
+        let future = script.object("Future", .publisher)
+        let x = script.object("CustomSubscriber", .subscriber)
+        let conduit = script.object("Future.Conduit", .subscription)
+        var paused: UInt64 = 0
+        script.subscribe(future, x) { script in
+            script.receiveSubscription(x, conduit) { script in // 2
+                script.request(conduit, .unlimited) // 3, 4
+                paused = script.nextSeq - 1
+                script.thread = TraceScript.worker
+                script.value(x) // 5, 6
+                script.complete(x) // 7, 8
+                script.thread = TraceScript.main
+            }
+        }
+        var trace = script.trace()
+        trace = Trace(
+            header: trace.header, objects: trace.objects, threads: trace.threads, queues: trace.queues, events: trace.events,
+            snapshots: [TraceSnapshot(index: 1, seq: paused, label: "after request", reason: .requested, nodes: [], edges: [])],
+            damage: []
+        )
+        let diagnosis = try #require(TraceAnalyzer().diagnose(trace).first { $0.code == "concurrent-delivery" })
+        #expect(diagnosis.message == "CustomSubscriber #2 was called on two threads at once: receive(_:) began on worker while "
+            + "receive(subscription:) was still running on main. Future.Conduit #3's result overtook the handshake that handed it "
+            + "over. Recording widened the window: snapshot 1 was taken on main inside that receive(subscription:), after @4.")
+        #expect(diagnosis.fix.hasPrefix("Send on the queue that subscribes, or subscribe on the queue that sends: deliver "
+            + "Future.Conduit #3's results on main, or subscribe to its publisher with subscribe(on:) on worker"), "\(diagnosis.fix)")
+        #expect(diagnosis.evidence == [2, 4, 5, 9])
+    }
+
     @Test func serialDeliveryFromTwoThreadsIsFine() {
         var (script, _, x, _) = subscribed(requesting: .unlimited)
         script.thread = TraceScript.worker

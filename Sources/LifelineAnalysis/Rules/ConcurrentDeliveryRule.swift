@@ -44,15 +44,34 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
             firstPlace = "another thread of it (thread \(first.thread))"
         }
         let sender = lifecycle?.subscription.map { "the sends of \(lifecycles.name($0))" } ?? "the publisher's sends"
+        var message = "\(lifecycles.name(subscriber)) was called on two threads at once: \(Self.callName(second.kind)) "
+            + "began on \(secondPlace) while \(Self.callName(first.kind)) was still running on \(firstPlace)."
+        var fix = "Deliver to a subscriber from one thread at a time: serialize \(sender) with a lock or a serial queue."
+        var evidence = [first.seq, second.seq, firstEnd]
+        if case .receiveSubscription(_, let handed) = first.kind, let subscription = lifecycle?.subscription, handed == subscription {
+            // The subscription sent before the handshake that handed it over had returned.
+            let (sending, subscribing) = (
+                lifecycles.trace.executionContextName(of: second), lifecycles.trace.executionContextName(of: first)
+            )
+            message += " \(lifecycles.name(subscription))'s result overtook the handshake that handed it over."
+            let pauses = lifecycles.trace.snapshots.filter { snapshot in
+                snapshot.seq >= first.seq && snapshot.seq < second.seq && lifecycles.event(snapshot.seq)?.thread == first.thread
+            }
+            if let pause = pauses.first {
+                message += " Recording widened the window: snapshot \(pause.index) was taken on \(subscribing) inside that "
+                    + "receive(subscription:), after @\(pause.seq)."
+                evidence.append(pause.seq)
+            }
+            fix = "Send on the queue that subscribes, or subscribe on the queue that sends: deliver \(lifecycles.name(subscription))'s "
+                + "results on \(subscribing), or subscribe to its publisher with subscribe(on:) on \(sending) if that is a serial "
+                + "queue, so that its result cannot arrive while the subscription is being handed over."
+        }
         return Diagnosis(
             code: code, severity: .error,
             objects: [subscriber] + [lifecycle?.subscription, lifecycle?.publisher].compactMap { $0 },
-            evidence: [first.seq, second.seq, firstEnd],
-            message: "\(lifecycles.name(subscriber)) was called on two threads at once: \(Self.callName(second.kind)) "
-                + "began on \(secondPlace) while \(Self.callName(first.kind)) was still running on \(firstPlace).",
-            fix: "Deliver to a subscriber from one thread at a time: serialize \(sender) with a lock or a "
-                + "serial queue. A receive(on:) in front of the subscriber would only move the overlap onto "
-                + "receive(on:)'s own subscriber.",
+            evidence: evidence.sorted(),
+            message: message,
+            fix: fix + " A receive(on:) in front of the subscriber would only move the overlap onto receive(on:)'s own subscriber.",
             hop: lifecycle?.hop
         )
     }

@@ -7,6 +7,11 @@ import OpenCombineShim
 
 /// The simulated account server: answers on the network queue after a short delay, like a
 /// round trip, and pushes status lines for the profile screen.
+///
+/// Each answer is subscribed to on the network queue (`subscribe(on:)`), where it is also
+/// fulfilled: a `Future` fulfilled on one queue while another is still subscribing to it can
+/// deliver its result before the subscription has been handed over (OpenCombine hands it over
+/// outside its lock), which Lifeline reports as `concurrent-delivery`.
 final class AccountServer: @unchecked Sendable {
     /// Why the server refused a registration.
     struct Refusal: Error, Equatable {
@@ -36,6 +41,7 @@ final class AccountServer: @unchecked Sendable {
                 }
             }
         }
+        .subscribe(on: queues.network, options: queues.schedulerOptions)
         .eraseToAnyPublisher()
     }
 
@@ -49,6 +55,7 @@ final class AccountServer: @unchecked Sendable {
                 promise(.success(["\(name)@example.org", "\(name)@mail.example.com"]))
             }
         }
+        .subscribe(on: queues.network, options: queues.schedulerOptions)
         .eraseToAnyPublisher()
     }
 
@@ -66,6 +73,7 @@ final class AccountServer: @unchecked Sendable {
                 promise(.success(name))
             }
         }
+        .subscribe(on: queues.network, options: queues.schedulerOptions)
         .eraseToAnyPublisher()
     }
 
