@@ -385,10 +385,10 @@ import Testing
         )
         let diagnosis = try #require(TraceAnalyzer().diagnose(trace).first { $0.code == "concurrent-delivery" })
         #expect(diagnosis.message == "CustomSubscriber #2 was called on two threads at once: receive(_:) began on worker while "
-            + "receive(subscription:) was still running on main. Future.Conduit #3's result overtook the handshake that handed it "
-            + "over. Recording widened the window: snapshot 1 was taken on main inside that receive(subscription:), after @4.")
+            + "receive(subscription:) was still running on main. The result of Future.Conduit #3 overtook the handshake that "
+            + "handed it over. Recording widened the window: snapshot 1 was taken on main inside that receive(subscription:), after @4.")
         #expect(diagnosis.fix.hasPrefix("Send on the queue that subscribes, or subscribe on the queue that sends: deliver "
-            + "Future.Conduit #3's results on main, or subscribe to its publisher with subscribe(on:) on worker"), "\(diagnosis.fix)")
+            + "the results of Future.Conduit #3 on main, or subscribe to its publisher with subscribe(on:) on worker"), "\(diagnosis.fix)")
         #expect(diagnosis.evidence == [2, 4, 5, 9])
     }
 

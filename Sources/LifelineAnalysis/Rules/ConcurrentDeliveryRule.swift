@@ -7,6 +7,13 @@ import LifelineLog
 /// Only overlaps the log proves are reported: a call on one thread began after a call on
 /// another thread had begun and before that call's recorded end. A call with no end (a
 /// damaged log) proves nothing. Re-entrant calls on one thread are allowed.
+///
+/// When the first call is the `receive(subscription:)` that handed the sending subscription
+/// over, its result overtook the handshake (OpenCombine's `Future` and subjects hand a
+/// subscription over outside their lock, so a promise fulfilled on another queue can do it):
+/// the finding says so, cites a snapshot taken on the subscribing thread inside that call,
+/// which widened the window, and suggests sending where the subscribe runs or subscribing
+/// where the sends run.
 public struct ConcurrentDeliveryRule: DiagnosisRule {
     public let code = "concurrent-delivery"
 
@@ -53,18 +60,19 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
             let (sending, subscribing) = (
                 lifecycles.trace.executionContextName(of: second), lifecycles.trace.executionContextName(of: first)
             )
-            message += " \(lifecycles.name(subscription))'s result overtook the handshake that handed it over."
-            let pauses = lifecycles.trace.snapshots.filter { snapshot in
+            message += " The result of \(lifecycles.name(subscription)) overtook the handshake that handed it over."
+            let pause = lifecycles.trace.snapshots.first { snapshot in
                 snapshot.seq >= first.seq && snapshot.seq < second.seq && lifecycles.event(snapshot.seq)?.thread == first.thread
             }
-            if let pause = pauses.first {
+            if let pause {
                 message += " Recording widened the window: snapshot \(pause.index) was taken on \(subscribing) inside that "
                     + "receive(subscription:), after @\(pause.seq)."
                 evidence.append(pause.seq)
             }
-            fix = "Send on the queue that subscribes, or subscribe on the queue that sends: deliver \(lifecycles.name(subscription))'s "
-                + "results on \(subscribing), or subscribe to its publisher with subscribe(on:) on \(sending) if that is a serial "
-                + "queue, so that its result cannot arrive while the subscription is being handed over."
+            fix = "Send on the queue that subscribes, or subscribe on the queue that sends: deliver the results of "
+                + "\(lifecycles.name(subscription)) on \(subscribing), or subscribe to its publisher with subscribe(on:) on "
+                + "\(sending) if that is a serial queue, so that its result cannot arrive while the subscription is being "
+                + "handed over."
         }
         return Diagnosis(
             code: code, severity: .error,
