@@ -10,8 +10,9 @@ import Testing
 /// SwiftUI view models are: `ObservableObject`s with `@Published` fields, pipelines that
 /// `assign(to:)` into them with no `AnyCancellable` (a debounced check through
 /// `switchToLatest`, `tryMap` and `catch` inside a `flatMap`), `objectWillChange` observed with
-/// `receive(on:)`, `flatMap(maxPublishers: .max(1))` over `Future`s, and `NotificationCenter`'s
-/// publisher. Its one documented bug is a profile model that keeps itself alive through
+/// `receive(on:)`, `flatMap(maxPublishers: .max(1))` over `Future`s, `subscribe(on:)`,
+/// `first()` on a `CurrentValueSubject`, requests tracked under their own keys until they
+/// complete (a cached one completing inside `sink`), and `NotificationCenter`'s publisher. Its one documented bug is a profile model that keeps itself alive through
 /// `assign(to:on: self)`: exactly that is found, with the default recording and with
 /// snapshots after every call, and each pipeline's picture fits a page.
 @Suite("The account settings app's findings", .serialized)
@@ -31,6 +32,9 @@ struct AccountSettingsAppTests {
         #expect(shown.messages == ["Refused: alice7-example.org is not an e-mail address", "Welcome, alice7"], "\(shown)")
         #expect(shown.drafts == ["alice7 <alice7@example.org>"], "\(shown)")
         #expect(shown.formReleased && shown.profileModelOutlivedItsScreen && shown.lastStatus == "Status: away", "\(shown)")
+        let profile = try #require(shown.profile)
+        #expect(profile.header == "Alice7 · dark mode, weekly digest" && profile.token == "token-alice7", "\(profile)")
+        #expect(profile.avatars.sorted() == ["[B]", "[C]", "[C]", "[D]"] && profile.loadsInFlight == 0, "\(profile)")
         withExtendedLifetime(app) {}
         let lifecycles = TraceLifecycles(trace)
         return (lifecycles, TraceAnalyzer().diagnose(lifecycles))
@@ -62,7 +66,7 @@ struct AccountSettingsAppTests {
         // that subscribed it: the `assign(to:)` pipelines too, which have no AnyCancellable.
         let pictures = try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses)
         let names = pictures.map(\.pipeline.name)
-        #expect(names.contains("SignUpForm.swift:49") && names.contains("SignUpForm.swift:58"), "\(names)")
+        #expect(names.contains("SignUpForm.swift:57") && names.contains("SignUpForm.swift:66"), "\(names)")
         for (pipeline, _) in pictures {
             #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
         }

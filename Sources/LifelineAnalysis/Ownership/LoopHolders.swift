@@ -21,31 +21,44 @@ enum LoopHolders: Hashable, Sendable {
     /// loop) back to the last owner a snapshot checked, or to where the loop's objects were not
     /// all alive yet. `nil` when the reported snapshot proves neither: no owner, but references
     /// the runtime counted that it does not draw (the stack, a global), or counts not read.
+    ///
+    /// A per-call snapshot checks a few objects and takes the others from earlier snapshots,
+    /// so an object's counts prove nothing about the moment after the owner let go until a
+    /// snapshot after that has checked the object; from there on each snapshot shows its
+    /// counts as the last check found them.
     init?(of loop: Set<TraceObjectID>, through snapshots: ArraySlice<TraceSnapshot>) {
         guard let reported = snapshots.last else { return nil }
         if let edge = Self.ownerEdges(of: loop, in: reported, checkedOnly: false).first {
             self = .owned(edge)
             return
         }
-        // `since` is the first of the snapshots that show the loop alone, up to the reported
-        // one without a break; the owner may be further back, past snapshots that prove nothing.
-        var since: TraceSnapshot?, unbroken = true
-        for snapshot in snapshots.reversed() {
+        // Back to the last snapshot that checked an owner holding the loop, or to the first
+        // with all of the loop alive.
+        var start = snapshots.endIndex
+        var owner: (edge: TraceSnapshot.Edge, snapshot: TraceSnapshot)?
+        for position in snapshots.indices.reversed() {
+            let snapshot = snapshots[position]
             guard loop.allSatisfy({ snapshot.node($0)?.alive == true }) else { break }
             if let edge = Self.ownerEdges(of: loop, in: snapshot, checkedOnly: true).first {
-                guard let since else { return nil }
-                self = .released(since: since, lastOwner: edge, lastOwned: snapshot)
-                return
+                owner = (edge, snapshot)
+                break
             }
-            if unbroken, Self.isHeldOnlyByItselfAndCombine(loop, in: snapshot) {
-                since = snapshot
+            start = position
+        }
+        // Forward from there: `since` is the first snapshot of the unbroken run, up to the
+        // reported one, that shows the loop alone, each of its objects checked since.
+        var checkedSince = Set<TraceObjectID>()
+        var since: TraceSnapshot?
+        for snapshot in snapshots[start...] {
+            checkedSince.formUnion(loop.filter(snapshot.checked))
+            if checkedSince == loop, Self.isHeldOnlyByItselfAndCombine(loop, in: snapshot) {
+                if since == nil { since = snapshot }
             } else {
-                unbroken = false
-                if since == nil { return nil }
+                since = nil
             }
         }
         guard let since else { return nil }
-        self = .released(since: since, lastOwner: nil, lastOwned: nil)
+        self = .released(since: since, lastOwner: owner?.edge, lastOwned: owner?.snapshot)
     }
 
     /// The strong references owners hold to `loop`'s objects in `snapshot`, ordered by
@@ -71,12 +84,12 @@ enum LoopHolders: Hashable, Sendable {
         }
     }
 
-    /// Whether `snapshot` checked each of `loop`'s objects and draws every strong reference
-    /// the runtime counted to it, none of them from an owner.
+    /// Whether `snapshot` draws every strong reference the runtime counted to each of
+    /// `loop`'s objects, none of them from an owner.
     private static func isHeldOnlyByItselfAndCombine(_ loop: Set<TraceObjectID>, in snapshot: TraceSnapshot) -> Bool {
         guard ownerEdges(of: loop, in: snapshot, checkedOnly: false).isEmpty else { return false }
         return loop.allSatisfy { id in
-            guard snapshot.checked(id), let counts = snapshot.node(id)?.retainCounts else { return false }
+            guard let counts = snapshot.node(id)?.retainCounts else { return false }
             let drawn = snapshot.holders(of: id).reduce(0) { total, holder in
                 guard snapshot.node(holder)?.alive == true else { return total }
                 return total + snapshot.edges(from: holder).filter { $0.to == id && $0.ownership.isStrong }.count

@@ -25,6 +25,8 @@ final class AccountServer: @unchecked Sendable {
     /// Status lines for signed-in users, pushed by the server on the network queue. The stream
     /// never ends while the app runs.
     let statusLines = PassthroughSubject<String, Never>()
+    /// The signed-in user's session token, once there is one; set on the network queue.
+    let session = CurrentValueSubject<String?, Never>(nil)
 
     init(queues: SettingsQueues) {
         self.queues = queues
@@ -70,10 +72,37 @@ final class AccountServer: @unchecked Sendable {
                 lock.lock()
                 registered.append(name)
                 lock.unlock()
+                session.send("token-\(name)")
                 promise(.success(name))
             }
         }
         .subscribe(on: queues.network, options: queues.schedulerOptions)
+        .eraseToAnyPublisher()
+    }
+
+    /// A user's display name and the preferences they chose, each its own round trip,
+    /// fulfilled on the network queue: subscribe to them there.
+    func details(of name: String) -> AnyPublisher<String, Never> {
+        answer(after: .milliseconds(8)) { name.capitalized }
+    }
+
+    func preferences(of name: String) -> AnyPublisher<[String], Never> {
+        answer(after: .milliseconds(12)) { ["dark mode", "weekly digest"] }
+    }
+
+    /// A user's avatar, as the text the screen shows for it.
+    func avatar(of name: String) -> AnyPublisher<String, Never> {
+        answer(after: .milliseconds(5)) { "[\(name.prefix(1).uppercased())]" }
+            .subscribe(on: queues.network, options: queues.schedulerOptions)
+            .eraseToAnyPublisher()
+    }
+
+    /// `value()`, fulfilled on the network queue after `delay`.
+    private func answer<Value>(after delay: DispatchTimeInterval, _ value: @escaping @Sendable () -> Value) -> AnyPublisher<Value, Never> {
+        let queues = queues
+        return Future<Value, Never> { promise in
+            queues.run(on: queues.network, after: delay) { promise(.success(value())) }
+        }
         .eraseToAnyPublisher()
     }
 

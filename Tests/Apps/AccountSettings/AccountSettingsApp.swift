@@ -22,24 +22,37 @@ public final class AccountSettingsApp: @unchecked Sendable {
         public var profileModelOutlivedItsScreen: Bool
         /// The profile model's last status line.
         public var lastStatus: String?
+        /// What the profile screen showed before it closed.
+        public var profile: ProfileShown?
+    }
+
+    /// What the profile screen showed.
+    public struct ProfileShown: Equatable, Sendable {
+        public var header: String?
+        public var token: String?
+        public var avatars: [String]
+        public var loadsInFlight: Int
     }
 
     private let queues = SettingsQueues()
     private let server: AccountServer
     private let draftStore = DraftStore()
+    private let avatars: AvatarCache
     private var signUp: SignUpScreen?
     private var profile: ProfileScreen?
     private var messages: [String] = []
+    private var profileShown: ProfileShown?
     private weak var closedForm: SignUpForm?
     private weak var closedProfileModel: ProfileModel?
 
     public init() {
         server = AccountServer(queues: queues)
+        avatars = AvatarCache(server: server, queues: queues)
     }
 
     /// Plays a user's visit: signs up (a taken name, then a free one; a refused e-mail address,
     /// then a good one), sends the app to the background once, closes the sign-up screen, opens
-    /// the profile screen, closes it, goes back to the sign-up screen for a moment, and leaves
+    /// the profile screen, refreshes its contacts, closes it, goes back to the sign-up screen for a moment, and leaves
     /// while the server keeps sending status lines.
     ///
     /// - Returns: `false` if the app's queues did not go quiet within ten seconds.
@@ -70,10 +83,16 @@ public final class AccountSettingsApp: @unchecked Sendable {
             signUp = nil
         }
 
-        queues.onUI { profile = ProfileScreen(server: server, queues: queues) }
+        queues.onUI {
+            profile = ProfileScreen(user: "alice7", contacts: ["bob", "carol"], server: server, avatars: avatars, queues: queues)
+        }
         server.pushStatus("online")
         guard queues.drain() else { return false }
+        // A refresh of the contacts: carol's avatar comes from the cache, dave's from the server.
+        queues.onUI { profile?.loadAvatars(of: ["carol", "dave"]) }
+        guard queues.drain() else { return false }
         queues.onUI {
+            profileShown = profile.map { ProfileShown(header: $0.header, token: $0.token, avatars: $0.avatars, loadsInFlight: $0.loadsInFlight) }
             closedProfileModel = profile?.model
             profile = nil
         }
@@ -100,7 +119,8 @@ public final class AccountSettingsApp: @unchecked Sendable {
                 drafts: draftStore.saved,
                 formReleased: closedForm == nil,
                 profileModelOutlivedItsScreen: closedProfileModel != nil,
-                lastStatus: closedProfileModel?.status
+                lastStatus: closedProfileModel?.status,
+                profile: profileShown
             )
         }
     }

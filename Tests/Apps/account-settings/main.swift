@@ -16,5 +16,6 @@ Lifeline.recordingIfRequested {
 }
 if let summary {
     print("registered \(summary.registered), messages \(summary.messages), drafts \(summary.drafts)")
+    print("profile: \(summary.profile.map { "\($0)" } ?? "not shown")")
     print("form released: \(summary.formReleased), profile model outlived its screen: \(summary.profileModelOutlivedItsScreen) (\(summary.lastStatus ?? "no status"))")
 }
