@@ -33,10 +33,10 @@ enum LoopHolders: Hashable, Sendable {
             return
         }
         // Back to the last snapshot that checked an owner holding the loop, or to the first
-        // with all of the loop alive.
+        // with all of the loop alive, at most ``lookBack`` snapshots.
         var start = snapshots.endIndex
         var owner: (edge: TraceSnapshot.Edge, snapshot: TraceSnapshot)?
-        for position in snapshots.indices.reversed() {
+        for position in snapshots.indices.reversed().prefix(Self.lookBack) {
             let snapshot = snapshots[position]
             guard loop.allSatisfy({ snapshot.node($0)?.alive == true }) else { break }
             if let edge = Self.ownerEdges(of: loop, in: snapshot, checkedOnly: true).first {
@@ -60,6 +60,11 @@ enum LoopHolders: Hashable, Sendable {
         guard let since else { return nil }
         self = .released(since: since, lastOwner: owner?.edge, lastOwned: owner?.snapshot)
     }
+
+    /// How many snapshots back an owner is looked for: a log of per-call snapshots holds
+    /// thousands, and each reported loop reads them, so the cost stays that many snapshots per
+    /// loop. An owner further back goes unnamed.
+    static let lookBack = 1_000
 
     /// The strong references owners hold to `loop`'s objects in `snapshot`, ordered by
     /// object, holder and field; with `checkedOnly`, only those of holders the snapshot

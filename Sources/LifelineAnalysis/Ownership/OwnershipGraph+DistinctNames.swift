@@ -1,13 +1,35 @@
 import LifelineLog
 
 extension OwnershipGraph {
-    /// The objects of the snapshot that share a ``name(of:)`` with another one, by that name.
-    static func objectsSharingNames(of snapshot: TraceSnapshot, trace: Trace) -> [String: [TraceObjectID]] {
+    /// What tells apart the objects of a snapshot that share a name.
+    enum NamesakeDistinction: Hashable, Sendable {
+        /// Where each one's pipeline was made: every one has a place, and no two the same.
+        case place
+        /// The label and the place together, which differ for each.
+        case labelAndPlace
+        /// Nothing the program wrote: the id.
+        case id
+    }
+
+    /// How the objects of the snapshot that share a ``name(of:)`` with another one are told
+    /// apart, by that name: decided once for all of them, so that naming an object costs the
+    /// same however many share its name.
+    static func namesakeDistinctions(of snapshot: TraceSnapshot, trace: Trace) -> [String: NamesakeDistinction] {
         var byName: [String: [TraceObjectID]] = [:]
         for node in snapshot.nodes {
             byName[node.name ?? trace.object(node.id)?.shortTypeName ?? "object \(node.id)", default: []].append(node.id)
         }
-        return byName.filter { $0.value.count > 1 }
+        return byName.filter { $0.value.count > 1 }.mapValues { namesakes in
+            let declared = namesakes.map { trace.object($0) }
+            let places = declared.map { $0?.placeName }
+            let labels = declared.map { $0?.label }
+            if places.allSatisfy({ $0 != nil }) && Set(places).count == namesakes.count { return .place }
+            if labels.contains(where: { $0 != nil }),
+               Set(zip(places, labels).map { "\($0 ?? "")\u{0}\($1 ?? "")" }).count == namesakes.count {
+                return .labelAndPlace
+            }
+            return .id
+        }
     }
 
     /// How an explanation names `object`: by ``name(of:)`` (`Retry.Inner`) when no other
@@ -17,17 +39,13 @@ extension OwnershipGraph {
     /// too (`Sink "ui" (Search.swift:24)`) when those do, else by id (`Timeout.Inner #116`).
     public func distinctName(of object: TraceObjectID) -> String {
         let name = name(of: object)
-        guard let namesakes = objectsSharingNames[name] else { return name }
-        let declared = namesakes.map { trace.object($0) }
-        let places = declared.map { $0?.placeName }
-        let labels = declared.map { $0?.label }
+        guard let distinction = namesakeDistinctions[name] else { return name }
         let mine = trace.object(object)
         let place = mine?.placeName.map { " (\($0))" } ?? ""
-        if places.allSatisfy({ $0 != nil }) && Set(places).count == namesakes.count { return name + place }
-        if labels.contains(where: { $0 != nil }),
-           Set(zip(places, labels).map { "\($0 ?? "")\u{0}\($1 ?? "")" }).count == namesakes.count {
-            return name + (mine?.label.map { " \"\($0)\"" } ?? "") + place
+        switch distinction {
+        case .place: return name + place
+        case .labelAndPlace: return name + (mine?.label.map { " \"\($0)\"" } ?? "") + place
+        case .id: return "\(name) \(object)"
         }
-        return "\(name) \(object)"
     }
 }

@@ -34,9 +34,9 @@ public struct OwnershipGraph: Sendable {
     /// The reference by which the breadth-first search from ``origins`` first reached each
     /// object it reached.
     private let reachedBy: [TraceObjectID: TraceSnapshot.Edge]
-    /// The objects that share a ``name(of:)`` with another one, by that name: what
-    /// ``distinctName(of:)`` tells apart.
-    let objectsSharingNames: [String: [TraceObjectID]]
+    /// How ``distinctName(of:)`` tells apart the objects that share a ``name(of:)`` with
+    /// another one, by that name, decided once per name.
+    let namesakeDistinctions: [String: NamesakeDistinction]
     /// How many references of each ownership lead to each object, for ``tallies(of:)``.
     let drawnReferences: [TraceObjectID: [TraceSnapshot.Ownership: Int]]
 
@@ -46,7 +46,7 @@ public struct OwnershipGraph: Sendable {
         self.trace = trace
         let nodes = Dictionary(snapshot.nodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.nodes = nodes
-        objectsSharingNames = Self.objectsSharingNames(of: snapshot, trace: trace)
+        namesakeDistinctions = Self.namesakeDistinctions(of: snapshot, trace: trace)
         let live = { (id: TraceObjectID) in nodes[id]?.alive == true }
         let strong = snapshot.edges.filter { $0.ownership.isStrong && live($0.from) && live($0.to) }
         let strongEdges = Dictionary(grouping: strong, by: \.from).mapValues { edges in

@@ -29,6 +29,12 @@ import LifelineLog
 /// the log has no calls for, the snapshot's sequence number. It is an error when the loop is
 /// still there in the log's last snapshot, a warning when later snapshots do not show all of
 /// its objects.
+///
+/// The finding then says what held the loop from outside (``LoopHolders``): an owner that
+/// still holds it, or since which snapshot only the loop and Combine's own objects held it,
+/// with the runtime counting no other strong reference, the owner last seen holding it, and
+/// the values the subscription still delivered after that. Nothing is said when the counts
+/// show a reference the snapshot does not draw.
 public struct RetainCycleRule: DiagnosisRule {
     public let code = "retain-cycle"
 
