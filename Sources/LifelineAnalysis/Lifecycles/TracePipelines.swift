@@ -12,7 +12,8 @@ import LifelineLog
 ///   `sink`'s closure, a hand-written subscriber: a subscriber that is no other hop's
 ///   subscription) was subscribed by the program's own code, and starts a pipeline of its own,
 ///   whether or not it received anything and whatever its closures send into subjects that
-///   other pipelines read: nothing in the handshake passes its values on.
+///   other pipelines read: nothing in the handshake passes its values on. The end itself,
+///   subscribed again from its own delivery, stays in its pipeline.
 /// - A group first subscribed inside another call of a pipeline joins that pipeline: the inner
 ///   publishers `flatMap`, `switchToLatest` and `catch` subscribe while a value or completion
 ///   reaches their stage, which passes values on downstream, and a `share()` or `multicast`
@@ -76,8 +77,10 @@ public struct TracePipelines: Sendable {
                     // A subscribe made by the program's code in a pipeline's end (a sink's
                     // closure) makes a pipeline of its own, whatever that pipeline later sends
                     // into it or it into that pipeline: only an operator's stage passes on what
-                    // it subscribes.
-                    if Self.isDeliveryToAnEnd(call, of: outer, in: lifecycles) { break }
+                    // it subscribes. A subscriber subscribed again from its own delivery (a
+                    // hand-written retry) is still that pipeline's end.
+                    if Self.isDeliveryToAnEnd(call, of: outer, in: lifecycles),
+                       all[outer.rawValue].subscriber != all[index].subscriber { break }
                     // Values passed on into the pipeline it was made in make a group that
                     // pipeline's inner publisher; values a closure sends into a subject that
                     // feeds an earlier pipeline do not.
