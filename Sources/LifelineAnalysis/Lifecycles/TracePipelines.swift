@@ -25,7 +25,9 @@ import LifelineLog
 ///   pipeline of its own. One that received nothing cannot be told apart from an inner
 ///   publisher that never delivered, and joins the pipeline it was made in.
 ///
-/// Pipelines are numbered in the order of their first event.
+/// Pipelines are numbered in the order of their first event. Pipelines that the same line
+/// made (a function that subscribes, called twice) get its place and their position among
+/// them as their name: `Rows.swift:63 (2nd of 2)`.
 ///
 /// ```swift
 /// let pipelines = TracePipelines(TraceLifecycles(trace))
@@ -152,6 +154,14 @@ public struct TracePipelines: Sendable {
                 sharesUpstreamWith: sharers.sorted(), lifecycles: lifecycles
             ))
         }
+        // Pipelines made by the same line (or labelled alike) are numbered among themselves.
+        var namesakes: [String: [Int]] = [:]
+        for index in pipelines.indices { namesakes[pipelines[index].name, default: []].append(index) }
+        for indices in namesakes.values where indices.count > 1 {
+            for (position, index) in indices.enumerated() {
+                pipelines[index] = pipelines[index].repeated(Pipeline.Repetition(position: position + 1, count: indices.count))
+            }
+        }
         for index in pipelineOfLifecycle.indices { pipelineOfLifecycle[index] = number[pipelineOfLifecycle[index]] - 1 }
         self.pipelineOfLifecycle = pipelineOfLifecycle
         self.pipelines = pipelines
@@ -243,7 +253,7 @@ public struct TracePipelines: Sendable {
         return Pipeline(
             id: id, end: end.id, lifecycles: hops.map { all[$0].id }, objects: objects, events: events, name: name,
             label: label, sourceLocation: location, values: end.deliveries.count, state: state,
-            sharesUpstreamWith: sharesUpstreamWith
+            sharesUpstreamWith: sharesUpstreamWith, repetition: nil
         )
     }
 }
