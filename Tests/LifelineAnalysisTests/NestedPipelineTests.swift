@@ -76,6 +76,79 @@ import Testing
         #expect(pipelines.pipelines(citedBy: stalled).map(\.description) == ["P3"])
     }
 
+    /// The download center's catalog sink starts the large file from its closure: a progress
+    /// sink behind `receive(on:)` that has received nothing yet, then the chunk writer, whose
+    /// deliveries send progress into the subject the progress sink reads. Each is a pipeline of
+    /// its own: neither the progress sink (which received nothing) nor the writer (whose sends
+    /// reach it) is downstream of the catalog.
+    @Test func pipelinesSubscribedFromASinksClosureAreTheirOwnEvenBeforeTheyReceiveAnything() throws {
+        var script = TraceScript()
+        let catalog = script.object("CurrentValueSubject", .publisher)
+        let catalogSink = script.object("Sink", .subscriber, source: "DownloadCenterApp.swift:55")
+        let catalogConduit = script.object("Conduit", .subscription)
+        let progress = script.object("PassthroughSubject", .publisher)
+        let receiveOn = script.object("ReceiveOn", .publisher)
+        let receiveOnInner = script.object("ReceiveOn.Inner", .subscriber)
+        let progressConduit = script.object("Conduit", .subscription)
+        let progressSink = script.object("Sink", .subscriber, source: "TransferListModel.swift:46")
+        let download = script.object("ChunkedDownload", .publisher)
+        let writer = script.object("ChunkWriter", .subscriber, source: "TransferListModel.swift:53")
+        let fetch = script.object("ChunkFetch", .subscription)
+        script.subscribe(catalog, catalogSink) {
+            $0.receiveSubscription(catalogSink, catalogConduit) { $0.request(catalogConduit, .unlimited) }
+        }
+        script.value(catalogSink) { script in
+            script.subscribe(receiveOn, progressSink) { script in
+                script.subscribe(progress, receiveOnInner) { script in
+                    script.receiveSubscription(receiveOnInner, progressConduit) { script in
+                        script.receiveSubscription(progressSink, receiveOnInner) { $0.request(receiveOnInner, .unlimited) }
+                    }
+                }
+            }
+            script.subscribe(download, writer) { $0.receiveSubscription(writer, fetch) { $0.request(fetch, .max(1)) } }
+        }
+        script.thread = TraceScript.worker
+        script.value(writer) { $0.value(receiveOnInner) }
+
+        let lifecycles = TraceLifecycles(script.trace())
+        let pipelines = TracePipelines(lifecycles)
+        #expect(pipelines.pipelines.map(\.name) == [
+            "DownloadCenterApp.swift:55", "TransferListModel.swift:46", "TransferListModel.swift:53",
+        ])
+        let writerHop = try #require(lifecycles.lifecycles(ofSubscriber: writer).first)
+        #expect(pipelines.pipeline(of: writerHop.id).id.description == "P3")
+    }
+
+    /// An inner publisher that an operator's stage subscribes while a value reaches it, and that
+    /// never delivers, still belongs to the pipeline it was made in.
+    @Test func anInnerPublisherThatNeverDeliveredJoinsThePipelineOfTheOperatorThatMadeIt() throws {
+        var script = TraceScript()
+        let subject = script.object("PassthroughSubject", .publisher)
+        let outer = script.object("FlatMap.Outer", .subscriber)
+        let conduit = script.object("Conduit", .subscription)
+        let flatMap = script.object("FlatMap", .publisher)
+        let sink = script.object("Sink", .subscriber, source: "Search.swift:20")
+        let future = script.object("Future", .publisher)
+        let side = script.object("FlatMap.Side", .subscriber)
+        let futureConduit = script.object("Future.Conduit", .subscription)
+        script.subscribe(flatMap, sink) { script in
+            script.subscribe(subject, outer) { script in
+                script.receiveSubscription(outer, conduit) { script in
+                    script.receiveSubscription(sink, outer) { $0.request(outer, .unlimited) }
+                }
+            }
+        }
+        script.value(outer) { script in
+            script.subscribe(future, side) { $0.receiveSubscription(side, futureConduit) { $0.request(futureConduit, .unlimited) } }
+        }
+
+        let lifecycles = TraceLifecycles(script.trace())
+        let pipelines = TracePipelines(lifecycles)
+        #expect(pipelines.pipelines.map(\.name) == ["Search.swift:20"])
+        let sideHop = try #require(lifecycles.lifecycles(ofSubscriber: side).first)
+        #expect(pipelines.pipeline(of: sideHop.id).id.description == "P1")
+    }
+
     @Test func aStageAnOperatorSubscribesWhileAValueReachesItIsNoPipelinesEnd() {
         let (script, _) = nested(relaying: true)
         #expect(!script.codes().contains("demand-stalled"), "\(script.codes())")

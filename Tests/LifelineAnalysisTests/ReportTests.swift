@@ -158,7 +158,7 @@ import Testing
                       "type" : "App.PassthroughSubject.Conduit"
                     }
                   },
-                  "message" : "request(.none) was called on PassthroughSubject.Conduit #3 by Sink \\"feed\\" #2 (Feed.swift:12): a request must ask for at least one value.",
+                  "message" : "request(.none) was called on PassthroughSubject.Conduit #3 (Feed.swift:12) by Sink \\"feed\\" #2 (Feed.swift:12): a request must ask for at least one value.",
                   "objects" : [
                     {
                       "id" : 3,

@@ -38,6 +38,26 @@ struct DiagnoseCommandTests {
         return try TraceLogFile.write(trace, named: "dropped.jsonl")
     }
 
+    /// Drops the token of a sink subscribed at one line of this file: called once per row.
+    private static func showRow(_ subject: PassthroughSubject<Int, Never>) {
+        _ = subject.sink { _ in }
+    }
+
+    @Test func subscriptionsOneLineMadeTwiceAreToldApartInTheirHeadings() throws {
+        let trace = try Lifeline.record {
+            let subject = PassthroughSubject<Int, Never>()
+            Self.showRow(subject)
+            Self.showRow(subject)
+            subject.send(1)
+        }
+        let run = try LifelineExecutable.run(["diagnose", try TraceLogFile.write(trace, named: "rows.jsonl")])
+        let headings = run.standardOutputText.split(separator: "\n").filter { $0.hasPrefix("PassthroughSubject #") }
+        #expect(headings.count == 2, "\(run.standardOutputText)")
+        for (heading, suffix) in zip(headings, ["(1st of 2 made there, P1)", "(2nd of 2 made there, P2)"]) {
+            #expect(heading.contains("at DiagnoseCommandTests.swift:") && heading.hasSuffix(suffix), "\(heading)")
+        }
+    }
+
     @Test func aCorrectPipelineExitsZeroAndSaysSo() throws {
         let run = try LifelineExecutable.run(["diagnose", try goodLog()])
         #expect(run.status == 0, "\(run.standardError)")

@@ -215,8 +215,8 @@ import Testing
     }
 
     /// A hand-written subscriber that subscribes an upload from its `receive(_:)` (photo-backup's
-    /// worker): the upload, which received no value, counts in the worker's pipeline, but in a
-    /// folded picture it is a pipeline of its own. Its operators are not folded into the
+    /// worker): the upload, which received no value, is a pipeline of its own, in the pipelines
+    /// and in a folded picture. Its operators are not folded into the
     /// worker's, its sink keeps a lane, the worker's delivery subscribes it, and the failure
     /// that reaches the sink later is drawn (both vanished inside the worker's operators).
     @Test func aPipelineSubscribedInsideADeliveryIsItsOwnGroupInAFoldedPicture() throws {
@@ -262,7 +262,7 @@ import Testing
         script.threads[2] = TraceThread(tid: 2, name: "network")
         script.call(.completion(subscriber: sink, completion: .failure("tooLarge")))
         let trace = script.trace
-        #expect(TracePipelines(TraceLifecycles(trace)).pipelines.count == 1, "the upload counts in the worker's pipeline")
+        #expect(TracePipelines(TraceLifecycles(trace)).pipelines.count == 2, "the upload, subscribed in the worker's delivery, is a pipeline of its own")
 
         let folded = SequenceModel.fitted(trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .operators))
         func lane(_ object: TraceObjectID) -> Int? {

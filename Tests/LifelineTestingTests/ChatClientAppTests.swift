@@ -45,7 +45,7 @@ struct ChatClientAppTests {
         let drawn = try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses)
         #expect(drawn.count >= 12)
         for (pipeline, _) in drawn {
-            #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+Model\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
+            #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+Model\.swift:[0-9]+( \([0-9]+(st|nd|rd|th) of [0-9]+\))?/) != nil, "\(pipeline.id) is named \(pipeline.name)")
         }
         let pictures = drawn.map(\.svg)
         let pipelines = drawn.map(\.pipeline)

@@ -50,6 +50,9 @@ struct NewsReaderAppTests {
         #expect(typeNames([hop.subscriber], in: lifecycles) == ["Sink"])
         #expect(lifecycles.trace.object(hop.subscriber)?.sourceLocation?.function?.hasPrefix("HomeScreenModel.watchBadgeWhileLoading") == true)
         #expect(!cycle.objects.contains(hop.subscriber))
+        // The subscription `autoconnect()` made has no place of its own: it is named by the
+        // line of the sink that subscribed its pipeline.
+        #expect(dropped.message.wholeMatch(of: /Autoconnect\.SideEffectSubscription #[0-9]+ \(HomeScreenModel\.swift:[0-9]+\) was cancelled before any value arrived: .*/) != nil, "\(dropped.message)")
     }
 
     @Test func withTheDefaultRecordingItGivesExactlyItsBugs() throws {

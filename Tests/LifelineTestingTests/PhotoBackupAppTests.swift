@@ -65,7 +65,7 @@ struct PhotoBackupAppTests {
         let pictures = try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses)
         #expect(pictures.count >= 8)
         for (pipeline, _) in pictures {
-            #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+\.swift:[0-9]+/) != nil, "\(pipeline.id) is named \(pipeline.name)")
+            #expect(pipeline.name.wholeMatch(of: /[A-Za-z]+\.swift:[0-9]+( \([0-9]+(st|nd|rd|th) of [0-9]+\))?/) != nil, "\(pipeline.id) is named \(pipeline.name)")
         }
     }
 

@@ -61,8 +61,36 @@ public struct Pipeline: Hashable, Sendable, Identifiable {
     public let objects: [TraceObjectID]
     /// The sequence numbers of every event of the pipeline's hops, in order.
     public let events: [UInt64]
+    /// Which of several pipelines that share a place or label this one is, in the order of
+    /// their first events: the line that subscribed them ran more than once (a function
+    /// called for each row, a closure run for each value).
+    public struct Repetition: Hashable, Sendable, CustomStringConvertible {
+        /// The pipeline's position among them, counted from 1.
+        public let position: Int
+        /// How many pipelines share the place or label.
+        public let count: Int
+
+        /// `2nd of 3`.
+        public var description: String { "\(Self.ordinal(position)) of \(count)" }
+
+        /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`…
+        static func ordinal(_ number: Int) -> String {
+            let suffix: String
+            switch (number % 10, number % 100) {
+            case (_, 11...13): suffix = "th"
+            case (1, _): suffix = "st"
+            case (2, _): suffix = "nd"
+            case (3, _): suffix = "rd"
+            default: suffix = "th"
+            }
+            return "\(number)\(suffix)"
+        }
+    }
+
     /// How people name the pipeline: the call site of its end (`File.swift:42`), else its
-    /// `.lifeline` label, else the end subscriber's short type and id (`Sink #7`).
+    /// `.lifeline` label, else the end subscriber's short type and id (`Sink #7`). Pipelines
+    /// that would share a name are told apart by their ``repetition``, in the order of their
+    /// first events: `Rows.swift:63 (1st of 2)`, `Rows.swift:63 (2nd of 2)`.
     public let name: String
     /// The `.lifeline` label of the pipeline's end, or of its most downstream labelled hop.
     public let label: String?
@@ -75,4 +103,16 @@ public struct Pipeline: Hashable, Sendable, Identifiable {
     /// The earlier pipelines whose shared upstream (`share()`, `multicast`) this one
     /// subscribed to: that upstream's hops are counted in the pipeline that connected it.
     public let sharesUpstreamWith: [ID]
+    /// Which of the pipelines made at the same place (or, with no place, with the same label)
+    /// this one is, when there are several; `nil` when its name is its own.
+    public let repetition: Repetition?
+
+    /// The same pipeline told apart from the others that share its name.
+    func repeated(_ repetition: Repetition) -> Pipeline {
+        Pipeline(
+            id: id, end: end, lifecycles: lifecycles, objects: objects, events: events, name: "\(name) (\(repetition))",
+            label: label, sourceLocation: sourceLocation, values: values, state: state, sharesUpstreamWith: sharesUpstreamWith,
+            repetition: repetition
+        )
+    }
 }

@@ -5,12 +5,21 @@ extension TraceLifecycles {
     /// the program made its pipeline, as `Sink "ui" #7 (SearchViewModel.swift:24)`. (Reports
     /// head each subscription's findings with the function too.)
     ///
-    /// An object declared before the recorder saw its subscribe (a hand-written subscriber that
-    /// a per-call snapshot found first) has no place of its own; it gets the place of the
-    /// subscription its first subscribe call made, which the same top-level subscribe made.
+    /// An object the recorder declared without a place of its own gets the place of the
+    /// subscribe that made it:
+    /// - a subscriber declared before the recorder saw its subscribe (a hand-written subscriber
+    ///   that a per-call snapshot found first) gets the place of the subscription its first
+    ///   subscribe handed it, which the same top-level subscribe made;
+    /// - an operator's subscription first met inside a subscribe call (a value-type
+    ///   subscription such as `autoconnect()`'s, handed down while a `sink` subscribes) gets
+    ///   the place of the innermost subscribe around it whose subscriber has one: the subscribe
+    ///   or `sink` call in the program's code that made the pipeline. One that several
+    ///   subscribes got (`Subscriptions.empty`) gets none.
     func name(_ object: TraceObjectID) -> String {
         guard let declared = trace.object(object) else { return "object \(object)" }
-        guard declared.placeName == nil, let place = subscribedPlace(of: object) else { return declared.placedName }
+        guard declared.placeName == nil, let place = subscribedPlace(of: object) ?? enclosingSubscribePlace(of: object) else {
+            return declared.placedName
+        }
         return "\(declared.displayName) (\(place))"
     }
 
@@ -23,6 +32,26 @@ extension TraceLifecycles {
               calls.firstEnclosingCall(of: seen, where: { $0.begin == subscribe }) != nil
         else { return nil }
         return place
+    }
+
+    /// The place of the innermost subscribe call running when `object`, the subscription of
+    /// one chain of hops, was first met (the one that event begins included) whose subscriber
+    /// has a place. A publisher can be subscribed from many places (a subject, a `share()`),
+    /// and a value-type subscription handed to several subscribers is one object to all of
+    /// them, so neither gets one.
+    private func enclosingSubscribePlace(of object: TraceObjectID) -> String? {
+        guard isSubscriptionOfOneChain(object), let seen = firstSeen(object) else { return nil }
+        func place(ofSubscribe seq: UInt64) -> String? {
+            guard let event = event(seq), event.phase == .begin, case .subscribe(_, let subscriber) = event.kind else { return nil }
+            return trace.object(subscriber)?.placeName
+        }
+        if let place = place(ofSubscribe: seen) { return place }
+        var found: String?
+        _ = calls.firstEnclosingCall(of: seen) { call in
+            found = place(ofSubscribe: call.begin)
+            return found != nil
+        }
+        return found
     }
 
     /// How a finding names an optional object.

@@ -94,6 +94,16 @@ public struct TraceLifecycles: Sendable {
         bySubscription[object, default: []].map(lifecycle)
     }
 
+    /// Whether `object` is the subscription of one hop only, or of the hops of one chain it was
+    /// handed down (a `filter` passing its upstream's subscription on to a `sink`), and no
+    /// subscriber: what one subscribe made. A value-type subscription such as
+    /// `Subscriptions.empty` is one object to every subscriber that gets it, so it is not.
+    func isSubscriptionOfOneChain(_ object: TraceObjectID) -> Bool {
+        let holders = bySubscription[object, default: []]
+        guard let first = holders.first, bySubscriber[object, default: []].isEmpty else { return false }
+        return holders.count == 1 || holders.count == sharing(first).count
+    }
+
     /// The lifecycle a call event (`begin` or `end`) belongs to.
     public func lifecycle(ofEvent seq: UInt64) -> Lifecycle? {
         byEvent[seq].map(lifecycle)

@@ -8,18 +8,26 @@ import LifelineLog
 ///   inside another hop's subscribe call) always belong together.
 /// - A group of linked hops whose first call was made from the program's own code (outside
 ///   any recorded call) starts a pipeline.
-/// - A group first subscribed inside another pipeline's call joins that pipeline: the inner
+/// - A group first subscribed inside a value or completion delivered to a pipeline's end (a
+///   `sink`'s closure, a hand-written subscriber: a subscriber that is no other hop's
+///   subscription) was subscribed by the program's own code, and starts a pipeline of its own,
+///   whether or not it received anything and whatever its closures send into subjects that
+///   other pipelines read: nothing in the handshake passes its values on. The end itself,
+///   subscribed again from its own delivery, stays in its pipeline.
+/// - A group first subscribed inside another call of a pipeline joins that pipeline: the inner
 ///   publishers `flatMap`, `switchToLatest` and `catch` subscribe while a value or completion
-///   is delivered, and a `share()` or `multicast` connects its upstream inside the subscribe
-///   of its first subscriber. So a shared upstream belongs to the pipeline that connected it,
-///   and later subscribers of the share list that pipeline in ``Pipeline/sharesUpstreamWith``.
-/// - The exception is a group that ends there: a subscriber that received values and passed
-///   none of them on to the pipeline it was made in (a `sink` subscribed from inside another
-///   sink's closure, even one whose closure sends into a subject another pipeline reads)
-///   starts a pipeline of its own. One that received nothing cannot be told apart from an
-///   inner publisher that never delivered, and joins the pipeline it was made in.
+///   reaches their stage, which passes values on downstream, and a `share()` or `multicast`
+///   connects its upstream inside the subscribe of its first subscriber. So a shared upstream
+///   belongs to the pipeline that connected it, and later subscribers of the share list that
+///   pipeline in ``Pipeline/sharesUpstreamWith``.
+/// - The exception is a group made inside an operator's delivery that ends there: a subscriber
+///   that received values and passed none of them on to the pipeline it was made in starts a
+///   pipeline of its own. One that received nothing cannot be told apart from an inner
+///   publisher that never delivered, and joins the pipeline it was made in.
 ///
-/// Pipelines are numbered in the order of their first event.
+/// Pipelines are numbered in the order of their first event. Pipelines that the same line
+/// made (a function that subscribes, called twice) get its place and their position among
+/// them as their name: `Rows.swift:63 (2nd of 2)`.
 ///
 /// ```swift
 /// let pipelines = TracePipelines(TraceLifecycles(trace))
@@ -68,6 +76,13 @@ public struct TracePipelines: Sendable {
                 for call in lifecycles.calls.enclosingCalls(of: start) {
                     guard let outer = lifecycles.lifecycleID(ofEvent: call.begin),
                           let pipeline = pipelineOfComponent[components.root(outer.rawValue)] else { continue }
+                    // A subscribe made by the program's code in a pipeline's end (a sink's
+                    // closure) makes a pipeline of its own, whatever that pipeline later sends
+                    // into it or it into that pipeline: only an operator's stage passes on what
+                    // it subscribes. A subscriber subscribed again from its own delivery (a
+                    // hand-written retry) is still that pipeline's end.
+                    if Self.isDeliveryToAnEnd(call, of: outer, in: lifecycles),
+                       all[outer.rawValue].subscriber != all[index].subscriber { break }
                     // Values passed on into the pipeline it was made in make a group that
                     // pipeline's inner publisher; values a closure sends into a subject that
                     // feeds an earlier pipeline do not.
@@ -139,6 +154,14 @@ public struct TracePipelines: Sendable {
                 sharesUpstreamWith: sharers.sorted(), lifecycles: lifecycles
             ))
         }
+        // Pipelines made by the same line (or labelled alike) are numbered among themselves.
+        var namesakes: [String: [Int]] = [:]
+        for index in pipelines.indices { namesakes[pipelines[index].name, default: []].append(index) }
+        for indices in namesakes.values where indices.count > 1 {
+            for (position, index) in indices.enumerated() {
+                pipelines[index] = pipelines[index].repeated(Pipeline.Repetition(position: position + 1, count: indices.count))
+            }
+        }
         for index in pipelineOfLifecycle.indices { pipelineOfLifecycle[index] = number[pipelineOfLifecycle[index]] - 1 }
         self.pipelineOfLifecycle = pipelineOfLifecycle
         self.pipelines = pipelines
@@ -187,6 +210,14 @@ public struct TracePipelines: Sendable {
         return cited
     }
 
+    /// Whether `call` delivers a value or a completion to a subscriber that passes nothing on
+    /// (a `sink`, `assign` or hand-written subscriber at a pipeline's end): what runs inside it
+    /// is the program's own code.
+    private static func isDeliveryToAnEnd(_ call: TraceCall, of outer: Lifecycle.ID, in lifecycles: TraceLifecycles) -> Bool {
+        guard lifecycles.event(call.begin)?.kind.isDelivery == true else { return false }
+        return !lifecycles.lifecycles[outer.rawValue].subscriberRelaysDownstream
+    }
+
     /// Whether a group's first hop ends there: it was subscribed inside another call, yet is
     /// a subscriber that received values and passed none on.
     private static func endsThere(_ first: Lifecycle, forwarding: Bool) -> Bool {
@@ -222,7 +253,7 @@ public struct TracePipelines: Sendable {
         return Pipeline(
             id: id, end: end.id, lifecycles: hops.map { all[$0].id }, objects: objects, events: events, name: name,
             label: label, sourceLocation: location, values: end.deliveries.count, state: state,
-            sharesUpstreamWith: sharesUpstreamWith
+            sharesUpstreamWith: sharesUpstreamWith, repetition: nil
         )
     }
 }

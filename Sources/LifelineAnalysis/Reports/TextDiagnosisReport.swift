@@ -21,11 +21,15 @@ public struct TextDiagnosisReport: Sendable {
     public let trace: Trace
     /// The diagnoses, in the order ``TraceAnalyzer`` gives them.
     public let diagnoses: [Diagnosis]
+    /// The pipelines of the trace, when the caller has them: a subscription's heading then
+    /// says which of the pipelines made at its line it belongs to, when that line made several.
+    public let pipelines: TracePipelines?
 
     /// Creates a report.
-    public init(trace: Trace, diagnoses: [Diagnosis]) {
+    public init(trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil) {
         self.trace = trace
         self.diagnoses = diagnoses
+        self.pipelines = pipelines
     }
 
     /// The report's text, ending with a newline.
@@ -44,9 +48,10 @@ public struct TextDiagnosisReport: Sendable {
             lines.append("note: \(unchecked.sentence)")
         }
         let events = EventPositions(trace.events)
+        let repeated = repeatedPipelineOfSubscriber()
         for group in groups {
             lines.append("")
-            lines.append(group.hop.map(heading) ?? "Other findings")
+            lines.append(group.hop.map { heading($0, pipeline: repeated[$0.subscriber]) } ?? "Other findings")
             for diagnosis in group.diagnoses {
                 lines.append("  \(diagnosis.severity.rawValue) \(diagnosis.code): \(diagnosis.message)")
                 lines += excerpt(diagnosis.evidence.map { seq in
@@ -73,14 +78,30 @@ public struct TextDiagnosisReport: Sendable {
         return "\(counts.joined(separator: ", "))\(scope)."
     }
 
-    private func heading(_ hop: Hop) -> String {
+    /// The pipeline each subscriber belongs to, for the pipelines that share their name with
+    /// others: the first that holds it.
+    private func repeatedPipelineOfSubscriber() -> [TraceObjectID: Pipeline] {
+        var result: [TraceObjectID: Pipeline] = [:]
+        for pipeline in pipelines?.pipelines ?? [] where pipeline.repetition != nil {
+            for object in pipeline.objects where result[object] == nil { result[object] = pipeline }
+        }
+        return result
+    }
+
+    /// `Subject #1 → Conduit #3 → Sink #2, subscribed in Rows.watch at Rows.swift:63`, with
+    /// `(2nd of 2 made there, P8)` when `repeated`, the hop's pipeline, shares its line with
+    /// other pipelines.
+    private func heading(_ hop: Hop, pipeline repeated: Pipeline?) -> String {
         let name = { (id: TraceObjectID) in trace.object(id)?.displayName ?? "object \(id)" }
         let chain = [
             hop.publisher.map(name) ?? "(no subscribe call recorded)",
             hop.subscription.map(name) ?? "(no subscription yet)",
             name(hop.subscriber),
         ].joined(separator: " → ")
-        let origin = [hop.subscriber, hop.subscription].lazy.compactMap { $0.flatMap { trace.object($0)?.originPhrase } }.first
+        var origin = [hop.subscriber, hop.subscription].lazy.compactMap { $0.flatMap { trace.object($0)?.originPhrase } }.first
+        if let repeated, let repetition = repeated.repetition {
+            origin = origin.map { "\($0) (\(repetition) made there, \(repeated.id))" } ?? "\(repeated.name), \(repeated.id)"
+        }
         // A hand-written subscriber's own code: where it asked for values when it was handed
         // the subscription.
         let requested = hop.subscription.flatMap { subscription in

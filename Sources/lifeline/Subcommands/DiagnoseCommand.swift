@@ -64,9 +64,15 @@ struct DiagnoseCommand: ParsableCommand {
             }
             rules.append(LeakedSubscriptionRule(scope: scope))
         }
-        let diagnoses = TraceAnalyzer(rules: rules).diagnose(trace)
+        let lifecycles = TraceLifecycles(trace)
+        let diagnoses = TraceAnalyzer(rules: rules).diagnose(lifecycles)
         switch format {
-        case .text: print(TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render(), terminator: "")
+        case .text:
+            // Pipelines tell apart subscriptions one line made several times, in their headings;
+            // a log without such findings has no headings to write.
+            let headed = diagnoses.contains { $0.hop != nil }
+            let report = TextDiagnosisReport(trace: trace, diagnoses: diagnoses, pipelines: headed ? TracePipelines(lifecycles) : nil)
+            print(report.render(), terminator: "")
         case .json: print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses).render(), terminator: "")
         }
         let status = ExitStatusPolicy(strict: strict).exitStatus(for: diagnoses)
