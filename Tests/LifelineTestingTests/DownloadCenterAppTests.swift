@@ -60,6 +60,8 @@ struct DownloadCenterAppTests {
     @Test func withTheDefaultRecordingItGivesExactlyItsBug() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions())
         try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
         // With snapshots, a snapshot meets the writer before it is subscribed, and the finding
         // names it without its line.
         let concurrent = try #require(diagnoses.first)
@@ -77,5 +79,7 @@ struct DownloadCenterAppTests {
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBug() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
     }
 }

@@ -13,6 +13,12 @@ struct SequenceModel: Sendable {
     let steps: [SequenceStep]
     /// The diagnoses, numbered, in the order their notes appear.
     let notes: [DiagnosisNote]
+    /// For a section of a picture (``sections(fitting:)``), the calls made in a section above
+    /// that are still running where this one begins, outermost first; empty otherwise.
+    var carriedActivations: [CarriedActivation] = []
+    /// For a section of a picture, whether a section below goes on with the calls still
+    /// running at this one's end.
+    var continuesBelow = false
 
     /// How many repetitions of one pattern a run needs before it is folded: the first and
     /// last are kept, so at least three are left out.
