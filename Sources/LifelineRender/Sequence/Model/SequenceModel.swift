@@ -60,7 +60,7 @@ struct SequenceModel: Sendable {
         let folding = repeated != nil
         // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
         let drawnLifecycles = repeated == nil ? lifecycles : repeated?.lifecycles
-        let trace = repeated?.trace ?? trace
+        let trace = (repeated?.trace ?? trace).pairingBoxedSubscribeReturns()
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
         let cited = Set(diagnoses.flatMap(\.evidence))
         let drawn = Self.drawnObjects(of: trace, cited: cited)
@@ -178,7 +178,7 @@ struct SequenceModel: Sendable {
     /// draws it uncollapsed; found without drawing it.
     static func uncollapsedLaneCount(of trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis]) -> Int {
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
-        return drawnObjects(of: repeated?.trace ?? trace, cited: Set(diagnoses.flatMap(\.evidence))).count
+        return drawnObjects(of: (repeated?.trace ?? trace).pairingBoxedSubscribeReturns(), cited: Set(diagnoses.flatMap(\.evidence))).count
     }
 
     /// The objects that get a lane: those that take part in a call. An object seen only
