@@ -214,6 +214,64 @@ import Testing
         #expect(values.map(\.callee) == [lane(side), lane(sink)], "\(values)")
     }
 
+    /// A `Deferred` is a struct, boxed afresh for each hook call: as the download center
+    /// recorded it, the return of the `Future`'s subscribe names the `Deferred`'s first box,
+    /// and the `Deferred`'s own return a box seen nowhere else. Each return closes the call it
+    /// ends, and the second box gets no lane of its own: folded, the `Deferred` is one of
+    /// the operators; unfolded, it has one lane, whose call returns.
+    @Test func aDeferredsReturnClosesItsOwnSubscribeThoughItNamesAnotherBox() throws {
+        var script = TraceScript()
+        let flatMap = script.object(1, .publisher, "FlatMap", tracked: false)
+        let outer = script.object(2, .subscriber, "FlatMap.Outer")
+        let sink = script.object(3, .subscriber, "Sink", label: "files")
+        let deferred = script.object(4, .publisher, "Deferred", tracked: false)
+        let future = script.object(5, .publisher, "Future")
+        let side = script.object(6, .subscriber, "FlatMap.Outer.Side")
+        let conduit = script.object(7, .subscription, "Future.Conduit")
+        let laterBox = script.object(8, .publisher, "Deferred", tracked: false)
+        script.call(.subscribe(publisher: flatMap, subscriber: sink)) {
+            $0.call(.receiveSubscription(subscriber: sink, subscription: outer)) {
+                $0.call(.request(subscription: outer, demand: .unlimited))
+            }
+            $0.event(.begin, .subscribe(publisher: deferred, subscriber: side))
+            $0.event(.begin, .subscribe(publisher: future, subscriber: side))
+            $0.call(.receiveSubscription(subscriber: side, subscription: conduit)) {
+                $0.call(.request(subscription: conduit, demand: .unlimited))
+            }
+            $0.event(.end, .subscribe(publisher: deferred, subscriber: side))
+            $0.event(.end, .subscribe(publisher: laterBox, subscriber: side))
+        }
+        script.call(.value(subscriber: side, returnedDemand: nil, value: "file")) {
+            $0.call(.value(subscriber: sink, returnedDemand: nil, value: "file"))
+        }
+        for collapse in [SequenceDiagramOptions.Collapse.none, .operators] {
+            let model = SequenceModel.fitted(script.trace, diagnoses: [], options: SequenceDiagramOptions(collapse: collapse))
+            #expect(!model.lanes.contains { $0.object.id == laterBox || $0.members.contains { $0.id == laterBox } }, "\(collapse)")
+            // Every call returns where it was made: no call closed for want of its return.
+            #expect(model.steps.allSatisfy { $0.seq != nil }, "\(collapse)")
+            let subscribes = model.steps.compactMap { step -> (seq: UInt64?, callee: Int, returns: Bool)? in
+                switch step.content {
+                case .call(_, let callee, .subscribe, _): return (step.seq, callee, false)
+                case .callReturn(_, let callee, .subscribe, _, _): return (step.seq, callee, true)
+                default: return nil
+                }
+            }
+            #expect(subscribes.filter(\.returns).count == subscribes.filter { !$0.returns }.count, "\(collapse): \(subscribes)")
+        }
+        let unfolded = SequenceModel.fitted(script.trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .none))
+        let deferredLane = try #require(unfolded.lanes.firstIndex { $0.object.id == deferred })
+        let futureLane = try #require(unfolded.lanes.firstIndex { $0.object.id == future })
+        // The Future's return (the 12th event) ends the Future's activation, the Deferred's
+        // (the 13th) the Deferred's.
+        let returns = unfolded.steps.compactMap { step -> (UInt64, Int)? in
+            if case .callReturn(_, let callee, .subscribe, _, _) = step.content, let seq = step.seq, seq == 12 || seq == 13 { return (seq, callee) }
+            return nil
+        }
+        #expect(returns.map(\.1) == [futureLane, deferredLane], "\(returns)")
+        let folded = SequenceModel.fitted(script.trace, diagnoses: [], options: SequenceDiagramOptions(collapse: .operators))
+        #expect(folded.lanes.contains { $0.isGroup && $0.members.contains { $0.id == deferred } })
+    }
+
     /// A hand-written subscriber that subscribes an upload from its `receive(_:)` (photo-backup's
     /// worker): the upload, which received no value, is a pipeline of its own, in the pipelines
     /// and in a folded picture. Its operators are not folded into the

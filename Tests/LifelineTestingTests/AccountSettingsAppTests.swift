@@ -61,6 +61,8 @@ struct AccountSettingsAppTests {
         let cycle = try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
         // One snapshot, at stop: the loop alone held the model then; when that began is unknown.
         #expect(cycle.message.contains("In that snapshot only the loop and Combine's own objects held them"), "\(cycle.message)")
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
 
         // One picture per pipeline, each within a doc page, each named by the line of the app
         // that subscribed it: the `assign(to:)` pipelines too, which have no AnyCancellable.
@@ -78,6 +80,7 @@ struct AccountSettingsAppTests {
     @Test func withSnapshotsAfterEveryCallItTellsWhenTheModelOutlivedItsScreen() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         let cycle = try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
         let released = try #require(
             cycle.message.firstMatch(of: /ProfileScreen #[0-9]+ held ProfileModel #[0-9]+ \(ProfileScreen\.model\) until snapshot ([0-9]+) \(after @([0-9]+)\), and no longer in snapshot ([0-9]+) \(after @([0-9]+)\)/),
             "\(cycle.message)"

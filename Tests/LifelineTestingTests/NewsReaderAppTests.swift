@@ -58,6 +58,8 @@ struct NewsReaderAppTests {
     @Test func withTheDefaultRecordingItGivesExactlyItsBugs() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions())
         try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
 
         // The subscriber lived on after its subscription died, until the app was torn down;
         // `why` says so instead of "not reached".
@@ -76,6 +78,8 @@ struct NewsReaderAppTests {
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBugs() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
     }
 
     /// Per-call snapshots are written as what changed since the snapshot before; on the app,

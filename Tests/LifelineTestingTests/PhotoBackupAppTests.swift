@@ -59,6 +59,8 @@ struct PhotoBackupAppTests {
     @Test func withTheDefaultRecordingItGivesExactlyItsBug() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions())
         try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
 
         // One picture per pipeline, each within a doc page, each named by the line of the app
         // that subscribed it.
@@ -77,5 +79,7 @@ struct PhotoBackupAppTests {
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBug() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         try expectExactlyTheAppsBug(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
     }
 }

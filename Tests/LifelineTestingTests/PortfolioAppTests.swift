@@ -40,6 +40,8 @@ struct PortfolioAppTests {
     @Test func withTheDefaultRecordingItGivesExactlyItsBugs() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions())
         try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
 
         // One picture per pipeline, each within a doc page.
         #expect(try AppPictures.eachPipelineFittingAPage(lifecycles, diagnoses: diagnoses).count >= 8)
@@ -48,5 +50,7 @@ struct PortfolioAppTests {
     @Test func withSnapshotsAfterEveryCallItGivesExactlyItsBugs() throws {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
+        // The whole log, as `lifeline render` draws it first, within a doc page.
+        AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
     }
 }

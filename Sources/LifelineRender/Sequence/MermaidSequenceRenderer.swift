@@ -14,7 +14,10 @@ import LifelineLog
 /// one Mermaid source holds one diagram, so the result is then Markdown, for a doc page to
 /// embed, with one ` ```mermaid ` block per section, each headed by its place among the
 /// sections and the events it draws (`**Part 2 of 14** · events @345 to @612`), and each
-/// with only the participants its rows use. A trace that fits is one `sequenceDiagram`.
+/// with only the participants its rows use. A call still running where a section begins is
+/// activated again at its top, under a note `⋯ continues @527 receive(value)`, and one still
+/// running at its end is closed there under `⋯ goes on below` (Mermaid closes only what it
+/// opened, and draws an activation when it closes). A trace that fits is one `sequenceDiagram`.
 ///
 /// ```swift
 /// let mermaid = MermaidSequenceRenderer.render(trace)
@@ -94,6 +97,11 @@ public enum MermaidSequenceRenderer {
             lines.append("    participant L\(lane.index) as \(type)<br/>\(identity)")
         }
         let everyone = model.lanes.count > 1 ? "L0,L\(model.lanes.count - 1)" : "L0"
+        // Calls still running from the part above go on here: Mermaid closes only an activation it opened.
+        for (lane, captions) in model.carriedCaptions {
+            lines.append("    Note over L\(lane): ⋯ continues " + captions.map(MermaidText.escapeClean).joined(separator: ", "))
+        }
+        for carried in model.carriedActivations { lines.append("    activate L\(carried.lane)") }
         var currentContext: Int?
         var shading = false
         for step in model.steps {
@@ -108,6 +116,13 @@ public enum MermaidSequenceRenderer {
             lines += statements(for: step, model: model, everyone: everyone)
         }
         if shading { lines.append("    end") }
+        if model.continuesBelow {
+            // Mermaid draws an activation when it closes: those that go on in the next part close here.
+            for (lane, running) in model.runningAtEnd.enumerated() where running > 0 {
+                lines.append("    Note over L\(lane): ⋯ goes on below")
+                lines += Array(repeating: "    deactivate L\(lane)", count: running)
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -46,7 +46,7 @@ public enum PlantUMLSequenceRenderer {
         let sections = drawable(model.sectionRanges(fitting: options.pageWidth), of: model)
         // Dividers name the thread or queue when the calls of the whole trace ran on more than one.
         let dividing = model.calledContexts.count > 1
-        let diagrams = sections.count > 1 ? sections.map { diagram(of: model.part($0), dividing: dividing) } : [diagram(of: model, dividing: dividing)]
+        let diagrams = sections.count > 1 ? model.parts(sections).map { diagram(of: $0, dividing: dividing) } : [diagram(of: model, dividing: dividing)]
         return diagrams.joined(separator: "\n\n") + "\n"
     }
 
@@ -93,7 +93,15 @@ public enum PlantUMLSequenceRenderer {
         }
         let everyone = model.lanes.count > 1 ? "L0, L\(model.lanes.count - 1)" : "L0"
         var height = headingsHeight
-        var openCalls = 0
+        // Calls still running from the diagram above go on here.
+        for (lane, captions) in model.carriedCaptions {
+            lines.append("hnote over L\(lane) : ⋯ continues " + captions.map(PlantUMLText.escapeClean).joined(separator: ", "))
+            height += rowHeight
+        }
+        for carried in model.carriedActivations {
+            lines.append("activate L\(carried.lane) \(activationColours[(carried.context ?? 0) % activationColours.count])")
+        }
+        var openCalls = model.carriedActivations.count
         var currentContext: Int?
         var hasMessage = false
         for step in model.steps {
@@ -119,6 +127,11 @@ public enum PlantUMLSequenceRenderer {
             case .call: openCalls += 1; hasMessage = true
             case .callReturn: openCalls = max(openCalls - 1, 0)
             default: break
+            }
+        }
+        if model.continuesBelow {
+            for (lane, running) in model.runningAtEnd.enumerated() where running > 0 {
+                lines.append("hnote over L\(lane) : ⋯ goes on below")
             }
         }
         lines.append("@enduml")

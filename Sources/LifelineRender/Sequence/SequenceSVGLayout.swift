@@ -9,10 +9,17 @@ struct SequenceSVGLayout {
     private static let noteCharactersPerLine = 56
     private static let messageLimit = 72
     private static let valueLimit = 32
-    /// The tightest packing: its gaps grow by at most ``packedLabelGaps`` for a label.
-    static let tightestPacking = 3
+    /// The tightest packing: its gaps grow by at most ``packedLabelGaps`` for a label, and its
+    /// headings are the shortest (a section of a whole log's picture, which holds as many
+    /// lanes as fit, is drawn so).
+    static let tightestPacking = 4
+    /// The tightest packing whose headings keep most type names whole: a picture whose
+    /// objects do not fit the page at it folds its operators instead.
+    static let readablePacking = 3
+    /// The first packing whose heading boxes hug their text and sit closest together.
+    private static let tightBoxes = 3
     /// The most each packing widens one gap for a label (none for packing 0).
-    private static let packedLabelGaps = [Int.max, 130, 100, 76]
+    private static let packedLabelGaps = [Int.max, 130, 100, 76, 64]
 
     private let model: SequenceModel
     /// How tightly lanes are packed to fit the page, 0 (not at all) to ``tightestPacking``
@@ -27,8 +34,9 @@ struct SequenceSVGLayout {
     private var right = 0
     /// The right edge the lanes and their call labels need, before notes widen the page.
     private var lanesRight = 0
-    /// The open activations of each lane, innermost last, with the thread of each call.
-    private var openBars: [[(top: Int, depth: Int, context: Int, thread: UInt64?)]] = []
+    /// The open activations of each lane, innermost last, with the thread of each call and,
+    /// for one carried over from the section above, the call.
+    private var openBars: [[(top: Int, depth: Int, context: Int, thread: UInt64?, carried: CarriedActivation?)]] = []
     private var lifelineEnd: [Int?] = []
 
     /// Lays out `model`, packing the lanes when they would not fit `pageWidth` otherwise.
@@ -51,6 +59,19 @@ struct SequenceSVGLayout {
     /// Draws `sections` (``SequenceModel/sections(fitting:)``) one above the other on one
     /// page, each under the headings of its own lanes.
     static func draw(sections: [SequenceModel], pageWidth: Int, title: String, appearance: SVGAppearance) -> String {
+        var (canvas, bottom, right, contexts) = layOut(sections: sections, pageWidth: pageWidth)
+        return document(of: &canvas, contexts: contexts, bottom: bottom, right: right, title: title, appearance: appearance)
+    }
+
+    /// The height of the page ``draw(sections:pageWidth:title:appearance:)`` draws.
+    static func height(of sections: [SequenceModel], pageWidth: Int) -> Int {
+        var (canvas, bottom, right, contexts) = layOut(sections: sections, pageWidth: pageWidth)
+        return canvas.legend(contexts, at: bottom + 14, left: margin, width: right, swatch: "f", radius: 2).bottom + margin
+    }
+
+    /// `sections` drawn one above the other: the canvas, the bottom of the last section's
+    /// lifelines, the right edge, and the contexts of the legend.
+    private static func layOut(sections: [SequenceModel], pageWidth: Int) -> (SVGCanvas, Int, Int, [ExecutionContext]) {
         // Sections share the model's contexts: a context is in the legend when any section's calls ran on it.
         let called = Set(sections.flatMap(\.calledContexts))
         var canvas = SVGCanvas()
@@ -62,11 +83,11 @@ struct SequenceSVGLayout {
             swap(&layout.canvas, &canvas)
             right = max(right, layout.right)
         }
-        return document(of: &canvas, contexts: sections[0].contexts.filter(called.contains), bottom: bottom, right: right, title: title, appearance: appearance)
+        return (canvas, bottom, right, sections[0].contexts.filter(called.contains))
     }
 
     /// The space between two sections of one page.
-    private static let sectionGap = 28
+    private static let sectionGap = 20
 
     /// The document of `canvas`, with the legend of `contexts` under the rows ending at
     /// `bottom`.
@@ -86,6 +107,10 @@ struct SequenceSVGLayout {
         lifelineEnd = Array(repeating: nil, count: model.lanes.count)
         let top = headingTop + Self.headerHeight
         var y = top + 12
+        if !model.carriedActivations.isEmpty {
+            openCarriedBars(top: top)
+            y += Self.continuationHeight
+        }
         for step in model.steps {
             y = draw(step, at: y)
         }
@@ -93,11 +118,33 @@ struct SequenceSVGLayout {
         for lane in model.lanes.indices {
             canvas.line(laneX[lane], top, laneX[lane], lifelineEnd[lane] ?? bottom, "ln", to: .background)
             for bar in openBars[lane] {
-                drawBar(lane: lane, top: bar.top, bottom: bottom - 4, depth: bar.depth, context: bar.context)
+                drawBar(lane: lane, top: bar.top, bottom: bottom - 4, depth: bar.depth, context: bar.context, carried: bar.carried,
+                        continuesBelow: model.continuesBelow)
             }
         }
         drawHeaders(top: headingTop)
         return bottom
+    }
+
+    /// The height of the dashed end of an activation that goes on in the section above or
+    /// below, and the room the first row leaves for it.
+    private static let continuationHeight = 12
+
+    /// Opens the activations of the calls still running from the section above, at the top
+    /// of their lanes, each lane's labelled with the calls' numbers (`⋯ @123`), so that the
+    /// arrow that began it is found above.
+    private mutating func openCarriedBars(top: Int) {
+        var seqsOfLane: [Int: [String]] = [:]
+        for carried in model.carriedActivations {
+            let colour = (carried.context ?? 0) % SVGStyleSheet.contextColourCount
+            openBars[carried.lane].append((top: top + 2, depth: carried.depth, context: colour, thread: carried.thread, carried: carried))
+            seqsOfLane[carried.lane, default: []].append(carried.seq.map { "@\($0)" } ?? "a call")
+        }
+        for (lane, seqs) in seqsOfLane.sorted(by: { $0.key < $1.key }) {
+            let depth = openBars[lane].map(\.depth).max() ?? 0
+            canvas.text(DisplayText("⋯ " + seqs.joined(separator: ", "), limit: 40), x: laneX[lane] + depth * Self.depthShift + Self.barHalfWidth + 4,
+                        y: top + Self.continuationHeight + 4, "tm hl")
+        }
     }
 
     // MARK: Lanes
@@ -142,11 +189,11 @@ struct SequenceSVGLayout {
             let identity = DisplayText(lane.identityLine(fitting: limit), limit: limit)
             let typeWidth: Int = DisplayText.estimatedWidth(of: type.short, fontSize: 13)
             let identityWidth: Int = DisplayText.estimatedWidth(of: identity.short, fontSize: 11)
-            return max(max(typeWidth, identityWidth) + (packing == tightestPacking ? 14 : 20), packed ? narrowestBox : 90)
+            return max(max(typeWidth, identityWidth) + (packing >= tightBoxes ? 14 : 20), packed ? narrowestBox : 90)
         }
         var gaps: [Int] = []
         for index in 0..<(model.lanes.count - 1) {
-            gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + (packing == tightestPacking ? tightestGapPadding : packed ? 12 : 20))
+            gaps.append((boxWidth[index] + boxWidth[index + 1]) / 2 + (packing >= tightBoxes ? tightestGapPadding : packed ? 12 : 20))
         }
         var rightOverhang = boxWidth[model.lanes.count - 1] / 2
         // What each arrow's label needs from the gaps it spans, widened below all at once: one
@@ -158,19 +205,26 @@ struct SequenceSVGLayout {
             let width = packed ? min(width, packedLabelGap * (high - low)) : width
             needs.append((low, high, (width + high - low - 1) / (high - low)))
         }
+        // How far right of a lane, or of the middle of two, each label reaches: one that
+        // overhangs the packed gaps near the last lane may reach past it.
+        var reaches: [(a: Int, b: Int, reach: Int)] = []
         for step in model.steps {
             switch step.content {
             case .call(let caller, let callee, let kind, _):
                 let width = DisplayText.estimatedWidth(of: label(kind).short, fontSize: 12)
                 if let caller {
                     need(width + 36, from: caller, to: callee)
+                    reaches.append((caller, callee, width / 2))
                 } else if callee < gaps.count {
                     gaps[callee] = max(gaps[callee], packed ? min(width + 52, packedLabelGap) : width + 52)
+                    reaches.append((callee, callee, width + 52))
                 } else {
                     rightOverhang = max(rightOverhang, width + 52)
                 }
             case .callReturn(let caller?, let callee, _, _, let demand?):
-                need(DisplayText.estimatedWidth(of: CallKind.name(of: demand), fontSize: 11) + 36, from: caller, to: callee)
+                let width = DisplayText.estimatedWidth(of: CallKind.name(of: demand), fontSize: 11)
+                need(width + 36, from: caller, to: callee)
+                reaches.append((caller, callee, width / 2))
             default:
                 break
             }
@@ -182,7 +236,8 @@ struct SequenceSVGLayout {
             x += gap
             laneX.append(x)
         }
-        return LanePlacement(laneX: laneX, boxWidth: boxWidth, right: x + rightOverhang)
+        let right = reaches.reduce(x + rightOverhang) { right, label in max(right, (laneX[label.a] + laneX[label.b]) / 2 + label.reach) }
+        return LanePlacement(laneX: laneX, boxWidth: boxWidth, right: right)
     }
 
     /// Widens each gap to the largest share any of `needs` asks of it (a need spans the gaps
@@ -217,7 +272,8 @@ struct SequenceSVGLayout {
         switch packing {
         case 0: return (30, 34)
         case 1: return (20, 24)
-        default: return (16, 20)
+        case 2, 3: return (16, 20)
+        default: return (13, 15)
         }
     }
 
@@ -273,7 +329,7 @@ struct SequenceSVGLayout {
                 canvas.text(Self.label(kind), x: loopRight + 6, y: arrowY - 2, "tx hl")
                 right = max(right, loopRight + 6 + DisplayText.estimatedWidth(of: Self.label(kind).short, fontSize: 12))
             }
-            openBars[callee].append((top: arrowY, depth: depth, context: colour, thread: step.thread))
+            openBars[callee].append((top: arrowY, depth: depth, context: colour, thread: step.thread, carried: nil))
             return y + 30
         case .callReturn(let caller, let callee, _, _, let demand):
             guard let demand else {
@@ -334,8 +390,11 @@ struct SequenceSVGLayout {
             let left = laneX[run.lanes.lowerBound] - 40, width = laneX[run.lanes.upperBound] + 40 - left
             canvas.rect(left, y + 6, width, 24, "fd", radius: 4, to: .labels)
             let summary = DisplayText("⋮ " + run.summary + " ⋮", limit: 80)
-            canvas.text(summary, x: left + width / 2, y: y + 22, "tx", anchor: .middle)
-            right = max(right, left + width / 2 + DisplayText.estimatedWidth(of: summary.short, fontSize: 12) / 2)
+            let half = DisplayText.estimatedWidth(of: summary.short, fontSize: 12) / 2
+            // Centred on the run, but kept inside the page when the lanes leave room for it.
+            let centre = max(min(left + width / 2, max(lanesRight, pageWidth - Self.margin) - half), Self.margin + Self.gutter + half)
+            canvas.text(summary, x: centre, y: y + 22, "tx", anchor: .middle)
+            right = max(right, centre + half)
             return y + 36
         case .note(let note):
             return drawNote(note, at: y)
@@ -359,13 +418,32 @@ struct SequenceSVGLayout {
         let index = openBars[lane].lastIndex { $0.thread == thread } ?? openBars[lane].indices.last
         guard let index else { return nil }
         let bar = openBars[lane].remove(at: index)
-        drawBar(lane: lane, top: bar.top, bottom: y, depth: bar.depth, context: bar.context)
+        drawBar(lane: lane, top: bar.top, bottom: y, depth: bar.depth, context: bar.context, carried: bar.carried)
         return bar.depth
     }
 
-    private mutating func drawBar(lane: Int, top: Int, bottom: Int, depth: Int, context: Int) {
-        let x = laneX[lane] + depth * Self.depthShift - Self.barHalfWidth
-        canvas.rect(x, top, Self.barHalfWidth * 2, max(bottom - top, 4), "a\(context)", to: .bars)
+    /// Draws an activation from `top` to `bottom`. One that goes on from the section above
+    /// (`carried`) has a dashed top, and one that goes on in the section below a dashed
+    /// bottom; each says so in its tooltip.
+    private mutating func drawBar(
+        lane: Int, top: Int, bottom: Int, depth: Int, context: Int, carried: CarriedActivation? = nil, continuesBelow: Bool = false
+    ) {
+        let x = laneX[lane] + depth * Self.depthShift - Self.barHalfWidth, width = Self.barHalfWidth * 2
+        let stub = Self.continuationHeight
+        var solidTop = top, solidBottom = max(bottom, top + 4)
+        func dashed(_ y: Int, _ title: String) {
+            canvas.add("<rect x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(stub)\" class=\"a\(context)\" stroke-dasharray=\"2 2\" "
+                       + "fill-opacity=\"0.5\"><title>\(XMLText.escape(DisplayText.clean(title)))</title></rect>", to: .bars)
+        }
+        if let carried, solidBottom - solidTop > stub {
+            dashed(solidTop, "continues " + carried.caption + " from the section above")
+            solidTop += stub
+        }
+        if continuesBelow, solidBottom - solidTop > stub {
+            solidBottom -= stub
+            dashed(solidBottom, "goes on below")
+        }
+        canvas.rect(x, solidTop, width, solidBottom - solidTop, "a\(context)", to: .bars)
     }
 
     private mutating func arrowhead(at x: Int, _ y: Int, pointingRight: Bool, colour: Int, open: Bool) {

@@ -23,7 +23,8 @@ extension SequenceModel {
             return model(collapsing: true)
         }
         let plain = model(collapsing: options.collapse == .operators)
-        guard options.collapse == .auto, SequenceSVGLayout.lanesWidth(of: plain, packing: SequenceSVGLayout.tightestPacking) > options.pageWidth else {
+        // Operators are folded rather than every object's heading cut short.
+        guard options.collapse == .auto, SequenceSVGLayout.lanesWidth(of: plain, packing: SequenceSVGLayout.readablePacking) > options.pageWidth else {
             return plain
         }
         return model(collapsing: true)

@@ -13,6 +13,12 @@ struct SequenceModel: Sendable {
     let steps: [SequenceStep]
     /// The diagnoses, numbered, in the order their notes appear.
     let notes: [DiagnosisNote]
+    /// For a section of a picture (``sections(fitting:)``), the calls made in a section above
+    /// that are still running where this one begins, outermost first; empty otherwise.
+    var carriedActivations: [CarriedActivation] = []
+    /// For a section of a picture, whether a section below goes on with the calls still
+    /// running at this one's end.
+    var continuesBelow = false
 
     /// How many repetitions of one pattern a run needs before it is folded: the first and
     /// last are kept, so at least three are left out.
@@ -54,7 +60,7 @@ struct SequenceModel: Sendable {
         let folding = repeated != nil
         // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
         let drawnLifecycles = repeated == nil ? lifecycles : repeated?.lifecycles
-        let trace = repeated?.trace ?? trace
+        let trace = (repeated?.trace ?? trace).pairingBoxedSubscribeReturns()
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
         let cited = Set(diagnoses.flatMap(\.evidence))
         let drawn = Self.drawnObjects(of: trace, cited: cited)
@@ -172,7 +178,7 @@ struct SequenceModel: Sendable {
     /// draws it uncollapsed; found without drawing it.
     static func uncollapsedLaneCount(of trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis]) -> Int {
         let diagnoses = repeated.map { repeated in diagnoses.filter { !repeated.leftOutDiagnoses.contains($0) } } ?? diagnoses
-        return drawnObjects(of: repeated?.trace ?? trace, cited: Set(diagnoses.flatMap(\.evidence))).count
+        return drawnObjects(of: (repeated?.trace ?? trace).pairingBoxedSubscribeReturns(), cited: Set(diagnoses.flatMap(\.evidence))).count
     }
 
     /// The objects that get a lane: those that take part in a call. An object seen only
