@@ -94,6 +94,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
         queues.onUI {
             profileShown = profile.map { ProfileShown(header: $0.header, token: $0.token, avatars: $0.avatars, loadsInFlight: $0.loadsInFlight) }
             closedProfileModel = profile?.model
+            profile?.close()
             profile = nil
         }
         guard queues.drain() else { return false }

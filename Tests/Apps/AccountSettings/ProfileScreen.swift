@@ -9,7 +9,8 @@ import OpenCombineShim
 /// loads the user's name, then their preferences (`flatMap`), waits for the session token (the
 /// first one the session has, through `first()`), and loads the avatars of the user's
 /// contacts, each load kept under its own key until it completes, as apps track requests in
-/// flight; a refresh loads them again, some from the cache.
+/// flight; a refresh loads them again, some from the cache. It counts the server's status
+/// lines until it closes (`prefix(untilOutputFrom:)`).
 final class ProfileScreen {
     let model: ProfileModel
     private(set) var redraws = 0
@@ -18,6 +19,9 @@ final class ProfileScreen {
     private(set) var avatars: [String] = []
     private var cancellables = Set<AnyCancellable>()
     private var avatarLoads: [UUID: AnyCancellable] = [:]
+    /// Sent when the screen closes: ends what the screen shows of the status lines.
+    private let closing = PassthroughSubject<Void, Never>()
+    private(set) var statusLinesSeen = 0
     private let avatarCache: AvatarCache
 
     init(user: String, contacts: [String], server: AccountServer, avatars: AvatarCache, queues: SettingsQueues) {
@@ -36,6 +40,12 @@ final class ProfileScreen {
             .sink { [weak self] name, preferences in
                 self?.header = "\(name) · \(preferences.joined(separator: ", "))"
             }
+            .store(in: &cancellables)
+
+        server.statusLines
+            .prefix(untilOutputFrom: closing)
+            .receive(on: queues.ui, options: queues.schedulerOptions)
+            .sink { [weak self] in self?.statusLinesSeen += 1; _ = $0 }
             .store(in: &cancellables)
 
         server.session
@@ -63,6 +73,11 @@ final class ProfileScreen {
             // A cached avatar completes inside sink(): there is nothing left to keep.
             if !finished { avatarLoads[load] = subscription }
         }
+    }
+
+    /// Closes the screen: the status lines it shows end (`prefix(untilOutputFrom:)`).
+    func close() {
+        closing.send()
     }
 
     /// How many avatar loads are still running.

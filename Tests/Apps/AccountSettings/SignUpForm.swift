@@ -19,7 +19,8 @@ import OpenCombineShim
 ///   `receive(on:)` to read the changed values).
 /// - Sending goes one request at a time (`flatMap(maxPublishers: .max(1))`).
 /// - Each edit of the e-mail address looks up suggestions, replacing the lookup before: a
-///   lookup whose answer has not come is cancelled when its `AnyCancellable` is replaced.
+///   lookup whose answer has not come is cancelled when its `AnyCancellable` is replaced. A
+///   `handleEvents` counts the lookups under way, for a spinner.
 ///
 /// All of it is correct: every pipeline ends when the form is released.
 final class SignUpForm: ObservableObject {
@@ -40,6 +41,8 @@ final class SignUpForm: ObservableObject {
     /// The lookup of address suggestions for what the e-mail field holds: each edit replaces
     /// it, which cancels the one before if its answer has not come, as only the latest counts.
     private var suggestionLookup: AnyCancellable?
+    private let lookupLock = NSLock()
+    private var lookupsUnderWay = 0
     private let sends = PassthroughSubject<(name: String, email: String), Never>()
     private var cancellables = Set<AnyCancellable>()
 
@@ -94,8 +97,20 @@ final class SignUpForm: ObservableObject {
 
     private func lookUpSuggestions(for typed: String) {
         suggestionLookup = server.suggestions(for: typed)
+            .handleEvents(
+                receiveSubscription: { [weak self] _ in self?.lookingUp(true) },
+                receiveCompletion: { [weak self] _ in self?.lookingUp(false) },
+                receiveCancel: { [weak self] in self?.lookingUp(false) }
+            )
             .receive(on: queues.ui, options: queues.schedulerOptions)
             .sink { [weak self] in self?.suggestions = $0 }
+    }
+
+    /// Counts the lookups under way, for the field's spinner; called on any queue.
+    private func lookingUp(_ started: Bool) {
+        lookupLock.lock()
+        lookupsUnderWay += started ? 1 : -1
+        lookupLock.unlock()
     }
 
     private func updateCanSend() {
