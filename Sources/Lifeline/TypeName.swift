@@ -40,7 +40,9 @@ struct TypeName: Sendable {
     }
 
     /// `OpenCombine.Publishers.Map<…>.Inner<…>` becomes `Map.Inner`: generic arguments,
-    /// the module, private-context markers and Combine's namespaces are dropped.
+    /// the module, private-context markers and Combine's namespaces are dropped, and so is the
+    /// `OCombine` namespace OpenCombine puts its extensions of other modules' types in, so that
+    /// `Result<…>.OCombine.Publisher` reads `Result.Publisher`, as in the code that made it.
     static func shortened(_ full: String) -> String {
         var depth = 0
         var plain = ""
@@ -56,7 +58,7 @@ struct TypeName: Sendable {
         }
         var components = plain.split(separator: ".").map(String.init)
         if components.count > 1 { components.removeFirst() }
-        components.removeAll { $0 == "(private)" }
+        components.removeAll { $0 == "(private)" || $0 == "OCombine" }
         if components.count > 1, ["Publishers", "Subscribers", "Subscriptions"].contains(components[0]) {
             components.removeFirst()
         }
