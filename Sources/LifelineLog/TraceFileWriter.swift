@@ -88,6 +88,12 @@ public final class TraceFileWriter: Sendable {
     private static let numberingStoppedBit: UInt64 = LIFELINE_SEQUENCE_STOPPED
     /// The sequence number that was next when writing stopped, or 0 while it runs.
     private let sequenceAtStop = Atomic<UInt64>(0)
+    /// Room for the end record (at most 96 bytes) that closing keeps past the bytes written
+    /// while it writes the record: cutting the file to the bytes written first would free the
+    /// blocks after them, and on a full file system an end record that crosses into the next
+    /// block would then fail for want of space, leaving a log that does not say what was lost.
+    static let closingRoom = 128
+
     /// How many bytes a thread reserves at a time for its records.
     private let chunkSize: Int
     /// Every thread's chunk of this log (addresses of `lifeline_chunk`s), which stopping pads.
@@ -592,10 +598,13 @@ public final class TraceFileWriter: Sendable {
     private func close(events: (UInt64) -> UInt64, neverAppended: UInt64) {
         Self.openWriters.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(self)) }
         writeClockLine()
-        guard let length = stopWriting(waitingAtMost: nil) else { return }
-        TraceLineEncoder.withEndLine(events: events(lastSequence), dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
-            _ = pwrite(descriptor, line.baseAddress, line.count, off_t(length))
+        // The end record goes into the room the file keeps past what was written: on a full
+        // file system those blocks are already allocated, so it cannot fail for want of space.
+        guard let length = stopWriting(waitingAtMost: nil, keeping: Self.closingRoom) else { return }
+        let written = TraceLineEncoder.withEndLine(events: events(lastSequence), dropped: dropped.load(ordering: .relaxed) + neverAppended) { line in
+            pwrite(descriptor, line.baseAddress, line.count, off_t(length))
         }
+        ftruncate(descriptor, off_t(length + max(0, written)))
         Glibc.close(descriptor)
     }
 
@@ -620,14 +629,14 @@ public final class TraceFileWriter: Sendable {
     }
 
     /// Stops all writing, waits for the writers in flight, unmaps the file and cuts it to the
-    /// length written. Returns that length, or nil when the writer was already stopped or the
+    /// length written, and `room` bytes more for the lines that close it. Returns that length, or nil when the writer was already stopped or the
     /// writers in flight did not finish in time (the file is then left as it is).
     ///
     /// Events stop first: no number is taken after the stop bit, and the threads that took one
     /// before it finish writing theirs (into their chunks, which may still grow the log). Then
     /// every chunk's unused end is filled, except that of the chunk the log ends with, which is
     /// cut off.
-    private func stopWriting(waitingAtMost timeout: UInt64?) -> Int? {
+    private func stopWriting(waitingAtMost timeout: UInt64?, keeping room: Int = 0) -> Int? {
         let started = monotonicNanoseconds()
         growthThread.stop()
         guard stopNumbering(waitingAtMost: timeout) else { return nil }
@@ -649,7 +658,7 @@ public final class TraceFileWriter: Sendable {
             }
         }
         unmapWindows()
-        ftruncate(descriptor, off_t(length))
+        ftruncate(descriptor, off_t(length + room))
         return length
     }
 
