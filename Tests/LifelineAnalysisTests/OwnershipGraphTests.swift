@@ -110,6 +110,20 @@ import Testing
         #expect(story.cycles([stop]).isEmpty)
     }
 
+    /// A per-call snapshot taken on another thread while the sink was being subscribed saw it
+    /// as a plain object; the log's handshake shows it is the conduit's subscriber, and the two
+    /// holding each other is a running subscription, not the program's loop.
+    @Test func aSubscriberASnapshotSawAsAPlainObjectIsStillASubscriber() {
+        let story = Story()
+        let nodes = story.nodes().map { node in
+            node.id == story.sink ? Node(id: node.id, kind: .object, retainCounts: node.retainCounts, alive: true) : node
+        }
+        let edges = story.conduitEdges.filter { $0.from != story.subject && $0.to != story.subject }
+        let stop = story.snapshot(1, "stop", reason: .stop, nodes: nodes, edges: edges)
+        #expect(story.graph(edges).strongCycles.count == 1)
+        #expect(story.cycles([stop]).isEmpty)
+    }
+
     @Test func aSubjectsSetOfConduitsIsCombinesOwnUnlessTheProgramHoldsIt() {
         let story = Story()
         // A subject with several subscribers keeps its conduits in a set.

@@ -11,7 +11,10 @@ import LifelineLog
 ///   A loop made only of subjects, publishers, subscriptions and subscribers is how
 ///   OpenCombine works while a subscription runs (a subject holds its conduit, which holds
 ///   the subject and the subscriber); it ends with the completion or the cancel, and is not
-///   reported. A pipeline left running that way is `leaked-subscription`'s business;
+///   reported. Nor is a loop whose every object the log's handshake shows as a subscriber or
+///   a subscription, whatever kind a snapshot gave it (one taken on another thread while a
+///   hand-written subscriber was being subscribed can show it as a plain object). A pipeline
+///   left running that way is `leaked-subscription`'s business;
 /// - the snapshot checked every holder on the loop itself (a per-call snapshot takes the objects
 ///   it did not check from earlier snapshots; see ``TraceSnapshot/lastChecked``);
 /// - no later snapshot shows the loop broken: one of its objects deallocated, or one of its
@@ -66,7 +69,8 @@ public struct RetainCycleRule: DiagnosisRule {
                     let graph = lifecycles.recentGraphs.graph(of: snapshots[position], in: lifecycles.trace)
                     current = (position, graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
                 }
-                guard let (_, graph, cycles) = current, let cycle = cycles[chain] else { return nil }
+                guard let (_, graph, cycles) = current, let cycle = cycles[chain],
+                      !Self.isRunningSubscription(cycle, lifecycles: lifecycles) else { return nil }
                 let holders = LoopHolders(of: Set(cycle.chainObjects), through: snapshots[...position])
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, holders: holders, lifecycles: lifecycles)
             }
@@ -137,6 +141,17 @@ public struct RetainCycleRule: DiagnosisRule {
                 ? ". Nothing in the program can cancel the subscription any more."
                 : ". They outlived what owned them, and nothing in the program can cancel the subscription any more."
             return (sentence, Array(deliveries.prefix(5)))
+        }
+    }
+
+    /// Whether every object of the loop is, by the log's handshake events, a subscriber or a
+    /// subscription: a hand-written subscriber and the subscription it keeps, which holds it
+    /// back, as every running subscription does. A per-call snapshot taken on another thread
+    /// while such a subscriber was being subscribed can still show it as a plain object, and
+    /// the loop then looked like the program's own.
+    private static func isRunningSubscription(_ cycle: RetainCycle, lifecycles: TraceLifecycles) -> Bool {
+        cycle.objects.allSatisfy { id in
+            !lifecycles.lifecycleIDs(ofSubscriber: id).isEmpty || !lifecycles.lifecycles(ofSubscription: id).isEmpty
         }
     }
 
