@@ -42,9 +42,10 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
         _ subscriber: TraceObjectID, first: TraceEvent, firstEnd: UInt64, second: TraceEvent, in lifecycles: TraceLifecycles
     ) -> Diagnosis {
         let lifecycle = lifecycles.lifecycle(ofEvent: second.seq)
-        var (secondPlace, firstPlace) = (
+        let (sending, subscribing) = (
             lifecycles.trace.executionContextName(of: second), lifecycles.trace.executionContextName(of: first)
         )
+        var (secondPlace, firstPlace) = (sending, subscribing)
         // Two threads of one concurrent queue share its label: tell them apart.
         if secondPlace == firstPlace {
             secondPlace += " (thread \(second.thread))"
@@ -57,9 +58,6 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
         var evidence = [first.seq, second.seq, firstEnd]
         if case .receiveSubscription(_, let handed) = first.kind, let subscription = lifecycle?.subscription, handed == subscription {
             // The subscription sent before the handshake that handed it over had returned.
-            let (sending, subscribing) = (
-                lifecycles.trace.executionContextName(of: second), lifecycles.trace.executionContextName(of: first)
-            )
             message += " The result of \(lifecycles.name(subscription)) overtook the handshake that handed it over."
             let pause = lifecycles.trace.snapshots.first { snapshot in
                 snapshot.seq >= first.seq && snapshot.seq < second.seq && lifecycles.event(snapshot.seq)?.thread == first.thread

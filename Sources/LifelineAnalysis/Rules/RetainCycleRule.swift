@@ -128,9 +128,8 @@ public struct RetainCycleRule: DiagnosisRule {
             } else {
                 sentence = " From snapshot \(since.index) (after @\(since.seq)) on, \(alone)"
             }
-            let subscribers = cycle.chainObjects.filter { graph.node($0)?.kind == .subscriber }
-            let deliveries = subscribers.flatMap { subscriber in
-                lifecycles.lifecycles(ofSubscriber: subscriber).flatMap(\.deliveries).map(\.begin)
+            let deliveries = cycle.chainObjects.flatMap { object in
+                lifecycles.lifecycles(ofSubscriber: object).flatMap(\.deliveries).map(\.begin)
             }.filter { $0 > since.seq && $0 <= graph.snapshot.seq }.sorted()
             if !deliveries.isEmpty {
                 let count = deliveries.count == 1 ? "1 more value" : "\(deliveries.count) more values"
