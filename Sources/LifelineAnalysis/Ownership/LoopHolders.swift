@@ -80,7 +80,7 @@ enum LoopHolders: Hashable, Sendable {
     }
 
     /// Whether `holder` is alive in `snapshot` and outside Combine's machinery.
-    private static func isOwner(_ holder: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
+    static func isOwner(_ holder: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
         guard let node = snapshot.node(holder), node.alive else { return false }
         switch node.kind {
         case .root, .object, .closureContext, .cancellable: return true

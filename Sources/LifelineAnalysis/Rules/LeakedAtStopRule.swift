@@ -3,8 +3,8 @@ import LifelineLog
 /// Finds, in a start/stop recording with ownership snapshots, pipeline objects that outlived
 /// their work: a subscriber, its subscription or the AnyCancellable that wraps it, still alive
 /// in the snapshot taken at stop although the subscription had completed or been cancelled,
-/// and kept alive by a retain cycle or, when the program registered roots with
-/// `Lifeline.track`, by nothing those roots reach.
+/// and kept alive by a loop whose ``LoopVerdict`` proves it stuck, by its publisher, or, when
+/// the program registered roots with `Lifeline.track`, by nothing those roots reach.
 ///
 /// The rule only says what the graph proves:
 /// - It needs the snapshot taken at stop; without one it reports nothing.
@@ -12,12 +12,19 @@ import LifelineLog
 ///   live owner still keeps after its publisher finished is normal.
 /// - An object nothing in the graph holds is reported only when roots were registered: with
 ///   none, it may be held by the stack or a global the graph cannot see, so the rule stays
-///   silent rather than guess. Such a finding is a warning; one held by a retain cycle, which
-///   cannot be freed, is an error. A retain cycle here is one `RetainCycleRule` reports (it
-///   holds an object outside Combine's machinery): a subject and the conduit of a subscription
-///   that is still running hold each other until it ends, which is no leak of the finished one.
+///   silent rather than guess. Such a finding is a warning; one held by a loop the log proves
+///   stuck (``LoopVerdict``: its work over, its owner gone, or out of reach), which cannot be
+///   freed, is an error. A loop whose subscription something outside can still end (a subject
+///   and the conduit of a subscription still running, a live AnyCancellable outside it) is no
+///   leak of the finished one.
+/// - Every hop of the subscriber must have ended: one that rejected a second subscription by
+///   cancelling it may still run its first.
+/// - Subscriptions a publisher still holds after they were cancelled or completed
+///   (``PublisherKeptSubscriptions``) are an error whatever holds the publisher: one diagnosis
+///   per publisher and field, with their count.
 ///
-/// One diagnosis is issued per subscription, naming each of its objects that leaked once.
+/// One diagnosis is otherwise issued per subscription, naming each of its objects that leaked
+/// once.
 public struct LeakedAtStopRule: DiagnosisRule {
     public let code = "leaked-subscription"
 
@@ -27,16 +34,27 @@ public struct LeakedAtStopRule: DiagnosisRule {
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         guard let snapshot = lifecycles.trace.snapshots.last, snapshot.reason == .stop else { return [] }
         let graph = lifecycles.recentGraphs.graph(of: snapshot, in: lifecycles.trace)
+        var verdicts: [[TraceSnapshot.Edge]: Bool] = [:]
+        func isStuck(_ cycle: RetainCycle) -> Bool {
+            if let known = verdicts[cycle.chain] { return known }
+            let stuck = LoopVerdict(of: cycle, in: graph, through: lifecycles.trace.snapshots[...], lifecycles: lifecycles).isStuck
+            verdicts[cycle.chain] = stuck
+            return stuck
+        }
         let rootsRegistered = snapshot.nodes.contains { $0.kind == .root && $0.alive }
         // The AnyCancellables that hold each subscriber strongly, in the snapshot's order.
         var wrappersOf: [TraceObjectID: [TraceObjectID]] = [:]
         for edge in snapshot.edges where edge.ownership.isStrong && snapshot.node(edge.from)?.kind == .cancellable {
             wrappersOf[edge.to, default: []].append(edge.from)
         }
-        var reported = Set<TraceObjectID>()
-        return lifecycles.lifecycles.compactMap { lifecycle in
+        let kept = PublisherKeptSubscriptions(in: snapshot, lifecycles: lifecycles).groups
+        var reported = Set(kept.flatMap { $0.endings.map(\.object) })
+        return kept.map { diagnosis($0, in: graph, lifecycles: lifecycles) } + lifecycles.lifecycles.compactMap { lifecycle in
+            // Every hop of the subscriber must have ended: a second subscription it rejected by
+            // cancelling it ends nothing of the first, which may still run.
             guard let end = lifecycle.end,
-                  lifecycles.lifecycleIDs(ofSubscriber: lifecycle.subscriber).last == lifecycle.id
+                  lifecycles.lifecycleIDs(ofSubscriber: lifecycle.subscriber).last == lifecycle.id,
+                  HopEnding(of: lifecycle.subscriber, before: snapshot.seq, in: lifecycles) != nil
             else { return nil }
             let wrappers = wrappersOf[lifecycle.subscriber, default: []]
             let candidates = [lifecycle.subscriber] + (lifecycle.subscription.map { [$0] } ?? []) + wrappers
@@ -44,13 +62,13 @@ public struct LeakedAtStopRule: DiagnosisRule {
             for object in candidates where !reported.contains(object) {
                 let explanation = graph.whyAlive(object)
                 switch explanation {
-                case .heldByCycle(let cycle, _) where RetainCycleRule.isReported(cycle, in: graph):
+                case .heldByCycle(let cycle, _) where isStuck(cycle):
                     leaked.append((object, explanation))
                 case .unheld where rootsRegistered:
                     leaked.append((object, explanation))
                 case .unknown, .deallocated, .deallocatedBefore, .heldByRoot, .unheld, .heldByCycle:
-                    // A loop of Combine's machinery only (a subject and the conduit of a
-                    // subscription still running) is the running subscription's business.
+                    // A loop whose subscription something outside can still end, or that the
+                    // log proves nothing about, is no leak: `retain-cycle` says what it can.
                     continue
                 }
             }
@@ -76,5 +94,27 @@ public struct LeakedAtStopRule: DiagnosisRule {
                 hop: lifecycle.hop
             )
         }
+    }
+
+    /// The finding on subscriptions a publisher kept after they ended.
+    private func diagnosis(_ group: PublisherKeptSubscriptions.Group, in graph: OwnershipGraph, lifecycles: TraceLifecycles) -> Diagnosis {
+        let snapshot = graph.snapshot
+        let endings = group.endings
+        let count = endings.count == 1 ? "a subscription" : "\(endings.count) subscriptions"
+        let names = endings.prefix(3).map { "\(lifecycles.name($0.object)) \($0.phrase)" }.joined(separator: ", ")
+            + (endings.count > 3 ? ", …" : "")
+        let cited = Array(endings.map(\.seq).sorted().prefix(5))
+        return Diagnosis(
+            code: code, severity: .error,
+            objects: endings.map(\.object),
+            evidence: cited + [snapshot.seq],
+            message: "\(lifecycles.name(group.publisher)) still held \(count) after \(endings.count == 1 ? "it" : "they") ended "
+                + "(\(names)): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(graph.words(group.path)) keeps "
+                + "\(endings.count == 1 ? "it" : "them") alive, each with what it holds (its subscriber). The publisher will keep "
+                + "every subscription it hands out for as long as it lives.",
+            fix: "Let go of a subscription when it ends: remove it from the publisher's storage in its cancel() and when it "
+                + "sends a completion, as PassthroughSubject does with its conduits.",
+            hop: nil
+        )
     }
 }

@@ -3,21 +3,23 @@ import LifelineLog
 /// Finds loops of strong references that keep a subscription's objects alive: the
 /// `retain-cycle` diagnosis, read from the log's ownership snapshots.
 ///
-/// A strongly connected component of a snapshot's strong references is reported when:
-/// - it contains a subscriber, a subscription or an `AnyCancellable`;
-/// - it contains an object outside Combine's own machinery: a registered root, another user
-///   object (such as a view model captured by a closure), an `AnyCancellable` or a collection
-///   that is not Combine's own (a subject's set of conduits, held only by the subject, is).
-///   A loop made only of subjects, publishers, subscriptions and subscribers is how
-///   OpenCombine works while a subscription runs (a subject holds its conduit, which holds
-///   the subject and the subscriber); it ends with the completion or the cancel, and is not
-///   reported. Nor is a loop whose every object the log's handshake shows as a subscriber or
-///   a subscription, whatever kind a snapshot gave it (one taken on another thread while a
-///   hand-written subscriber was being subscribed can show it as a plain object). A pipeline
-///   left running that way is `leaked-subscription`'s business;
-/// - the snapshot checked every holder on the loop itself (a per-call snapshot takes the objects
+/// A strongly connected component of a snapshot's strong references that holds a subscriber,
+/// a subscription or an `AnyCancellable` gets a ``LoopVerdict``, taken from what the log
+/// proves, never from what kinds of object the loop holds. It is reported when:
+/// - the verdict proves its objects should be gone: their work was over (every hop of each of
+///   them completed or cancelled, or still subscribed for a pipeline that was cancelled) yet no owner outside
+///   holds the loop; what held it from outside let go of it; or nothing outside a loop of
+///   Combine's objects references it at all;
+/// - or an owner outside (or something the snapshot does not draw) still holds a loop through
+///   the program's own objects that holds its own `AnyCancellable`: a warning that it leaks
+///   when that owner lets go.
+///
+/// A loop whose subscription a live `AnyCancellable` outside it can still cancel, a running
+/// subscription an owner holds (a service's subject), or one the log proves nothing about, is
+/// not reported. Nor is a loop that:
+/// - the snapshot did not check every holder of (a per-call snapshot takes the objects
 ///   it did not check from earlier snapshots; see ``TraceSnapshot/lastChecked``);
-/// - no later snapshot shows the loop broken: one of its objects deallocated, or one of its
+/// - a later snapshot shows broken: one of its objects deallocated, or one of its
 ///   holders alive, checked by that snapshot, without its reference. A loop that the program cancels on teardown is not
 ///   reported as long as a snapshot after the teardown shows it gone. An object a later
 ///   snapshot does not show proves nothing: objects found only by heap inspection are absent
@@ -29,9 +31,9 @@ import LifelineLog
 /// The evidence is where the log shows the loop made: the subscribe call that attached each
 /// subscriber on it and its return (where `sink` hands back the AnyCancellable that is then
 /// stored), and the `receive(subscription:)` of each subscription on it; for a loop of objects
-/// the log has no calls for, the snapshot's sequence number. It is an error when the loop is
-/// still there in the log's last snapshot, a warning when later snapshots do not show all of
-/// its objects.
+/// the log has no calls for, the snapshot's sequence number; and the completion or cancel that
+/// ended its work. A proven leak is an error when the loop is still there in the log's last
+/// snapshot, a warning when later snapshots do not show all of its objects.
 ///
 /// The finding then says what held the loop from outside (``LoopHolders``): an owner that
 /// still holds it, or since which snapshot only the loop and Combine's own objects held it,
@@ -52,9 +54,8 @@ public struct RetainCycleRule: DiagnosisRule {
         var latest: [[TraceSnapshot.Edge]: Int] = [:]
         for (position, snapshot) in snapshots.enumerated() {
             history.advance(to: snapshot)
-            for key in history.reported {
-                let chain = history.cycles[key]!.chain
-                if Self.isChecked(chain, in: snapshot) { latest[chain] = position }
+            for cycle in history.cycles.values where Self.holdsCombineObject(cycle, in: snapshot) {
+                if Self.isChecked(cycle.chain, in: snapshot) { latest[cycle.chain] = position }
             }
         }
         // The findings come snapshot by snapshot: each snapshot's graph is built once (and shared
@@ -69,40 +70,71 @@ public struct RetainCycleRule: DiagnosisRule {
                     let graph = lifecycles.recentGraphs.graph(of: snapshots[position], in: lifecycles.trace)
                     current = (position, graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
                 }
-                guard let (_, graph, cycles) = current, let cycle = cycles[chain],
-                      !Self.isRunningSubscription(cycle, lifecycles: lifecycles) else { return nil }
-                let holders = LoopHolders(of: Set(cycle.chainObjects), through: snapshots[...position])
-                return diagnosis(cycle, in: graph, isLast: later.isEmpty, holders: holders, lifecycles: lifecycles)
+                guard let (_, graph, cycles) = current, let cycle = cycles[chain] else { return nil }
+                let verdict = LoopVerdict(of: cycle, in: graph, through: snapshots[...position], lifecycles: lifecycles)
+                return diagnosis(cycle, in: graph, isLast: later.isEmpty, verdict: verdict, lifecycles: lifecycles)
             }
     }
 
+    /// The finding on a loop: an error when its verdict proves a leak in the last snapshot, a
+    /// warning when a later snapshot does not show all of it, or when an owner outside still
+    /// holds a loop through the program's objects (it leaks when that owner lets go); `nil`
+    /// when the loop's subscription can still be cancelled from outside, or nothing is proven.
     private func diagnosis(
-        _ cycle: RetainCycle, in graph: OwnershipGraph, isLast: Bool, holders: LoopHolders?, lifecycles: TraceLifecycles
-    ) -> Diagnosis {
+        _ cycle: RetainCycle, in graph: OwnershipGraph, isLast: Bool, verdict: LoopVerdict, lifecycles: TraceLifecycles
+    ) -> Diagnosis? {
         let snapshot = graph.snapshot
         let objects = cycle.chainObjects
         let made = Self.events(making: objects, before: snapshot.seq, lifecycles: lifecycles)
-        let (holding, deliveries) = holders.map { Self.sentence(about: $0, of: cycle, in: graph, lifecycles: lifecycles) } ?? ("", [])
-        let evidence = (made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made) + deliveries
+        let holding: String
+        var cited: [UInt64] = []
+        switch verdict {
+        case .ended(let endings):
+            let ends = endings.map { "\(lifecycles.name($0.object)) \($0.phrase)" }
+            holding = " Their work was over (\(ends.joined(separator: ", "))), yet the loop still held them and no owner outside "
+                + "it did: nothing will break it now."
+            cited = endings.map(\.seq)
+        case .released(let since, let owner, let owned):
+            (holding, cited) = Self.sentence(releasedSince: since, lastOwner: owner, lastOwned: owned, of: cycle, in: graph, lifecycles: lifecycles)
+        case .outOfReach:
+            holding = " Nothing outside the loop references them (the runtime counted no other reference), so nothing can "
+                + "send to, complete or cancel the subscription any more."
+        case .owned(let edge):
+            holding = " \(graph.distinctName(of: edge.from)) still holds \(graph.distinctName(of: edge.to)) from outside the "
+                + "loop (\(graph.words([edge]))), so the subscription is still in reach; when it lets go, the loop keeps them alive."
+        case .heldUnseen:
+            holding = " Something the snapshot does not draw (the stack, a global, a Task) still holds them, so the subscription "
+                + "is still in reach; when it lets go, the loop keeps them alive."
+        case .cancelInReach, .library, .unknown:
+            return nil
+        }
+        let evidence = (made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made) + cited
         let capture = cycle.chain.first { edge in
             edge.field.hasSuffix("(closure)") && [.root, .object].contains(graph.node(edge.to)?.kind)
         }
         let weakening = capture.map { edge in
-            "capture \(graph.distinctName(of: edge.to)) weakly in \(graph.distinctName(of: edge.from))'s closure "
-                + "(`[weak self]`), or "
-        } ?? "make one of the references weak, or "
+            "capture \(graph.distinctName(of: edge.to)) weakly in \(graph.distinctName(of: edge.from))'s closure (`[weak self]`)"
+        }
+        let fix: String
+        if case .ended = verdict {
+            fix = "Break the loop where the work ends: an operator's or a subscription's cancel() and completion must cancel "
+                + "what it subscribed to and let go of (set to nil) its subscription and its subscriber"
+                + (weakening.map { "; or \($0)." } ?? ".")
+        } else {
+            fix = "Break the loop: " + (weakening ?? "make one of the references weak") + ", or cancel the subscription on "
+                + "teardown (call cancel() on the AnyCancellable, or empty the set that stores it) before the owner is released."
+        }
         return Diagnosis(
-            code: code, severity: isLast ? .error : .warning,
+            code: code, severity: isLast && verdict.isStuck ? .error : .warning,
             objects: objects,
-            evidence: evidence,
+            evidence: Array(Set(evidence)).sorted(),
             message: "Retain cycle: \(graph.words(cycle.chain)). "
                 + "These objects hold each other strongly (\(objects.map(lifecycles.name).joined(separator: ", "))), "
                 + "so none of them can be deallocated, and the subscription keeps running, until the loop is broken "
                 + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq)"
                 + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown).")
                 + holding,
-            fix: "Break the loop: " + weakening + "cancel the subscription on teardown (call cancel() on the "
-                + "AnyCancellable, or empty the set that stores it) before the owner is released."
+            fix: fix
         )
     }
 
@@ -110,48 +142,57 @@ public struct RetainCycleRule: DiagnosisRule {
     /// deliveries to the loop's subscribers after nothing but the loop and Combine's machinery
     /// held it (the first five), which prove the subscription ran on for nobody.
     private static func sentence(
-        about holders: LoopHolders, of cycle: RetainCycle, in graph: OwnershipGraph, lifecycles: TraceLifecycles
+        releasedSince since: TraceSnapshot, lastOwner owner: TraceSnapshot.Edge?, lastOwned owned: TraceSnapshot?,
+        of cycle: RetainCycle, in graph: OwnershipGraph, lifecycles: TraceLifecycles
     ) -> (String, [UInt64]) {
-        switch holders {
-        case .owned(let edge):
-            return (" \(graph.distinctName(of: edge.from)) still holds \(graph.distinctName(of: edge.to)) from outside the loop "
-                + "(\(graph.words([edge]))): when it lets go, the loop keeps them alive.", [])
-        case .released(let since, let owner, let owned):
-            let alone = "only the loop and Combine's own objects held them (the runtime counted no other strong reference)"
-            var sentence: String
-            if let owner, let owned {
-                let field = (lifecycles.trace.object(owner.from)?.shortTypeName).map { "\($0).\(owner.field)" } ?? owner.field
-                sentence = " \(lifecycles.name(owner.from)) held \(lifecycles.name(owner.to)) (\(field)) until snapshot \(owned.index) "
-                    + "(after @\(owned.seq)), and no longer in snapshot \(since.index) (after @\(since.seq)): from then on \(alone)"
-            } else if since.index == graph.snapshot.index {
-                sentence = " In that snapshot \(alone)"
-            } else {
-                sentence = " From snapshot \(since.index) (after @\(since.seq)) on, \(alone)"
+        let alone = "only the loop and Combine's own objects held them (the runtime counted no other strong reference)"
+        var sentence: String
+        if let owner, let owned {
+            let field = (lifecycles.trace.object(owner.from)?.shortTypeName).map { "\($0).\(owner.field)" } ?? owner.field
+            sentence = " \(lifecycles.name(owner.from)) held \(lifecycles.name(owner.to)) (\(field)) until snapshot \(owned.index) "
+                + "(after @\(owned.seq)), and no longer in snapshot \(since.index) (after @\(since.seq)): from then on \(alone)"
+        } else if since.index == graph.snapshot.index {
+            sentence = " In that snapshot \(alone)"
+        } else {
+            sentence = " From snapshot \(since.index) (after @\(since.seq)) on, \(alone)"
+        }
+        let deliveries = cycle.chainObjects.flatMap { object in
+            lifecycles.lifecycles(ofSubscriber: object).flatMap(\.deliveries).map(\.begin)
+        }.filter { $0 > since.seq && $0 <= graph.snapshot.seq }.sorted()
+        if !deliveries.isEmpty {
+            let count = deliveries.count == 1 ? "1 more value" : "\(deliveries.count) more values"
+            let cited = deliveries.prefix(5).map { "@\($0)" }.joined(separator: ", ")
+            sentence += ", yet the subscription delivered \(count) (\(cited)\(deliveries.count > 5 ? ", …" : ""))"
+        }
+        sentence += owner == nil
+            ? ". Nothing in the program can cancel the subscription any more."
+            : ". They outlived what owned them, and nothing in the program can cancel the subscription any more."
+        return (sentence, Array(deliveries.prefix(5)))
+    }
+
+    /// Whether the loop holds an object of the program's own, outside Combine's machinery: a
+    /// registered root, another user object (such as a view model captured by a closure), a
+    /// closure's context, an `AnyCancellable` or a collection that is not a subject's own. An
+    /// object the log's handshake shows as a subscriber or a subscription is Combine's, whatever
+    /// kind a snapshot gave it: one taken on another thread while a hand-written subscriber was
+    /// being subscribed can show it as a plain object.
+    static func holdsProgramObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot, lifecycles: TraceLifecycles) -> Bool {
+        cycle.objects.contains { id in
+            guard let node = snapshot.node(id), lifecycles.lifecycleIDs(ofSubscriber: id).isEmpty,
+                  lifecycles.lifecycles(ofSubscription: id).isEmpty
+            else { return false }
+            switch node.kind {
+            case .root, .object, .closureContext, .cancellable: return true
+            case .collection: return !isCombineStorage(id, in: snapshot)
+            case .publisher, .subscription, .subscriber, .subject: return false
             }
-            let deliveries = cycle.chainObjects.flatMap { object in
-                lifecycles.lifecycles(ofSubscriber: object).flatMap(\.deliveries).map(\.begin)
-            }.filter { $0 > since.seq && $0 <= graph.snapshot.seq }.sorted()
-            if !deliveries.isEmpty {
-                let count = deliveries.count == 1 ? "1 more value" : "\(deliveries.count) more values"
-                let cited = deliveries.prefix(5).map { "@\($0)" }.joined(separator: ", ")
-                sentence += ", yet the subscription delivered \(count) (\(cited)\(deliveries.count > 5 ? ", …" : ""))"
-            }
-            sentence += owner == nil
-                ? ". Nothing in the program can cancel the subscription any more."
-                : ". They outlived what owned them, and nothing in the program can cancel the subscription any more."
-            return (sentence, Array(deliveries.prefix(5)))
         }
     }
 
-    /// Whether every object of the loop is, by the log's handshake events, a subscriber or a
-    /// subscription: a hand-written subscriber and the subscription it keeps, which holds it
-    /// back, as every running subscription does. A per-call snapshot taken on another thread
-    /// while such a subscriber was being subscribed can still show it as a plain object, and
-    /// the loop then looked like the program's own.
-    private static func isRunningSubscription(_ cycle: RetainCycle, lifecycles: TraceLifecycles) -> Bool {
-        cycle.objects.allSatisfy { id in
-            !lifecycles.lifecycleIDs(ofSubscriber: id).isEmpty || !lifecycles.lifecycles(ofSubscription: id).isEmpty
-        }
+    /// Whether the loop holds a subscriber, a subscription or an `AnyCancellable`: a loop of
+    /// the program's objects alone is no business of this rule.
+    private static func holdsCombineObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot) -> Bool {
+        cycle.objects.contains { id in [.subscriber, .subscription, .cancellable].contains(snapshot.node(id)?.kind) }
     }
 
     /// Whether a loop in `graph` is one this rule reports (see the type's documentation).

@@ -1,0 +1,164 @@
+import Lifeline
+import LifelineAnalysis
+import LifelineLog
+import OpenCombineShim
+import Testing
+
+/// Ownership verdicts on code written the way third-party libraries and apps write it: a
+/// leak is reported only where the log proves an object should be gone, and a running
+/// subscription whose cancel is still in reach is no retain cycle, whatever objects its loop
+/// holds.
+@Suite("Proven leak verdicts, recorded", .serialized)
+struct ProvenLeakVerdictTests {
+    /// The findings of a recording of `body`, with a snapshot at stop.
+    private func findings(_ body: () throws -> Void) throws -> (trace: Trace, diagnoses: [Diagnosis]) {
+        let trace = try Lifeline.record(body)
+        return (trace, TraceAnalyzer().diagnose(trace))
+    }
+
+    /// Keeps its subscription's AnyCancellable, as a screen does.
+    final class Screen {
+        var cancellable: AnyCancellable?
+        var received: [Int] = []
+    }
+
+    @Test func aRunningSubscriptionWhoseStateIsInAHelperIsNoRetainCycleWhileItsCancellableIsKept() throws {
+        let screen = Screen()
+        let subject = PassthroughSubject<Int, Never>()
+        let (_, diagnoses) = try findings {
+            screen.cancellable = subject.bufferedRelay().sink { [weak screen] in screen?.received.append($0) }
+            subject.send(1)
+        }
+        withExtendedLifetime((screen, subject)) {}
+        #expect(screen.received == [1])
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
+    }
+
+    @Test func aServiceLoopThroughAFlatMapClosureIsNoRetainCycleWhileAModelKeepsTheCancellable() throws {
+        let service = ResultsService()
+        var model: ResultsModel?
+        let (_, diagnoses) = try findings {
+            model = ResultsModel(service: service)
+            model?.queries.send("a")
+            service.results.send("apple")
+        }
+        #expect(model?.shown == ["apple"])
+        withExtendedLifetime(service) {}
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
+    }
+
+    @Test func aWithLatestFromThatDropsItsRelayLeavesALoopNothingCanEnd() throws {
+        var pairs: [String] = []
+        let (trace, diagnoses) = try findings {
+            let other = PassthroughSubject<Int, Never>()
+            let main = PassthroughSubject<Int, Never>()
+            let cancellable = main.withLatestFrom(other, dropsRelay: true).sink { pairs.append("\($0.0),\($0.1)") }
+            other.send(1)
+            main.send(2)
+            cancellable.cancel()
+        }
+        #expect(pairs == ["2,1"])
+        let cycle = try #require(diagnoses.count == 1 ? diagnoses.first : nil, "\(diagnoses.map(\.message))")
+        #expect(cycle.code == "retain-cycle")
+        #expect(cycle.severity == .error)
+        let names = Set(cycle.objects.compactMap { trace.object($0)?.shortTypeName })
+        #expect(names.contains { $0.hasPrefix("LatestRelay") }, "\(names)")
+        #expect(cycle.message.contains("still subscribed though its pipeline was cancelled at @"), "\(cycle.message)")
+    }
+
+    @Test func aWithLatestFromThatCancelsItsRelayLeavesNothing() throws {
+        let (_, diagnoses) = try findings {
+            let other = PassthroughSubject<Int, Never>()
+            let main = PassthroughSubject<Int, Never>()
+            let cancellable = main.withLatestFrom(other).sink { _ in }
+            other.send(1)
+            main.send(2)
+            cancellable.cancel()
+        }
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
+    }
+
+    @Test func aSubjectThatKeepsItsCancelledSubscriptionsIsOneFindingWithTheirCount() throws {
+        let subject = ReplayingSubject<Int>(bufferSize: 1)
+        let (trace, diagnoses) = try findings {
+            subject.send(0)
+            for _ in 0..<1_000 {
+                subject.sink { _ in }.cancel()
+            }
+        }
+        withExtendedLifetime(subject) {}
+        let leak = try #require(diagnoses.count == 1 ? diagnoses.first : nil, "\(diagnoses.map(\.message))")
+        #expect(leak.code == "leaked-subscription")
+        #expect(leak.objects.count == 1_000)
+        // Each cited event is a cancel, and the snapshot at stop ends the evidence.
+        let kinds = leak.evidence.dropLast().compactMap { seq in trace.events.first { $0.seq == seq }?.kind.name }
+        #expect(kinds == Array(repeating: "cancel", count: 5), "\(kinds)")
+    }
+
+    @Test func aPassthroughSubjectSubscribedAndCancelledAThousandTimesKeepsNothing() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let (_, diagnoses) = try findings {
+            for _ in 0..<1_000 {
+                subject.sink { _ in }.cancel()
+            }
+        }
+        withExtendedLifetime(subject) {}
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
+    }
+
+    @Test func aRunningSubscriptionNothingOutsideReferencesIsOutOfReach() throws {
+        let (trace, diagnoses) = try findings {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.subscribe(KeepingSubscriber())
+            subject.send(1)
+        }
+        let cycle = try #require(diagnoses.count == 1 ? diagnoses.first : nil, "\(diagnoses.map(\.message))")
+        #expect(cycle.code == "retain-cycle")
+        #expect(cycle.severity == .error)
+        #expect(cycle.objects.contains { trace.object($0)?.shortTypeName == "KeepingSubscriber" })
+        #expect(cycle.message.hasSuffix("so nothing can send to, complete or cancel the subscription any more."), "\(cycle.message)")
+    }
+
+    @Test func aRunningSubscriptionItsOwnerCanStillCancelIsNoFinding() throws {
+        let subscriber = KeepingSubscriber()
+        let (_, diagnoses) = try findings {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.subscribe(subscriber)
+            subject.send(1)
+        }
+        withExtendedLifetime(subscriber) {}
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
+    }
+
+    @Test func aWrapperThatKeepsItsRelayAfterCompletionLeavesALoopWhoseWorkIsOver() throws {
+        let (trace, diagnoses) = try findings {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.referenceCounted().subscribe(KeepingSubscriber())
+            subject.send(1)
+            subject.send(completion: .finished)
+        }
+        // The loop, and the objects of the two finished hops it keeps (the subscriber's, and the
+        // relay's upstream).
+        #expect(diagnoses.map(\.code) == ["retain-cycle", "leaked-subscription", "leaked-subscription"], "\(diagnoses.map(\.message))")
+        let cycle = try #require(diagnoses.first)
+        #expect(cycle.severity == .error)
+        #expect(cycle.message.contains("Their work was over (") && cycle.message.contains("completed at @"), "\(cycle.message)")
+        // The completion that ended the work is cited.
+        let completions = trace.events.filter { if case .completion = $0.kind, $0.phase == .begin { true } else { false } }.map(\.seq)
+        #expect(!Set(cycle.evidence).isDisjoint(with: completions))
+    }
+
+    /// A subscriber that refused a second subscription by cancelling it still runs its first:
+    /// that cancel ended nothing it was subscribed to.
+    @Test func aRejectedSecondSubscriptionsCancelDoesNotEndTheFirst() throws {
+        let (_, diagnoses) = try findings {
+            let subject = PassthroughSubject<Int, Never>()
+            let subscriber = KeepingSubscriber()
+            subject.subscribe(subscriber)
+            subject.subscribe(subscriber)
+            subject.send(1)
+        }
+        #expect(!diagnoses.contains { $0.code == "leaked-subscription" }, "\(diagnoses.map(\.message))")
+        #expect(diagnoses.map(\.code).sorted() == ["duplicate-subscription", "retain-cycle"], "\(diagnoses.map(\.message))")
+    }
+}
