@@ -27,11 +27,20 @@ public struct Diagnosis: Hashable, Sendable {
     /// The hop the finding is about, for grouping findings by subscription; `nil` when it
     /// concerns no single hop.
     public let hop: Hop?
+    /// For an ownership finding, the chain of references that keeps the leak alive, each
+    /// object with its verdict and each suspect reference marked.
+    public let leakTrace: LeakTrace?
+    /// A short hash that is the same in every run of the same bug and differs between bugs:
+    /// made of the code, the suspect references of the ``leakTrace`` (holder types and fields),
+    /// and the type, label and place in the program of each object, with no ids, addresses,
+    /// times or counts. ``TraceAnalyzer`` sets it; it is empty on a diagnosis a rule returns
+    /// directly.
+    public internal(set) var fingerprint = ""
 
     /// Creates a diagnosis.
     public init(
         code: String, severity: Severity, objects: [TraceObjectID], evidence: [UInt64],
-        message: String, fix: String, hop: Hop? = nil
+        message: String, fix: String, hop: Hop? = nil, leakTrace: LeakTrace? = nil
     ) {
         self.code = code
         self.severity = severity
@@ -40,5 +49,6 @@ public struct Diagnosis: Hashable, Sendable {
         self.message = message
         self.fix = fix
         self.hop = hop
+        self.leakTrace = leakTrace
     }
 }

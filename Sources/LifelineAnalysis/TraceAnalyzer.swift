@@ -47,9 +47,14 @@ public struct TraceAnalyzer: Sendable {
         diagnose(TraceLifecycles(trace))
     }
 
-    /// Every finding in already rebuilt lifecycles, in a stable order.
+    /// Every finding in already rebuilt lifecycles, in a stable order, each with its
+    /// ``Diagnosis/fingerprint``.
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
-        rules.flatMap { $0.diagnose(lifecycles) }.sorted(by: Self.precedes)
+        rules.flatMap { $0.diagnose(lifecycles) }.map { diagnosis in
+            var fingerprinted = diagnosis
+            fingerprinted.fingerprint = DiagnosisFingerprint.of(diagnosis, in: lifecycles)
+            return fingerprinted
+        }.sorted(by: Self.precedes)
     }
 
     /// The order findings are given in: by first evidence event, then code, then the objects

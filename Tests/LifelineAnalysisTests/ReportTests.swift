@@ -28,6 +28,7 @@ import Testing
                 @5  main  URLSessionSubscriber #2.receive(subscription: URLSessionSubscription #3) returns
                 @7  main  URLSessionSubscription #3 is found deallocated (last seen alive at @5)
                 fix: Keep a strong reference to the subscription while it runs: have URLSessionSubscriber #2 store it in receive(subscription:), or return it as a Cancellable (AnyCancellable) for the owner to keep, and cancel it when done.
+                fingerprint: 8b3aa8ade9442f7d
 
             """)
     }
@@ -48,6 +49,7 @@ import Testing
                 @6  main  PassthroughSubject #1.subscribe(Sink #2) returns
                 @7  main  PassthroughSubject.Conduit #3.cancel() begins
                 fix: Keep the AnyCancellable that sink or assign returns for as long as you want values: store it in a property or with .store(in: &cancellables); `_ = publisher.sink { }` and a local set cancel when the function returns.
+                fingerprint: d6833b262c865ad8
 
             """)
     }
@@ -107,7 +109,9 @@ import Testing
         #expect(objectNumbers.allSatisfy { trace.object(TraceObjectID($0)) != nil }, "\(text)")
         #expect(eventNumbers.allSatisfy { number in trace.events.contains { $0.seq == number } }, "\(text)")
         // Every timeline line starts with its event.
-        let timeline = text.split(separator: "\n").filter { $0.hasPrefix("    ") && !$0.hasPrefix("    fix:") && !$0.hasPrefix("    …") }
+        let timeline = text.split(separator: "\n").filter {
+            $0.hasPrefix("    ") && !$0.hasPrefix("    fix:") && !$0.hasPrefix("    fingerprint:") && !$0.hasPrefix("    …")
+        }
         #expect(!timeline.isEmpty && timeline.allSatisfy { $0.dropFirst(4).hasPrefix("@") }, "\(text)")
     }
 
@@ -135,6 +139,7 @@ import Testing
                       "thread" : "worker"
                     }
                   ],
+                  "fingerprint" : "1d421150193cf574",
                   "fix" : "Request at least .max(1), or make no request when no more values are wanted; many subscriptions treat a request for .none as a programming error and trap.",
                   "hop" : {
                     "publisher" : {

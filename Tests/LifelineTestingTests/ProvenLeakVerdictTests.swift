@@ -138,8 +138,9 @@ struct ProvenLeakVerdictTests {
             subject.send(completion: .finished)
         }
         // The loop, and the objects of the two finished hops it keeps (the subscriber's, and the
-        // relay's upstream).
-        #expect(diagnoses.map(\.code) == ["retain-cycle", "leaked-subscription", "leaked-subscription"], "\(diagnoses.map(\.message))")
+        // relay's upstream) in one finding: one loop keeps them.
+        #expect(diagnoses.map(\.code) == ["retain-cycle", "leaked-subscription"], "\(diagnoses.map(\.message))")
+        #expect(diagnoses.last?.message.contains("their subscriptions had ended (completed at @") == true, "\(diagnoses.map(\.message))")
         let cycle = try #require(diagnoses.first)
         #expect(cycle.severity == .error)
         #expect(cycle.message.contains("Their work was over (") && cycle.message.contains("completed at @"), "\(cycle.message)")
@@ -160,5 +161,50 @@ struct ProvenLeakVerdictTests {
         }
         #expect(!diagnoses.contains { $0.code == "leaked-subscription" }, "\(diagnoses.map(\.message))")
         #expect(diagnoses.map(\.code).sorted() == ["duplicate-subscription", "retain-cycle"], "\(diagnoses.map(\.message))")
+    }
+}
+
+extension ProvenLeakVerdictTests {
+    /// The fingerprints of the findings of `leaking`, recorded afresh.
+    private func fingerprints(_ leaking: () -> Void) throws -> [String] {
+        try findings(leaking).diagnoses.map(\.fingerprint)
+    }
+
+    private func dropRelay() {
+        let other = PassthroughSubject<Int, Never>()
+        let main = PassthroughSubject<Int, Never>()
+        let cancellable = main.withLatestFrom(other, dropsRelay: true).sink { _ in }
+        other.send(1)
+        main.send(2)
+        cancellable.cancel()
+    }
+
+    private func keepRelayAfterCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.referenceCounted().subscribe(KeepingSubscriber())
+        subject.send(completion: .finished)
+    }
+
+    @Test func aBugHasOneFingerprintInEveryRunAndAnotherBugAnother() throws {
+        let first = try fingerprints(dropRelay)
+        #expect(first.count == 1 && first.allSatisfy { $0.count == 16 }, "\(first)")
+        for _ in 0..<3 {
+            let again = try fingerprints(dropRelay)
+            #expect(again == first)
+        }
+        let other = try fingerprints(keepRelayAfterCompletion)
+        #expect(!other.isEmpty && Set(other).isDisjoint(with: first), "\(other) \(first)")
+    }
+
+    @Test func aLeakTraceMarksTheReferencesAFixChanges() throws {
+        let (trace, diagnoses) = try findings(dropRelay)
+        let leakTrace = try #require(diagnoses.first?.leakTrace)
+        #expect(leakTrace.steps.allSatisfy { $0.verdict == .stuck })
+        #expect(leakTrace.loopStart == 0)
+        // A loop of Combine's objects alone: every reference on it is the code to fix.
+        #expect(leakTrace.steps.allSatisfy { $0.isSuspect })
+        let relay = try #require(leakTrace.steps.first { trace.object($0.object)?.shortTypeName.hasPrefix("LatestRelay") == true })
+        #expect(relay.reason.hasPrefix("still subscribed though its pipeline was cancelled at @"))
+        #expect(relay.reference == "LatestRelay.subscription.subscription", "\(relay)")
     }
 }

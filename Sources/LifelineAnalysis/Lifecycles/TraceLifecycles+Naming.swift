@@ -17,10 +17,13 @@ extension TraceLifecycles {
     ///   subscribes got (`Subscriptions.empty`) gets none.
     func name(_ object: TraceObjectID) -> String {
         guard let declared = trace.object(object) else { return "object \(object)" }
-        guard declared.placeName == nil, let place = subscribedPlace(of: object) ?? enclosingSubscribePlace(of: object) else {
-            return declared.placedName
-        }
+        guard declared.placeName == nil, let place = place(of: object) else { return declared.placedName }
         return "\(declared.displayName) (\(place))"
+    }
+
+    /// Where the program made `object`'s pipeline, as ``name(_:)`` gives it: `SearchViewModel.swift:24`.
+    func place(of object: TraceObjectID) -> String? {
+        trace.object(object)?.placeName ?? subscribedPlace(of: object) ?? enclosingSubscribePlace(of: object)
     }
 
     /// The place of the subscription that `subscriber`'s first subscribe call made: first seen

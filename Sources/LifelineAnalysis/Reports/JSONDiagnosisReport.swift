@@ -56,7 +56,8 @@ public struct JSONDiagnosisReport: Sendable {
             diagnoses: diagnoses.map { diagnosis in
                 DiagnosisEntry(
                     code: diagnosis.code, severity: diagnosis.severity.rawValue, message: diagnosis.message,
-                    fix: diagnosis.fix, objects: diagnosis.objects.map(object),
+                    fix: diagnosis.fix, fingerprint: diagnosis.fingerprint.isEmpty ? nil : diagnosis.fingerprint,
+                    objects: diagnosis.objects.map(object),
                     hop: diagnosis.hop.map { hop in
                         HopEntry(
                             publisher: hop.publisher.map(object), subscription: hop.subscription.map(object),
@@ -67,6 +68,17 @@ public struct JSONDiagnosisReport: Sendable {
                         let line = events.event(seq).map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
                         return EvidenceEntry(
                             seq: seq, kind: line.kind, phase: line.phase.rawValue, thread: line.context, text: line.text
+                        )
+                    },
+                    leakTrace: diagnosis.leakTrace.map { leakTrace in
+                        LeakTraceEntry(
+                            steps: leakTrace.steps.map { step in
+                                LeakTraceStepEntry(
+                                    object: object(step.object), verdict: step.verdict.rawValue, reason: step.reason,
+                                    reference: step.reference, suspect: step.isSuspect
+                                )
+                            },
+                            loopStart: leakTrace.loopStart
                         )
                     }
                 )
@@ -117,9 +129,24 @@ public struct JSONDiagnosisReport: Sendable {
         let severity: String
         let message: String
         let fix: String
+        let fingerprint: String?
         let objects: [ObjectEntry]
         let hop: HopEntry?
         let evidence: [EvidenceEntry]
+        let leakTrace: LeakTraceEntry?
+    }
+
+    private struct LeakTraceEntry: Encodable {
+        let steps: [LeakTraceStepEntry]
+        let loopStart: Int?
+    }
+
+    private struct LeakTraceStepEntry: Encodable {
+        let object: ObjectEntry
+        let verdict: String
+        let reason: String
+        let reference: String?
+        let suspect: Bool
     }
 
     private struct HopEntry: Encodable {

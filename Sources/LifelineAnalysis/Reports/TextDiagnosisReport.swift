@@ -57,12 +57,41 @@ public struct TextDiagnosisReport: Sendable {
                 lines += excerpt(diagnosis.evidence.map { seq in
                     events.event(seq).map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
                 })
+                if let leakTrace = diagnosis.leakTrace { lines += self.lines(of: leakTrace) }
                 lines.append("    fix: \(diagnosis.fix)")
+                if !diagnosis.fingerprint.isEmpty { lines.append("    fingerprint: \(diagnosis.fingerprint)") }
             }
         }
         // Labels, type names and values are the program's text: each line is escaped as a
         // whole so that none of them can add a line or reach the terminal as a control sequence.
         return lines.map { TraceText.printable($0) }.joined(separator: "\n") + "\n"
+    }
+
+    /// A leak trace, one line per object with its verdict and one per reference, suspects
+    /// marked:
+    ///
+    /// ```text
+    ///     leak trace:
+    ///       Screen #9: expected, alive, outside the loop
+    ///         ↓ Screen.model
+    ///       ViewModel #4: unknown, on a loop that holds its own AnyCancellable: …
+    ///         ↓ ViewModel.cancellables  ~~~ suspect
+    ///       …
+    ///         ↺ back to ViewModel #4
+    /// ```
+    private func lines(of leakTrace: LeakTrace) -> [String] {
+        var lines = ["    leak trace:"]
+        let name = { (id: TraceObjectID) in self.trace.object(id)?.placedName ?? "object \(id)" }
+        for step in leakTrace.steps {
+            lines.append("      \(name(step.object)): \(step.verdict.rawValue), \(step.reason)")
+            if let reference = step.reference {
+                lines.append("        ↓ \(reference)\(step.isSuspect ? "  ~~~ suspect" : "")")
+            }
+        }
+        if let start = leakTrace.loopStart, leakTrace.steps.indices.contains(start) {
+            lines.append("        ↺ back to \(name(leakTrace.steps[start].object))")
+        }
+        return lines
     }
 
     private func summary(groupCount: Int) -> String {

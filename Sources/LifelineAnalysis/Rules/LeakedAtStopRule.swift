@@ -24,7 +24,8 @@ import LifelineLog
 ///   per publisher and field, with their count.
 ///
 /// One diagnosis is otherwise issued per subscription, naming each of its objects that leaked
-/// once.
+/// once, except that the ended subscriptions one loop keeps are one leak and get one diagnosis
+/// together.
 public struct LeakedAtStopRule: DiagnosisRule {
     public let code = "leaked-subscription"
 
@@ -49,13 +50,14 @@ public struct LeakedAtStopRule: DiagnosisRule {
         }
         let kept = PublisherKeptSubscriptions(in: snapshot, lifecycles: lifecycles).groups
         var reported = Set(kept.flatMap { $0.endings.map(\.object) })
-        return kept.map { diagnosis($0, in: graph, lifecycles: lifecycles) } + lifecycles.lifecycles.compactMap { lifecycle in
+        var leaks: [Leak] = []
+        for lifecycle in lifecycles.lifecycles {
             // Every hop of the subscriber must have ended: a second subscription it rejected by
             // cancelling it ends nothing of the first, which may still run.
             guard let end = lifecycle.end,
                   lifecycles.lifecycleIDs(ofSubscriber: lifecycle.subscriber).last == lifecycle.id,
                   HopEnding(of: lifecycle.subscriber, before: snapshot.seq, in: lifecycles) != nil
-            else { return nil }
+            else { continue }
             let wrappers = wrappersOf[lifecycle.subscriber, default: []]
             let candidates = [lifecycle.subscriber] + (lifecycle.subscription.map { [$0] } ?? []) + wrappers
             var leaked: [(object: TraceObjectID, explanation: AliveExplanation)] = []
@@ -72,28 +74,68 @@ public struct LeakedAtStopRule: DiagnosisRule {
                     continue
                 }
             }
-            guard let first = leaked.first else { return nil }
+            guard !leaked.isEmpty else { continue }
             for (object, _) in leaked { reported.insert(object) }
-            let onCycle = leaked.contains { if case .heldByCycle = $0.explanation { return true } else { return false } }
-            let names = leaked.map { lifecycles.name($0.object) }.joined(separator: ", ")
-            let ended = lifecycle.completions.first?.seq == end ? "completed" : "was cancelled"
-            let because = graph.sentence(explaining: first.explanation, subject: lifecycles.name(first.object))
-            return Diagnosis(
-                code: code, severity: onCycle ? .error : .warning,
-                objects: leaked.map(\.object),
-                evidence: [end, snapshot.seq],
-                message: "\(names) \(leaked.count == 1 ? "was" : "were") still alive when recording stopped although the "
-                    + "subscription \(ended) at @\(end): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because)"
-                    + (onCycle ? "." : ", and no object registered with Lifeline.track reaches it."),
-                fix: onCycle
-                    ? "Break the loop: capture the owner weakly in sink and assign closures (`[weak self]`), or release "
-                        + "the AnyCancellable (set it to nil, or empty the set that stores it) once the work has ended."
-                    : "Release what the finished subscription left behind: drop the AnyCancellable or subscriber from "
-                        + "wherever it is kept (a global, a static or a cache outside your object graph) once the work "
-                        + "has ended.",
-                hop: lifecycle.hop
-            )
+            leaks.append(Leak(lifecycle: lifecycle, end: end, objects: leaked))
         }
+        // The finished subscriptions one stuck loop keeps are one leak: one finding.
+        var byLoop: [[TraceSnapshot.Edge]: Int] = [:]
+        var groups: [[Leak]] = []
+        for leak in leaks {
+            guard case .heldByCycle(let cycle, _) = leak.objects[0].explanation else {
+                groups.append([leak])
+                continue
+            }
+            if let index = byLoop[cycle.chain] {
+                groups[index].append(leak)
+            } else {
+                byLoop[cycle.chain] = groups.count
+                groups.append([leak])
+            }
+        }
+        return kept.map { diagnosis($0, in: graph, lifecycles: lifecycles) }
+            + groups.map { diagnosis($0, in: graph, lifecycles: lifecycles) }
+    }
+
+    /// The objects one ended subscription left alive, and why each was.
+    private struct Leak {
+        let lifecycle: Lifecycle
+        /// The completion or cancel that ended it.
+        let end: UInt64
+        let objects: [(object: TraceObjectID, explanation: AliveExplanation)]
+
+        var completed: Bool { lifecycle.completions.first?.seq == end }
+    }
+
+    /// The finding on the objects that ended subscriptions left alive, all held the same way.
+    private func diagnosis(_ group: [Leak], in graph: OwnershipGraph, lifecycles: TraceLifecycles) -> Diagnosis {
+        let snapshot = graph.snapshot
+        let first = group[0].objects[0]
+        let objects = group.flatMap { $0.objects.map(\.object) }
+        let onCycle = group.contains { leak in
+            leak.objects.contains { if case .heldByCycle = $0.explanation { return true } else { return false } }
+        }
+        let because = graph.sentence(explaining: first.explanation, subject: lifecycles.name(first.object))
+        let alive = "\(objects.map(lifecycles.name).joined(separator: ", ")) \(objects.count == 1 ? "was" : "were") still alive when "
+            + "recording stopped although"
+        let ended = group.count == 1
+            ? "the subscription \(group[0].completed ? "completed" : "was cancelled") at @\(group[0].end)"
+            : "their subscriptions had ended (" + group.map { "\($0.completed ? "completed" : "cancelled") at @\($0.end)" }
+                .joined(separator: ", ") + ")"
+        return Diagnosis(
+            code: code, severity: onCycle ? .error : .warning,
+            objects: objects,
+            evidence: Array(Set(group.map(\.end))).sorted() + [snapshot.seq],
+            message: "\(alive) \(ended): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because)"
+                + (onCycle ? "." : ", and no object registered with Lifeline.track reaches it."),
+            fix: onCycle
+                ? "Break the loop: capture the owner weakly in sink and assign closures (`[weak self]`), or release "
+                    + "the AnyCancellable (set it to nil, or empty the set that stores it) once the work has ended."
+                : "Release what the finished subscription left behind: drop the AnyCancellable or subscriber from "
+                    + "wherever it is kept (a global, a static or a cache outside your object graph) once the work "
+                    + "has ended.",
+            hop: group[0].lifecycle.hop
+        )
     }
 
     /// The finding on subscriptions a publisher kept after they ended.
@@ -114,7 +156,17 @@ public struct LeakedAtStopRule: DiagnosisRule {
                 + "every subscription it hands out for as long as it lives.",
             fix: "Let go of a subscription when it ends: remove it from the publisher's storage in its cancel() and when it "
                 + "sends a completion, as PassthroughSubject does with its conduits.",
-            hop: nil
+            hop: nil,
+            leakTrace: LeakTrace(
+                steps: group.path.enumerated().map { position, edge in
+                    LeakTrace.Step(
+                        object: edge.from, verdict: .expected,
+                        reason: position == 0 ? "alive: it may still send" : "the publisher's storage",
+                        reference: LoopLeakTrace.reference(edge, in: lifecycles.trace), isSuspect: position == group.path.count - 1
+                    )
+                } + [LeakTrace.Step(object: endings[0].object, verdict: .stuck, reason: endings[0].phrase, reference: nil, isSuspect: false)],
+                loopStart: nil
+            )
         )
     }
 }

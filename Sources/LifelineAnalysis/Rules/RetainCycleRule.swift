@@ -134,7 +134,8 @@ public struct RetainCycleRule: DiagnosisRule {
                 + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq)"
                 + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown).")
                 + holding,
-            fix: fix
+            fix: fix,
+            leakTrace: LoopLeakTrace(cycle, in: graph, verdict: verdict, lifecycles: lifecycles).trace
         )
     }
 
@@ -177,15 +178,19 @@ public struct RetainCycleRule: DiagnosisRule {
     /// kind a snapshot gave it: one taken on another thread while a hand-written subscriber was
     /// being subscribed can show it as a plain object.
     static func holdsProgramObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot, lifecycles: TraceLifecycles) -> Bool {
-        cycle.objects.contains { id in
-            guard let node = snapshot.node(id), lifecycles.lifecycleIDs(ofSubscriber: id).isEmpty,
-                  lifecycles.lifecycles(ofSubscription: id).isEmpty
-            else { return false }
-            switch node.kind {
-            case .root, .object, .closureContext, .cancellable: return true
-            case .collection: return !isCombineStorage(id, in: snapshot)
-            case .publisher, .subscription, .subscriber, .subject: return false
-            }
+        cycle.objects.contains { isProgramObject($0, in: snapshot, lifecycles: lifecycles) }
+    }
+
+    /// Whether `id` is one of the program's own objects in `snapshot` (see
+    /// ``holdsProgramObject(_:in:lifecycles:)``).
+    static func isProgramObject(_ id: TraceObjectID, in snapshot: TraceSnapshot, lifecycles: TraceLifecycles) -> Bool {
+        guard let node = snapshot.node(id), lifecycles.lifecycleIDs(ofSubscriber: id).isEmpty,
+              lifecycles.lifecycles(ofSubscription: id).isEmpty
+        else { return false }
+        switch node.kind {
+        case .root, .object, .closureContext, .cancellable: return true
+        case .collection: return !isCombineStorage(id, in: snapshot)
+        case .publisher, .subscription, .subscriber, .subject: return false
         }
     }
 

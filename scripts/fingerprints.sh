@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# fingerprints.sh: whether each realistic app's findings keep their fingerprints from run to run.
+# Runs each app of Tests/Apps RUNS times (default 10) recorded with the default options and RUNS
+# times with a snapshot after every call, diagnoses each log, and prints per app and mode the
+# distinct sets of (code, fingerprint) the runs gave and how many runs gave each. One set per
+# line of output is the goal: the same bug, the same fingerprint, in every run.
+#
+# Usage: scripts/fingerprints.sh [RUNS] [APP ...]   (apps by executable name, default all six)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-10}
+shift || true
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || apps=(news-reader portfolio chat-client photo-backup download-center account-settings)
+swift build --product lifeline >/dev/null
+for app in "${apps[@]}"; do swift build --product "$app" >/dev/null; done
+bin=$(swift build --show-bin-path)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for app in "${apps[@]}"; do
+    for mode in default every-call; do
+        options=()
+        [ "$mode" = every-call ] && options=(LIFELINE_OPTIONS=snapshots=every-call)
+        for run in $(seq "$runs"); do
+            log="$work/$app-$mode-$run.lifeline"
+            env LIFELINE_TRACE="$log" "${options[@]}" "$bin/$app" >/dev/null 2>&1
+            "$bin/lifeline" diagnose "$log" --format json 2>/dev/null \
+                | python3 -c 'import json,sys; print(" ".join(sorted(d["code"]+":"+d.get("fingerprint","") for d in json.load(sys.stdin)["diagnoses"])) or "(none)")' \
+                >> "$work/$app-$mode.sets"
+        done
+        echo "$app, $mode:"
+        sort "$work/$app-$mode.sets" | uniq -c | sed 's/^/  /'
+    done
+done
