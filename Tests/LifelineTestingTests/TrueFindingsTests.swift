@@ -133,6 +133,33 @@ struct TrueFindingsTests {
         #expect(dropped.message.contains(/before any value reached Sink #[0-9]+[^,]*, though 2 values had reached ReceiveOn.Inner #[0-9]+[^,]* upstream, the first at @[0-9]+, and none had been passed on/), "\(dropped.message)")
         #expect(cited(dropped, in: findings.trace).contains("value begin ReceiveOn.Inner"), "\(findings.failureMessage)")
     }
+
+    @Test func aValueNestedInTheSecondSubscriptionsRequestIsChargedToTheSecondSubscription() throws {
+        // One subscriber subscribed twice: to a subject that sends its current value within the
+        // demand, then to a publisher that sends three values for the one asked for, inside
+        // the request the second subscription received.
+        let subscriber = RecordingSubscriber(requesting: .max(1))
+        let settings = CurrentValueSubject<Int, Never>(0)
+        let findings = try LifecycleCheck().run {
+            settings.subscribe(subscriber)
+            ContractBreakingPublisher(breach: .sendsBeyondDemand).subscribe(subscriber)
+            settings.send(completion: .finished)
+        }
+        #expect(subscriber.outcome.events == ["0", "1", "2", "3", "finished", "finished"])
+        #expect(Set(findings.problems.map(\.code)) == ["demand-exceeded", "duplicate-subscription"], "\(findings.failureMessage)")
+        let exceeded = try #require(findings.problems.first { $0.code == "demand-exceeded" })
+        let subscription = try #require(exceeded.hop?.subscription)
+        #expect(findings.trace.object(subscription)?.shortTypeName == "BreachingSubscription", "\(findings.failureMessage)")
+        #expect(cited(exceeded, in: findings.trace) == ["request begin BreachingSubscription", "value begin RecordingSubscriber"])
+        #expect(exceeded.message.contains("delivered value 2 to RecordingSubscriber"), "\(exceeded.message)")
+
+        // The values and the completion nested in the second subscription's request are its
+        // own; the subject's completion, sent after, ends the first.
+        let lifecycles = TraceLifecycles(findings.trace)
+        let hops = lifecycles.lifecycles(ofSubscriber: try #require(exceeded.hop?.subscriber))
+        #expect(hops.map(\.deliveries.count) == [1, 3])
+        #expect(hops.map(\.completions.count) == [1, 1])
+    }
 }
 
 /// A profile screen whose sink captures `self` strongly and is stored in `self`, on a request
