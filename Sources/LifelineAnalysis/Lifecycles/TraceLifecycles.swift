@@ -375,15 +375,24 @@ public struct TraceLifecycles: Sendable {
         var ended = endedPrefix[subscriber, default: 0]
         while ended < candidates.count, lifecycles[candidates[ended].rawValue].end != nil { ended += 1 }
         endedPrefix[subscriber] = ended
-        let running = candidates[ended...].filter {
-            lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].end == nil
+        if let first = candidates[ended...].firstIndex(where: isRunning) {
+            // Another running one is rare: only then is the nesting looked for.
+            if candidates[(first + 1)...].contains(where: isRunning),
+               let nesting = nestingLifecycle(of: seq, among: candidates[first...].filter(isRunning)) {
+                return nesting
+            }
+            return candidates[first]
         }
-        if running.count > 1, let nesting = nestingLifecycle(of: seq, among: running) { return nesting }
-        if let running = running.first { return running }
         let uncompleted = candidates.last {
             lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].completions.isEmpty
         }
         return uncompleted ?? candidates.last ?? start(subscriber: subscriber, publisher: nil, at: seq)
+    }
+
+    /// Whether lifecycle `id` has received a subscription and neither completed nor been
+    /// cancelled.
+    private func isRunning(_ id: Lifecycle.ID) -> Bool {
+        lifecycles[id.rawValue].subscription != nil && lifecycles[id.rawValue].end == nil
     }
 
     /// The lifecycle among `running` whose call encloses event `seq` most closely on its
