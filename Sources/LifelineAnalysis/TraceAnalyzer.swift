@@ -23,6 +23,7 @@ public struct TraceAnalyzer: Sendable {
         DemandStalledRule(),
         ValueAfterCompletionRule(),
         ValueAfterCancelRule(),
+        CompletionDuringCancelRule(),
         DuplicateCompletionRule(),
         DuplicateSubscriptionRule(),
         ValueBeforeSubscriptionRule(),

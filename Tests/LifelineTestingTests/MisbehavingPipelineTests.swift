@@ -113,6 +113,44 @@ struct MisbehavingPipelineTests {
         )])
     }
 
+    @Test func aSubscriptionThatFinishesWhenCancelledCompletesDuringTheCancel() throws {
+        let subscriber = RecordingSubscriber(requesting: .max(2))
+        let cited = try citations {
+            TeardownFeed(teardown: .finishesOnCancel).subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(cited == [Citation(
+            "completion-during-cancel", objects: ["TeardownFeed.Subscription", "RecordingSubscriber", "TeardownFeed"],
+            evidence: ["cancel begin", "completion begin", "cancel end"]
+        )])
+        // The subscriber's completion path ran inside its own cancel.
+        #expect(subscriber.outcome.events == ["1", "2", "finished"])
+    }
+
+    @Test func aCompletionDuringACancelForwardedDownAChainIsReportedOnceWhereItWasSent() throws {
+        let findings = try LifecycleCheck().run {
+            let token = TeardownFeed(teardown: .finishesOnCancel).map { $0 * 2 }.sink { _ in }
+            token.cancel()
+        }
+        let cited = findings.problems.map { Citation($0, in: findings.trace) }
+        #expect(cited == [Citation(
+            "completion-during-cancel", objects: ["TeardownFeed.Subscription", "Map.Inner", "TeardownFeed"],
+            evidence: ["cancel begin", "completion begin", "cancel end"]
+        )], "\(findings.failureMessage)")
+        let message = try #require(findings.problems.first?.message)
+        #expect(message.contains(/^TeardownFeed.Subscription #[0-9]+[^,]* sent Map.Inner #[0-9]+[^,]* \.finished \(@[0-9]+\) from inside its cancel\(\) \(@[0-9]+, returned at @[0-9]+\)/), "\(message)")
+    }
+
+    @Test func aSubscriptionThatLetsGoSilentlyWhenCancelledKeepsTheContract() throws {
+        let subscriber = RecordingSubscriber(requesting: .max(2))
+        let cited = try citations {
+            TeardownFeed(teardown: .silent).subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(cited.isEmpty, "\(cited)")
+        #expect(subscriber.outcome.events == ["1", "2"])
+    }
+
     @Test func aSubscriberThatStopsAskingStalls() throws {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = RecordingSubscriber(requesting: .max(1))

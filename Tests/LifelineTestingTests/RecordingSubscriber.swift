@@ -31,6 +31,12 @@ final class RecordingSubscriber: Subscriber {
         outcome.note(completion)
         subscription = nil
     }
+
+    /// Cancels its subscription and lets go of it.
+    func cancel() {
+        subscription?.cancel()
+        subscription = nil
+    }
 }
 
 /// A subscriber whose first `receive(_:)` waits until a second one has begun on another

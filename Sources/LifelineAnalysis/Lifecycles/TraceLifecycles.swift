@@ -17,7 +17,9 @@ import LifelineLog
 /// - Requests and cancels go to the lifecycle that holds the subscription. A value-type
 ///   subscription (such as `Subscriptions.empty`) can be handed to many subscribers: a call made
 ///   inside one of their `receive` calls goes to that one, otherwise to the latest live one.
-/// - Values and completions go to the subscriber's earliest lifecycle still running.
+/// - Values and completions go to the subscriber's earliest lifecycle still running; when it
+///   has several running (it was subscribed twice), to the one whose call the delivery is
+///   nested in (a value sent inside a `request(_:)` on the second subscription is the second's).
 /// - Deallocations are kept per object; value types never get one.
 ///
 /// ```swift
@@ -364,21 +366,57 @@ public struct TraceLifecycles: Sendable {
 
     /// The lifecycle a value or completion for `subscriber` belongs to: the earliest one
     /// still running, else the latest one not completed, else the latest; a subscriber never
-    /// seen before gets a lifecycle of its own.
+    /// seen before gets a lifecycle of its own. When several are running (a subscriber
+    /// subscribed twice), the one whose call the delivery is nested in on its thread: a value
+    /// sent inside a `request(_:)` on the second subscription is the second's.
     private mutating func receiver(_ subscriber: TraceObjectID, at seq: UInt64) -> Lifecycle.ID {
         let candidates = bySubscriber[subscriber, default: []]
         // Lifecycles that ended stay ended: skip them once, not at every value.
         var ended = endedPrefix[subscriber, default: 0]
         while ended < candidates.count, lifecycles[candidates[ended].rawValue].end != nil { ended += 1 }
         endedPrefix[subscriber] = ended
-        let running = candidates[ended...].first {
-            lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].end == nil
+        if let first = candidates[ended...].firstIndex(where: isRunning) {
+            // Another running one is rare: only then is the nesting looked for.
+            if candidates[(first + 1)...].contains(where: isRunning),
+               let nesting = nestingLifecycle(of: seq, among: candidates[first...].filter(isRunning)) {
+                return nesting
+            }
+            return candidates[first]
         }
-        if let running { return running }
         let uncompleted = candidates.last {
             lifecycles[$0.rawValue].subscription != nil && lifecycles[$0.rawValue].completions.isEmpty
         }
         return uncompleted ?? candidates.last ?? start(subscriber: subscriber, publisher: nil, at: seq)
+    }
+
+    /// Whether lifecycle `id` has received a subscription and neither completed nor been
+    /// cancelled.
+    private func isRunning(_ id: Lifecycle.ID) -> Bool {
+        lifecycles[id.rawValue].subscription != nil && lifecycles[id.rawValue].end == nil
+    }
+
+    /// The lifecycle among `running` whose call encloses event `seq` most closely on its
+    /// thread: a `request(_:)` or `cancel()` on its subscription, its `receive(subscription:)`,
+    /// or its subscribe call.
+    private func nestingLifecycle(of seq: UInt64, among running: [Lifecycle.ID]) -> Lifecycle.ID? {
+        var found: Lifecycle.ID?
+        _ = calls.firstEnclosingCall(of: seq) { call in
+            guard let kind = event(call.begin)?.kind else { return false }
+            switch kind {
+            case .request(let subscription, _), .cancel(let subscription):
+                found = running.first { lifecycles[$0.rawValue].subscription == subscription }
+            case .receiveSubscription(let subscriber, let subscription):
+                found = running.first {
+                    lifecycles[$0.rawValue].subscriber == subscriber && lifecycles[$0.rawValue].subscription == subscription
+                }
+            case .subscribe:
+                found = running.first { lifecycles[$0.rawValue].subscribeCall == call.begin }
+            default:
+                found = nil
+            }
+            return found != nil
+        }
+        return found
     }
 
     /// Links hops: through objects that play both roles, and through subscribes nested

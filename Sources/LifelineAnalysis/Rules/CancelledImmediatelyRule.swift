@@ -7,9 +7,11 @@ import LifelineLog
 /// Only the end of a pipeline is checked (a subscriber that is no operator's stage, subscribed
 /// from the program's own code), and only a cancel that is not itself part of another cancel:
 /// operators that cancel upstream (`first()`, `prefix`, `zip`, `switchToLatest`) or that
-/// forward a downstream cancel are never reported. A completion before the cancel (as `Just`
-/// sends inside the subscribe call) clears it, and a cancel that answers a duplicate
-/// subscription is left to `duplicate-subscription`.
+/// forward a downstream cancel are never reported. A value or completion that reached the
+/// subscriber before the cancel (as `Just` sends inside the subscribe call) clears it, and a
+/// cancel that answers a duplicate subscription is left to `duplicate-subscription`. Values that
+/// reached a hop upstream and were not passed on (a `filter` dropped them, a `receive(on:)` had
+/// them on their way) don't: the message counts them, at the nearest hop that had any.
 ///
 /// The decision is made by what caused the cancel, as its call site in the log says:
 /// - **released**: an `AnyCancellable` was being deinitialized. It is a finding when the release
@@ -61,13 +63,15 @@ public struct CancelledImmediatelyRule: DiagnosisRule {
         else { return nil }
         let subscriber = lifecycles.name(lifecycle.subscriber)
         let line = made.line.map { " at line \($0)" } ?? ""
+        let upstream = UpstreamValues(lifecycle, after: subscribe.begin, before: cancel, in: lifecycles)
         return Diagnosis(
             code: code, severity: .warning,
             objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
-            evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, cancel].compactMap { $0 })).sorted(),
-            message: "\(lifecycles.name(subscription)) was cancelled before any value arrived: its AnyCancellable was "
-                + "released in \(released), the function that subscribed \(subscriber)\(line). The function let go of "
-                + "the token it had just made, so the pipeline ended with the function.",
+            evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, cancel, upstream?.first].compactMap { $0 }))
+                .sorted(),
+            message: "\(lifecycles.name(subscription)) was cancelled \(beforeAnyValue(upstream, reaching: subscriber)): "
+                + "its AnyCancellable was released in \(released), the function that subscribed \(subscriber)\(line). The "
+                + "function let go of the token it had just made, so the pipeline ended with the function.",
             fix: fix, hop: lifecycle.hop
         )
     }
@@ -87,16 +91,55 @@ public struct CancelledImmediatelyRule: DiagnosisRule {
         let subscriber = lifecycles.name(lifecycle.subscriber)
         let source = lifecycle.publisher.map { " to \(lifecycles.name($0))" } ?? ""
         let when = within ? "during the subscribe call that created it" : "right after \(subscriber) subscribed\(source)"
+        let upstream = UpstreamValues(lifecycle, after: subscribe.begin, before: cancel, in: lifecycles)
         return Diagnosis(
             code: code, severity: .warning,
             objects: [subscription, lifecycle.subscriber] + [lifecycle.publisher].compactMap { $0 },
-            evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, within ? nil : subscribe.end, cancel]
-                .compactMap { $0 })).sorted(),
-            message: "\(lifecycles.name(subscription)) was cancelled \(when), before any value arrived: "
+            evidence: Array(Set([subscribe.begin, lifecycle.subscriptionCall, within ? nil : subscribe.end, cancel,
+                                 upstream?.first].compactMap { $0 })).sorted(),
+            message: "\(lifecycles.name(subscription)) was cancelled \(when), \(beforeAnyValue(upstream, reaching: subscriber)): "
                 + "the subscription was dropped as soon as it was made. (The log does not say who cancelled, so this "
                 + "is judged by the cancel following the subscribe directly; a deliberate cancel() looks the same.)",
             fix: fix, hop: lifecycle.hop
         )
+    }
+
+    /// What had arrived when the cancel came: nothing at all, or values that reached a hop
+    /// upstream (a `filter` that dropped them, a `receive(on:)` that had them on their way) but
+    /// not the subscriber.
+    private func beforeAnyValue(_ upstream: UpstreamValues?, reaching subscriber: String) -> String {
+        guard let upstream else { return "before any value arrived" }
+        let arrived = upstream.count == 1
+            ? "1 value had reached \(upstream.receiver) upstream at @\(upstream.first) and had not been passed on"
+            : "\(upstream.count) values had reached \(upstream.receiver) upstream, the first at @\(upstream.first), and "
+                + "none had been passed on"
+        return "before any value reached \(subscriber), though \(arrived)"
+    }
+
+    /// The values the nearest hop upstream that had any received between the subscribe call
+    /// that made the pipeline and its cancel.
+    private struct UpstreamValues {
+        let receiver: String
+        let count: Int
+        let first: UInt64
+
+        /// `nil` when no hop upstream in a single chain received a value in between; past a hop
+        /// that merges several, values no longer belong to this pipeline alone.
+        init?(_ lifecycle: Lifecycle, after subscribe: UInt64, before cancel: UInt64, in lifecycles: TraceLifecycles) {
+            var current = lifecycle
+            var seen: Set<Lifecycle.ID> = [lifecycle.id]
+            while current.upstream.count == 1, seen.insert(current.upstream[0]).inserted {
+                current = lifecycles.lifecycle(current.upstream[0])
+                let received = current.deliveries.filter { $0.begin > subscribe && $0.begin < cancel }
+                if let first = received.first {
+                    receiver = lifecycles.name(current.subscriber)
+                    count = received.count
+                    self.first = first.begin
+                    return
+                }
+            }
+            return nil
+        }
     }
 
     private var fix: String {
