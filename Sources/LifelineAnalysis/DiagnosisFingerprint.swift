@@ -18,7 +18,11 @@ enum DiagnosisFingerprint {
             return [object.shortTypeName, object.label.map { "\"\($0)\"" }, lifecycles.place(of: id)]
                 .compactMap { $0 }.joined(separator: " ")
         })
-        let parts = [diagnosis.code] + (diagnosis.leakTrace?.suspects ?? []).sorted() + objects.sorted()
+        return hash([diagnosis.code] + (diagnosis.leakTrace?.suspects ?? []).sorted() + objects.sorted())
+    }
+
+    /// 64-bit FNV-1a of `parts`, one per line, as 16 hexadecimal digits.
+    static func hash(_ parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in parts.joined(separator: "\n").utf8 {
             hash ^= UInt64(byte)

@@ -280,7 +280,7 @@ import Testing
         let early = try #require(TraceAnalyzer().diagnose(story.script.trace()).first { $0.code == "subscriber-deallocated-early" })
         #expect(early.message.hasSuffix(
             "nothing had completed or cancelled the subscription, and it was still alive when recording stopped. In snapshot 1 \"subscribed\" (after event @\(before.seq)), "
-                + "nothing in the graph holds Sink #3: only the stack, a global or something the inspection could not see can."))
+                + "nothing in the graph holds Sink #3: only the stack, a global, a Task or something the inspection could not see can."))
 
         story.script.snapshots = []
         let withoutSnapshots = try #require(TraceAnalyzer().diagnose(story.script.trace()).first { $0.code == "subscriber-deallocated-early" })

@@ -1,3 +1,4 @@
+import Dispatch
 import Lifeline
 import LifelineAnalysis
 import LifelineLog
@@ -206,5 +207,52 @@ extension ProvenLeakVerdictTests {
         let relay = try #require(leakTrace.steps.first { trace.object($0.object)?.shortTypeName.hasPrefix("LatestRelay") == true })
         #expect(relay.reason.hasPrefix("still subscribed though its pipeline was cancelled at @"))
         #expect(relay.reference == "LatestRelay.subscription.subscription", "\(relay)")
+    }
+}
+
+extension ProvenLeakVerdictTests {
+    @Test func aFindingRepeatedFromOneLineIsPrintedThreeTimesAndCounted() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let (trace, diagnoses) = try findings {
+            for _ in 0..<5 {
+                _ = subject.sink { _ in }
+            }
+        }
+        withExtendedLifetime(subject) {}
+        #expect(diagnoses.count == 5 && Set(diagnoses.map(\.fingerprint)).count == 1, "\(diagnoses.map(\.message))")
+        let text = TextDiagnosisReport(trace: trace, diagnoses: diagnoses).render()
+        #expect(text.components(separatedBy: "  warning cancelled-immediately:").count - 1 == 3, "\(text)")
+        #expect(text.contains("  2 more cancelled-immediately with fingerprint \(diagnoses[0].fingerprint), first evidence at @"), "\(text)")
+        #expect(text.hasPrefix("5 warnings in 5 subscriptions."), "\(text)")
+    }
+
+    /// OpenCombine's `Retry` keeps its upstream's subscription after the upstream completed, and
+    /// a `Timeout` under it holds the retry back: Combine's own loop, no change to the program
+    /// breaks it.
+    @Test func combinesOwnLoopKeptAfterItsWorkIsListedApartNotAsTheProgramsFinding() throws {
+        let queue = DispatchQueue(label: "network")
+        var received: [Int] = []
+        var cancellables = Set<AnyCancellable>()
+        let finished = DispatchSemaphore(value: 0)
+        let (trace, diagnoses) = try findings {
+            // The timeout delivers on its queue: the block waits for the completion there.
+            Just(1)
+                .timeout(.seconds(30), scheduler: queue)
+                .retry(1)
+                .sink(receiveCompletion: { _ in finished.signal() }, receiveValue: { received.append($0) })
+                .store(in: &cancellables)
+            #expect(finished.wait(timeout: .now() + .seconds(10)) == .success)
+            queue.sync {}
+        }
+        #expect(received == [1])
+        #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
+        let leaks = LibraryLeak.find(in: TraceLifecycles(trace))
+        let leak = try #require(leaks.first { $0.types.contains("Retry.Inner") }, "\(leaks)")
+        #expect(leak.count == 1)
+        #expect(leak.reason.contains("completed at @"), "\(leak.reason)")
+        let text = TextDiagnosisReport(trace: trace, diagnoses: diagnoses, libraryLeaks: leaks).render()
+        #expect(text.contains("Combine's own leaks (its implementation's, not your code's; not counted above)"), "\(text)")
+        #expect(text.hasPrefix("No lifecycle problems found"), "\(text)")
+        withExtendedLifetime(cancellables) {}
     }
 }

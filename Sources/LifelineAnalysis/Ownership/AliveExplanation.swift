@@ -43,12 +43,13 @@ extension OwnershipGraph {
             let when = death.seq <= snapshot.seq ? ", before the snapshot" : ""
             return "\(subject) was deallocated at @\(death.seq)\(seen)\(when)"
         case .heldByRoot(_, let path) where path.isEmpty:
-            return "\(subject) is a registered root: what holds it is outside the graph (the stack or a global)"
+            return "\(subject) is a registered root: what holds it is outside the graph (the stack, a global or a Task)"
+                + forAwaitLoops
         case .heldByRoot(_, let path):
             return "\(words(path)) keeps \(subject) alive"
         case .unheld(_, let path) where path.isEmpty:
-            return "nothing in the graph holds \(subject): only the stack, a global or something the inspection "
-                + "could not see can"
+            return "nothing in the graph holds \(subject): only the stack, a global, a Task or something the inspection "
+                + "could not see can" + forAwaitLoops
         case .unheld(let origin, let path):
             return "\(words(path)) keeps \(subject) alive, and nothing in the graph holds \(distinctName(of: origin))"
         case .heldByCycle(let cycle, let path) where path.isEmpty:
@@ -57,5 +58,22 @@ extension OwnershipGraph {
             return "\(words(path)) keeps \(subject) alive, and \(distinctName(of: path[0].from)) is held by a retain cycle that "
                 + "nothing else in the graph holds: \(words(cycle.chain))"
         }
+    }
+
+    /// What the snapshot shows of Swift concurrency, as a clause that starts with a comma, or
+    /// nothing: the `for await` loops over a publisher that were still waiting for values
+    /// (their `AsyncPublisher` iterator's subscriber alive), each named with the place in the
+    /// program that made it. A `Task` that runs such a loop holds what its closure captured,
+    /// and the inspection does not read a task's frames.
+    var forAwaitLoops: String {
+        let loops = snapshot.nodes.filter { node in
+            guard node.alive, let type = trace.object(node.id)?.typeName else { return false }
+            return ["AsyncPublisher<", "AsyncThrowingPublisher<"].contains { type.hasPrefix("OpenCombine.\($0)") || type.hasPrefix("Combine.\($0)") }
+                && type.contains(">.Iterator.")
+        }
+        guard !loops.isEmpty else { return "" }
+        let names = loops.prefix(3).map { node in trace.object(node.id)?.placedName ?? "object \(node.id)" }.joined(separator: ", ")
+        return "; \(loops.count == 1 ? "a `for await` loop over a publisher was" : "\(loops.count) `for await` loops over publishers were") "
+            + "still running in a Task, whose frames the inspection does not read (\(names)\(loops.count > 3 ? ", …" : ""))"
     }
 }

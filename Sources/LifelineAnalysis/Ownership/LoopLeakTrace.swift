@@ -55,7 +55,7 @@ struct LoopLeakTrace {
             return (.stuck, "nothing outside the loop references it")
         case .owned, .heldUnseen:
             return (.unknown, "on a loop that holds its own AnyCancellable: it leaks when the owner lets go")
-        case .cancelInReach, .library, .unknown:
+        case .cancelInReach, .unknown:
             return (.unknown, "nothing proven")
         }
     }

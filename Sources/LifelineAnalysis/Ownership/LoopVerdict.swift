@@ -21,9 +21,6 @@ import LifelineLog
 ///   does not draw, to let go, and is reported as a warning that says so. Any other loop an
 ///   owner holds is a running subscription the owner can still cancel, or complete (a
 ///   service's subject).
-/// - **The library's own:** every object on it is of a type Combine's implementation declares
-///   (OpenCombine's `Retry` keeps its upstream's subscription after it completes): not the
-///   program's error, and not reported as one.
 /// - **Unknown** otherwise: something the snapshot does not draw (the stack, a global, a
 ///   `Task`) holds or reaches it, and may still end it.
 enum LoopVerdict: Hashable, Sendable {
@@ -44,10 +41,6 @@ enum LoopVerdict: Hashable, Sendable {
     /// Something the snapshot does not draw (the stack, a global, a `Task`) holds the loop,
     /// whose `AnyCancellable` is on it.
     case heldUnseen
-    /// Every object of the loop is Combine's own (OpenCombine's or Combine's types, and the
-    /// standard library's storage): whatever keeps it, the Combine implementation does, not the
-    /// program.
-    case library
     /// Neither proven.
     case unknown
 
@@ -55,17 +48,13 @@ enum LoopVerdict: Hashable, Sendable {
     var isStuck: Bool {
         switch self {
         case .ended, .released, .outOfReach: return true
-        case .cancelInReach, .owned, .heldUnseen, .library, .unknown: return false
+        case .cancelInReach, .owned, .heldUnseen, .unknown: return false
         }
     }
 
     /// The verdict on `cycle` in the last of `snapshots`, whose graph is `graph`.
     init(of cycle: RetainCycle, in graph: OwnershipGraph, through snapshots: ArraySlice<TraceSnapshot>, lifecycles: TraceLifecycles) {
         let snapshot = graph.snapshot
-        guard !Self.isLibraryOwn(cycle, in: lifecycles.trace) else {
-            self = .library
-            return
-        }
         let loop = Set(cycle.objects)
         let outside = loop.sorted().flatMap { id in
             snapshot.holders(of: id).filter { !loop.contains($0) && snapshot.node($0)?.alive == true }
@@ -105,7 +94,10 @@ enum LoopVerdict: Hashable, Sendable {
     }
 
     /// Whether every object of `cycle` is of a type Combine's implementation declares, or the
-    /// standard library's storage, with at least one of Combine's.
+    /// standard library's storage, with at least one of Combine's: whatever keeps such a loop,
+    /// Combine's implementation does, not the program (OpenCombine's `Retry.Inner` keeps its
+    /// upstream's subscription after it completed). Such loops are reported apart, as
+    /// ``LibraryLeaks``, never as the program's errors.
     static func isLibraryOwn(_ cycle: RetainCycle, in trace: Trace) -> Bool {
         let types = cycle.objects.map { trace.object($0)?.typeName ?? "" }
         let combine = { (type: String) in type.hasPrefix("OpenCombine.") || type.hasPrefix("Combine.") }

@@ -20,11 +20,15 @@ public struct JSONDiagnosisReport: Sendable {
     public let trace: Trace
     /// The diagnoses, in the order ``TraceAnalyzer`` gives them.
     public let diagnoses: [Diagnosis]
+    /// The leaks Combine's implementation causes, listed apart from the findings and not
+    /// counted with them (``LibraryLeak/find(in:)``).
+    public let libraryLeaks: [LibraryLeak]
 
     /// Creates a report.
-    public init(trace: Trace, diagnoses: [Diagnosis]) {
+    public init(trace: Trace, diagnoses: [Diagnosis], libraryLeaks: [LibraryLeak] = []) {
         self.trace = trace
         self.diagnoses = diagnoses
+        self.libraryLeaks = libraryLeaks
     }
 
     /// The report as pretty-printed JSON with sorted keys, ending with a newline.
@@ -82,6 +86,12 @@ public struct JSONDiagnosisReport: Sendable {
                         )
                     }
                 )
+            },
+            libraryLeaks: libraryLeaks.isEmpty ? nil : libraryLeaks.map { leak in
+                LibraryLeakEntry(
+                    types: leak.types, count: leak.count, example: leak.example.map(object), chain: leak.chain,
+                    reason: leak.reason, snapshot: leak.snapshot, fingerprint: leak.fingerprint
+                )
             }
         )
     }
@@ -102,6 +112,17 @@ public struct JSONDiagnosisReport: Sendable {
         let trace: TraceSummary
         let summary: Summary
         let diagnoses: [DiagnosisEntry]
+        let libraryLeaks: [LibraryLeakEntry]?
+    }
+
+    private struct LibraryLeakEntry: Encodable {
+        let types: [String]
+        let count: Int
+        let example: [ObjectEntry]
+        let chain: String
+        let reason: String
+        let snapshot: Int
+        let fingerprint: String
     }
 
     private struct TraceSummary: Encodable {

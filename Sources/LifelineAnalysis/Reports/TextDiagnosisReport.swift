@@ -16,6 +16,8 @@ public struct TextDiagnosisReport: Sendable {
     /// The longest evidence excerpt quoted in full; longer ones keep their first and last
     /// lines.
     static let excerptLimit = 10
+    /// How many findings with one fingerprint are printed in full.
+    static let repeatLimit = 3
 
     /// The trace the diagnoses are about.
     public let trace: Trace
@@ -24,12 +26,16 @@ public struct TextDiagnosisReport: Sendable {
     /// The pipelines of the trace, when the caller has them: a subscription's heading then
     /// says which of the pipelines made at its line it belongs to, when that line made several.
     public let pipelines: TracePipelines?
+    /// The leaks Combine's implementation causes, listed apart from the findings and not
+    /// counted with them (``LibraryLeak/find(in:)``).
+    public let libraryLeaks: [LibraryLeak]
 
     /// Creates a report.
-    public init(trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil) {
+    public init(trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil, libraryLeaks: [LibraryLeak] = []) {
         self.trace = trace
         self.diagnoses = diagnoses
         self.pipelines = pipelines
+        self.libraryLeaks = libraryLeaks
     }
 
     /// The report's text, ending with a newline.
@@ -49,10 +55,22 @@ public struct TextDiagnosisReport: Sendable {
         }
         let events = EventPositions(trace.events)
         let repeated = repeatedPipelineOfSubscriber()
+        // A finding whose fingerprint was already printed in full `repeatLimit` times is only
+        // counted: a race that happened 3,000 times is one bug.
+        var printed: [String: Int] = [:]
+        var omitted: [(fingerprint: String, code: String, evidence: [UInt64])] = []
         for group in groups {
+            let shown = group.diagnoses.filter { diagnosis in
+                guard !diagnosis.fingerprint.isEmpty else { return true }
+                printed[diagnosis.fingerprint, default: 0] += 1
+                guard printed[diagnosis.fingerprint]! > Self.repeatLimit else { return true }
+                omitted.append((diagnosis.fingerprint, diagnosis.code, diagnosis.evidence))
+                return false
+            }
+            guard !shown.isEmpty else { continue }
             lines.append("")
             lines.append(group.hop.map { heading($0, pipeline: repeated[$0.subscriber]) } ?? "Other findings")
-            for diagnosis in group.diagnoses {
+            for diagnosis in shown {
                 lines.append("  \(diagnosis.severity.rawValue) \(diagnosis.code): \(diagnosis.message)")
                 lines += excerpt(diagnosis.evidence.map { seq in
                     events.event(seq).map { TimelineLine($0, in: trace) } ?? TimelineLine(missing: seq)
@@ -60,6 +78,23 @@ public struct TextDiagnosisReport: Sendable {
                 if let leakTrace = diagnosis.leakTrace { lines += self.lines(of: leakTrace) }
                 lines.append("    fix: \(diagnosis.fix)")
                 if !diagnosis.fingerprint.isEmpty { lines.append("    fingerprint: \(diagnosis.fingerprint)") }
+            }
+        }
+        if !omitted.isEmpty {
+            lines += ["", "Repeated findings (each printed \(Self.repeatLimit) times above; the JSON report has them all)"]
+            for fingerprint in Set(omitted.map(\.fingerprint)).sorted() {
+                let more = omitted.filter { $0.fingerprint == fingerprint }
+                let firsts = more.prefix(5).compactMap { $0.evidence.first.map { "@\($0)" } }.joined(separator: ", ")
+                lines.append("  \(more.count) more \(more[0].code) with fingerprint \(fingerprint), first evidence at \(firsts)"
+                    + (more.count > 5 ? ", …" : ""))
+            }
+        }
+        if !libraryLeaks.isEmpty {
+            lines += ["", "Combine's own leaks (its implementation's, not your code's; not counted above)"]
+            for leak in libraryLeaks {
+                lines.append("  \(leak.count) × \(leak.types.joined(separator: ", ")): \(leak.chain) (snapshot \(leak.snapshot)): "
+                    + "\(leak.reason).")
+                lines.append("    fingerprint: \(leak.fingerprint)")
             }
         }
         // Labels, type names and values are the program's text: each line is escaped as a

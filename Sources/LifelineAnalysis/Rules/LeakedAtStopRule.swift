@@ -38,7 +38,8 @@ public struct LeakedAtStopRule: DiagnosisRule {
         var verdicts: [[TraceSnapshot.Edge]: Bool] = [:]
         func isStuck(_ cycle: RetainCycle) -> Bool {
             if let known = verdicts[cycle.chain] { return known }
-            let stuck = LoopVerdict(of: cycle, in: graph, through: lifecycles.trace.snapshots[...], lifecycles: lifecycles).isStuck
+            let stuck = !LoopVerdict.isLibraryOwn(cycle, in: lifecycles.trace)
+                && LoopVerdict(of: cycle, in: graph, through: lifecycles.trace.snapshots[...], lifecycles: lifecycles).isStuck
             verdicts[cycle.chain] = stuck
             return stuck
         }

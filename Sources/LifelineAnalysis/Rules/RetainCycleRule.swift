@@ -70,7 +70,9 @@ public struct RetainCycleRule: DiagnosisRule {
                     let graph = lifecycles.recentGraphs.graph(of: snapshots[position], in: lifecycles.trace)
                     current = (position, graph, Dictionary(graph.strongCycles.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first }))
                 }
-                guard let (_, graph, cycles) = current, let cycle = cycles[chain] else { return nil }
+                guard let (_, graph, cycles) = current, let cycle = cycles[chain],
+                      !LoopVerdict.isLibraryOwn(cycle, in: lifecycles.trace)
+                else { return nil }
                 let verdict = LoopVerdict(of: cycle, in: graph, through: snapshots[...position], lifecycles: lifecycles)
                 return diagnosis(cycle, in: graph, isLast: later.isEmpty, verdict: verdict, lifecycles: lifecycles)
             }
@@ -105,7 +107,7 @@ public struct RetainCycleRule: DiagnosisRule {
         case .heldUnseen:
             holding = " Something the snapshot does not draw (the stack, a global, a Task) still holds them, so the subscription "
                 + "is still in reach; when it lets go, the loop keeps them alive."
-        case .cancelInReach, .library, .unknown:
+        case .cancelInReach, .unknown:
             return nil
         }
         let evidence = (made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made) + cited

@@ -71,9 +71,13 @@ struct DiagnoseCommand: ParsableCommand {
             // Pipelines tell apart subscriptions one line made several times, in their headings;
             // a log without such findings has no headings to write.
             let headed = diagnoses.contains { $0.hop != nil }
-            let report = TextDiagnosisReport(trace: trace, diagnoses: diagnoses, pipelines: headed ? TracePipelines(lifecycles) : nil)
+            let report = TextDiagnosisReport(
+                trace: trace, diagnoses: diagnoses, pipelines: headed ? TracePipelines(lifecycles) : nil,
+                libraryLeaks: LibraryLeak.find(in: lifecycles)
+            )
             print(report.render(), terminator: "")
-        case .json: print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses).render(), terminator: "")
+        case .json:
+            print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses, libraryLeaks: LibraryLeak.find(in: lifecycles)).render(), terminator: "")
         }
         let status = ExitStatusPolicy(strict: strict).exitStatus(for: diagnoses)
         if status != 0 { throw ExitCode(status) }
