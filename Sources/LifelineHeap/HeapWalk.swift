@@ -316,9 +316,8 @@ struct HeapWalk {
         let casePath = namesCase ? cases[tag].paths.joined(to: path) : path
         let payloadAddress = UInt(bitPattern: copy)
         if cases[tag].isIndirect {
-            // The payload lives in a box described like a closure context that captures it.
             guard let box = memory.word(at: payloadAddress) else { return }
-            followWord(box, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+            scanBox(box, holding: payload, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
         } else {
             scanValue(at: payloadAddress, type: payload, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
         }
@@ -351,10 +350,48 @@ struct HeapWalk {
                     guard self.size(of: valueType) <= RuntimeLayout.existentialTypeOffset else { return }
                     scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth + 1)
                 } else if let box = memory.word(at: buffer) {
-                    followWord(box, path: path, ownership: ownership, holder: holder, depth: depth)
+                    scanBox(box, holding: valueType, path: path, ownership: ownership, holder: holder, depth: depth)
                 }
             }
         }
+    }
+
+    /// Finds the references in the value of `type` that the box at `word` holds: an
+    /// existential's out-of-line value, or an indirect case's payload. The type is the one the
+    /// existential or the enum names, not the one the box's metadata describes: a box generic
+    /// code made describes its value's type only in terms of the code's generic parameters
+    /// (`SideEffectSubscription<Upstream>`), which the box does not keep.
+    mutating func scanBox(
+        _ word: UInt, holding type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int
+    ) {
+        // Only a word whose metadata checks out as a box's (or a closure context's: the
+        // compiler describes the boxes it lays out as contexts that capture the value) is read.
+        guard depth < 8, RuntimeLayout.isPlausibleAddress(word), let metadata = memory.word(at: word),
+              let kind = catalog.heapKind(metadata: metadata)
+        else { return }
+        switch kind {
+        case .box, .closureContext: break
+        case .instance, .errorBox: return
+        }
+        guard let size = openContainer(word, holder: holder) else { return }
+        defer { openContainers.remove(word) }
+        let offset = RuntimeLayout.boxValueOffset(alignment: alignment(of: type))
+        guard offset + self.size(of: type) <= size else { return }
+        scanValue(at: word + UInt(offset), type: type, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+    }
+
+    /// Starts reading the closure context or box at `word` for `holder`: its allocation size,
+    /// or `nil` when it is not to be read (being read already, so it reaches itself; read
+    /// already inside a system library's internals; or not sized by malloc).
+    /// The caller removes it from ``openContainers`` once it has read it.
+    mutating func openContainer(_ word: UInt, holder: UInt) -> Int? {
+        // A system library's internals often reach one closure from several places (a data
+        // task's handler, and the operation that will call it): it is read once, at its
+        // shortest path.
+        if interior != nil, interior?.visit(container: word) != true { return nil }
+        guard let size = memory.allocationSize(at: word), openContainers.insert(word) else { return nil }
+        noteRegion(of: holder, start: word, size: size)
+        return size
     }
 
     /// Follows a word that may hold a reference: to a class instance (an edge), a weak
@@ -383,13 +420,7 @@ struct HeapWalk {
             reach(object, layout, path: path, ownership: .weak, holder: holder)
             return
         }
-        guard let kind = container else { return }
-        // A system library's internals often reach one closure from several places (a data
-        // task's handler, and the operation that will call it): it is read once, at its
-        // shortest path.
-        if interior != nil, interior?.visit(container: word) != true { return }
-        guard let size = memory.allocationSize(at: word), openContainers.insert(word) else { return }
-        noteRegion(of: holder, start: word, size: size)
+        guard let kind = container, let size = openContainer(word, holder: holder) else { return }
         defer { openContainers.remove(word) }
         switch kind {
         case .closureContext(let bindings, let firstCapture, let captures):
@@ -397,8 +428,9 @@ struct HeapWalk {
             // words; a capture whose type is a generic parameter has the type its binding
             // names. One whose type cannot be told is read as one word (a class instance's
             // size), and its followers are read only when it was the last. (The compiler lays
-            // out the boxes of existentials' out-of-line values the same way, so the path says
-            // "closure" only when a function value led here.)
+            // out its boxes the same way, a captured `var`'s among them, so the path says
+            // "closure" only when a function value led here. An existential's box or an
+            // indirect case's is read by the type that names its value, ``scanBox``.)
             var offset = firstCapture
             for (index, capture) in captures.enumerated() {
                 let captureOwnership = ownership.through(capture.ownership)
