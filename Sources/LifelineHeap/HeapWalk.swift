@@ -30,6 +30,8 @@ struct HeapWalk {
     var validated = AddressTable<Unmanaged<ClassLayout>>()
     /// The system-library object whose internals are being walked, if any.
     var interior: LibraryInterior?
+    /// How many ``scanValue(at:type:path:ownership:holder:depth:)`` calls are under way.
+    var valueNesting = 0
     /// The holder whose regions were noted last, with its position among the objects read:
     /// most regions are noted for the object being read.
     var lastRegionHolder: (address: UInt, position: Int) = (.max, 0)
@@ -230,11 +232,27 @@ struct HeapWalk {
 
     // MARK: Values
 
+    /// How many boxes, closure contexts and collections deep the walk reads one object's
+    /// value (the `depth` the scanning functions pass on): a chain of containers that reach
+    /// one another, which memory that changed while it was read can make, ends there, and so
+    /// does a tree of closures that share captures. The value's own nesting (a struct's
+    /// fields, an enum's payload, a tuple's elements, an existential's inline value) is not
+    /// counted there: under recording, the subscription autoconnect()'s struct subscription
+    /// wraps lies three boxes and eight values deep in its subscriber's optional field, each
+    /// handed over in an existential in an OpenCombine `SubscriptionTap`.
+    static let maximumContainerDepth = 8
+
+    /// How many values deep the walk reads, containers or not: a type's nesting is finite,
+    /// and this only keeps a pathological one from exhausting a small thread stack.
+    static let maximumValueNesting = 64
+
     /// Finds the references in a value of `type` stored at `address`.
     mutating func scanValue(
         at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int
     ) {
-        guard depth < 8 else { return }
+        guard depth < Self.maximumContainerDepth, valueNesting < Self.maximumValueNesting else { return }
+        valueNesting += 1
+        defer { valueNesting -= 1 }
         let metadata = unsafeBitCast(type, to: UInt.self)
         guard let kind = catalog.kind(of: type) else { return }
         switch kind {
@@ -259,7 +277,7 @@ struct HeapWalk {
             }
             for field in catalog.referenceFields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: field.paths.joined(to: path),
-                          ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
+                          ownership: ownership.through(field.ownership), holder: holder, depth: depth)
             }
         case RuntimeLayout.optionalMetadataKind where catalog.isOptionalClassReference(type):
             // The reference itself, or null for `nil` (the reference's extra inhabitant, which
@@ -276,7 +294,7 @@ struct HeapWalk {
         case RuntimeLayout.tupleMetadataKind:
             for (index, element) in (catalog.elements(ofTuple: type) ?? []).enumerated() {
                 scanValue(at: address + UInt(element.offset), type: element.type, path: "\(path).\(element.label ?? String(index))",
-                          ownership: ownership, holder: holder, depth: depth + 1)
+                          ownership: ownership, holder: holder, depth: depth)
             }
         case RuntimeLayout.opaqueMetadataKind:
             guard catalog.isReference(builtin: type), let word = memory.word(at: address) else { return }
@@ -317,9 +335,9 @@ struct HeapWalk {
         let payloadAddress = UInt(bitPattern: copy)
         if cases[tag].isIndirect {
             guard let box = memory.word(at: payloadAddress) else { return }
-            scanBox(box, holding: payload, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+            scanBox(box, holding: payload, path: casePath, ownership: ownership, holder: holder, depth: depth)
         } else {
-            scanValue(at: payloadAddress, type: payload, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+            scanValue(at: payloadAddress, type: payload, path: casePath, ownership: ownership, holder: holder, depth: depth)
         }
     }
 
@@ -348,7 +366,7 @@ struct HeapWalk {
                 else { return }
                 if flags & RuntimeLayout.isNonInlineFlag == 0 {
                     guard self.size(of: valueType) <= RuntimeLayout.existentialTypeOffset else { return }
-                    scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+                    scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth)
                 } else if let box = memory.word(at: buffer) {
                     scanBox(box, holding: valueType, path: path, ownership: ownership, holder: holder, depth: depth)
                 }
@@ -366,7 +384,7 @@ struct HeapWalk {
     ) {
         // Only a word whose metadata checks out as a box's (or a closure context's: the
         // compiler describes the boxes it lays out as contexts that capture the value) is read.
-        guard depth < 8, RuntimeLayout.isPlausibleAddress(word), let metadata = memory.word(at: word),
+        guard depth < Self.maximumContainerDepth, RuntimeLayout.isPlausibleAddress(word), let metadata = memory.word(at: word),
               let kind = catalog.heapKind(metadata: metadata)
         else { return }
         switch kind {
@@ -412,7 +430,7 @@ struct HeapWalk {
         // reference's side table (whose first word is an object, never such metadata), so it is
         // not tried as one: most words that are not objects are closure contexts.
         var container: MetadataCatalog.HeapKind?
-        if depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
+        if depth < Self.maximumContainerDepth, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
             if case .instance = kind {} else { container = kind }
         }
         if container == nil, let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),

@@ -153,12 +153,27 @@ import Testing
             == [NamedEdge("holder", "wrapped.value", "parent"), NamedEdge("holder", "wrapped.leaf", "leaf")])
     }
 
-    @Test func anExistentialInABoxedStructInAnExistentialIsRead() {
+    @Test func anExistentialInABoxedStructInAnExistentialIsReadToTheEnd() {
         let parent = Parent<Int>(), inner = CancellingLeaf()
         let objects: [String: AnyObject] = ["parent": parent, "inner": inner]
         #expect(edges(Self.tapping(parent, inner) as any Cancelling, objects) == [
             NamedEdge("holder", "wrapped.subscription.parent", "parent"),
             NamedEdge("holder", "wrapped.subscription.inner", "inner"),
+        ])
+        // As a subscriber holds autoconnect()'s subscription under recording: each subscription
+        // handed over is wrapped in a tap, each in an existential, the first in an optional.
+        let recorded: (any Cancelling)? = Tap(subscription: Self.sideEffect(parent, Tap(subscription: inner)))
+        #expect(edges(recorded, objects) == [
+            NamedEdge("holder", "wrapped.subscription.parent", "parent"),
+            NamedEdge("holder", "wrapped.subscription.inner.subscription", "inner"),
+        ])
+        let two = Two(first: Leaf(), second: Leaf())
+        let deep = Tap(subscription: Tap(subscription: Self.sideEffect(parent, Self.sideEffect(parent, two))))
+        #expect(edges(deep as any Cancelling, ["parent": parent, "first": two.first, "second": two.second]) == [
+            NamedEdge("holder", "wrapped.subscription.subscription.parent", "parent"),
+            NamedEdge("holder", "wrapped.subscription.subscription.inner.parent", "parent"),
+            NamedEdge("holder", "wrapped.subscription.subscription.inner.inner.first", "first"),
+            NamedEdge("holder", "wrapped.subscription.subscription.inner.inner.second", "second"),
         ])
     }
 
