@@ -76,7 +76,7 @@ struct HeapWalk {
             }
             for field in layout.referenceFields {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: field.name,
-                          ownership: field.ownership, holder: address, depth: 0)
+                          ownership: field.ownership, holder: address, depth: .field)
             }
         }
         for position in graph.readObjects.indices {
@@ -188,7 +188,7 @@ struct HeapWalk {
             for field in item.layout.referenceFields {
                 scanValue(at: item.address + UInt(field.offset), type: field.type,
                           path: LibraryInterior.path(item.path, field.name), ownership: item.ownership.through(field.ownership),
-                          holder: owner, depth: 0)
+                          holder: owner, depth: .field)
             }
         }
     }
@@ -230,11 +230,44 @@ struct HeapWalk {
 
     // MARK: Values
 
+    /// How deep in the object being read a value lies: through how many boxes, closure
+    /// contexts and collections, and through how many values in all (a struct's fields, an
+    /// enum's payload, a tuple's elements, an existential's value). Both counts in one word,
+    /// as every scanning function passes it on.
+    ///
+    /// A chain of containers that reach one another, which memory that changed while it was
+    /// read can make, ends at ``maximumContainers``, and so does a tree of closures that share
+    /// captures. A value's own nesting is finite as its type is, and is bounded apart, by
+    /// ``maximumValues``, only to keep a pathological type from exhausting a small thread
+    /// stack: under recording, the subscription autoconnect()'s struct subscription wraps lies
+    /// three boxes and eight values deep in its subscriber's optional field, each handed over
+    /// in an existential in an OpenCombine `SubscriptionTap`.
+    struct Depth {
+        private var bits: Int
+
+        /// An object's own field.
+        static let field = Depth(bits: 0)
+        static let maximumContainers = 8
+        static let maximumValues = 64
+        private static let containerShift = 8
+
+        private init(bits: Int) { self.bits = bits }
+
+        /// The depth of a value inside the value at this depth.
+        var intoValue: Depth { Depth(bits: bits + 1) }
+        /// The depth of the value a container holds, reached from a value at this depth.
+        var intoContainer: Depth { Depth(bits: bits + (1 << Self.containerShift) + 1) }
+        /// Whether a value this deep is read.
+        var isReadable: Bool {
+            bits >> Self.containerShift < Self.maximumContainers && bits & ((1 << Self.containerShift) - 1) < Self.maximumValues
+        }
+    }
+
     /// Finds the references in a value of `type` stored at `address`.
     mutating func scanValue(
-        at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int
+        at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Depth
     ) {
-        guard depth < 8 else { return }
+        guard depth.isReadable else { return }
         let metadata = unsafeBitCast(type, to: UInt.self)
         guard let kind = catalog.kind(of: type) else { return }
         switch kind {
@@ -259,7 +292,7 @@ struct HeapWalk {
             }
             for field in catalog.referenceFields(ofStruct: type) {
                 scanValue(at: address + UInt(field.offset), type: field.type, path: field.paths.joined(to: path),
-                          ownership: ownership.through(field.ownership), holder: holder, depth: depth + 1)
+                          ownership: ownership.through(field.ownership), holder: holder, depth: depth.intoValue)
             }
         case RuntimeLayout.optionalMetadataKind where catalog.isOptionalClassReference(type):
             // The reference itself, or null for `nil` (the reference's extra inhabitant, which
@@ -276,7 +309,7 @@ struct HeapWalk {
         case RuntimeLayout.tupleMetadataKind:
             for (index, element) in (catalog.elements(ofTuple: type) ?? []).enumerated() {
                 scanValue(at: address + UInt(element.offset), type: element.type, path: "\(path).\(element.label ?? String(index))",
-                          ownership: ownership, holder: holder, depth: depth + 1)
+                          ownership: ownership, holder: holder, depth: depth.intoValue)
             }
         case RuntimeLayout.opaqueMetadataKind:
             guard catalog.isReference(builtin: type), let word = memory.word(at: address) else { return }
@@ -292,7 +325,7 @@ struct HeapWalk {
     /// payload type. A value whose case or payload type cannot be told gives no references.
     mutating func scanEnum(
         at address: UInt, type: Any.Type, path: String, namesCase: Bool, ownership: ReferenceOwnership, holder: UInt,
-        depth: Int
+        depth: Depth
     ) {
         guard let cases = catalog.cases(ofEnum: type), cases.contains(where: { $0.payload != nil }),
               let witnesses = catalog.witnesses(ofEnum: type)
@@ -309,25 +342,24 @@ struct HeapWalk {
     /// ``scanEnum``'s part once the value is copied to `copy`.
     private mutating func scanCopiedEnum(
         _ copy: UnsafeMutableRawPointer, cases: [MetadataCatalog.EnumCase], witnesses: EnumWitnesses, path: String,
-        namesCase: Bool, ownership: ReferenceOwnership, holder: UInt, depth: Int
+        namesCase: Bool, ownership: ReferenceOwnership, holder: UInt, depth: Depth
     ) {
         let tag = witnesses.takeTag(ofCopy: copy)
         guard cases.indices.contains(tag), let payload = cases[tag].payload else { return }
         let casePath = namesCase ? cases[tag].paths.joined(to: path) : path
         let payloadAddress = UInt(bitPattern: copy)
         if cases[tag].isIndirect {
-            // The payload lives in a box described like a closure context that captures it.
             guard let box = memory.word(at: payloadAddress) else { return }
-            followWord(box, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+            scanBox(box, holding: payload, path: casePath, ownership: ownership, holder: holder, depth: depth)
         } else {
-            scanValue(at: payloadAddress, type: payload, path: casePath, ownership: ownership, holder: holder, depth: depth + 1)
+            scanValue(at: payloadAddress, type: payload, path: casePath, ownership: ownership, holder: holder, depth: depth.intoValue)
         }
     }
 
     /// Finds the references in the existential value at `address`, as its own flags and the
     /// value's type say it is stored.
     mutating func scanExistential(
-        at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int
+        at address: UInt, type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Depth
     ) {
         guard let representation = catalog.representation(ofExistential: type) else { return }
         switch representation {
@@ -349,18 +381,56 @@ struct HeapWalk {
                 else { return }
                 if flags & RuntimeLayout.isNonInlineFlag == 0 {
                     guard self.size(of: valueType) <= RuntimeLayout.existentialTypeOffset else { return }
-                    scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+                    scanValue(at: buffer, type: valueType, path: path, ownership: ownership, holder: holder, depth: depth.intoValue)
                 } else if let box = memory.word(at: buffer) {
-                    followWord(box, path: path, ownership: ownership, holder: holder, depth: depth)
+                    scanBox(box, holding: valueType, path: path, ownership: ownership, holder: holder, depth: depth)
                 }
             }
         }
     }
 
+    /// Finds the references in the value of `type` that the box at `word` holds: an
+    /// existential's out-of-line value, or an indirect case's payload. The type is the one the
+    /// existential or the enum names, not the one the box's metadata describes: a box generic
+    /// code made describes its value's type only in terms of the code's generic parameters
+    /// (`SideEffectSubscription<Upstream>`), which the box does not keep.
+    mutating func scanBox(
+        _ word: UInt, holding type: Any.Type, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Depth
+    ) {
+        // Only a word whose metadata checks out as a box's (or a closure context's: the
+        // compiler describes the boxes it lays out as contexts that capture the value) is read.
+        guard depth.isReadable, RuntimeLayout.isPlausibleAddress(word), let metadata = memory.word(at: word),
+              let kind = catalog.heapKind(metadata: metadata)
+        else { return }
+        switch kind {
+        case .box, .closureContext: break
+        case .instance, .errorBox: return
+        }
+        guard let size = openContainer(word, holder: holder) else { return }
+        defer { openContainers.remove(word) }
+        let offset = RuntimeLayout.boxValueOffset(alignment: alignment(of: type))
+        guard offset + self.size(of: type) <= size else { return }
+        scanValue(at: word + UInt(offset), type: type, path: path, ownership: ownership, holder: holder, depth: depth.intoContainer)
+    }
+
+    /// Starts reading the closure context or box at `word` for `holder`: its allocation size,
+    /// or `nil` when it is not to be read (being read already, so it reaches itself; read
+    /// already inside a system library's internals; or not sized by malloc).
+    /// The caller removes it from ``openContainers`` once it has read it.
+    mutating func openContainer(_ word: UInt, holder: UInt) -> Int? {
+        // A system library's internals often reach one closure from several places (a data
+        // task's handler, and the operation that will call it): it is read once, at its
+        // shortest path.
+        if interior != nil, interior?.visit(container: word) != true { return nil }
+        guard let size = memory.allocationSize(at: word), openContainers.insert(word) else { return nil }
+        noteRegion(of: holder, start: word, size: size)
+        return size
+    }
+
     /// Follows a word that may hold a reference: to a class instance (an edge), a weak
     /// reference's side table (a weak edge), or a closure context or box (whose contents
     /// become edges of `holder`).
-    mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Int) {
+    mutating func followWord(_ word: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Depth) {
         guard RuntimeLayout.isPlausibleAddress(word) else { return }
         if let layout = instanceLayout(at: word) {
             if let collection = layout.collectionType, let shape = catalog.collectionShape(of: collection) {
@@ -375,7 +445,7 @@ struct HeapWalk {
         // reference's side table (whose first word is an object, never such metadata), so it is
         // not tried as one: most words that are not objects are closure contexts.
         var container: MetadataCatalog.HeapKind?
-        if depth < 8, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
+        if depth.isReadable, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
             if case .instance = kind {} else { container = kind }
         }
         if container == nil, let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
@@ -383,13 +453,7 @@ struct HeapWalk {
             reach(object, layout, path: path, ownership: .weak, holder: holder)
             return
         }
-        guard let kind = container else { return }
-        // A system library's internals often reach one closure from several places (a data
-        // task's handler, and the operation that will call it): it is read once, at its
-        // shortest path.
-        if interior != nil, interior?.visit(container: word) != true { return }
-        guard let size = memory.allocationSize(at: word), openContainers.insert(word) else { return }
-        noteRegion(of: holder, start: word, size: size)
+        guard let kind = container, let size = openContainer(word, holder: holder) else { return }
         defer { openContainers.remove(word) }
         switch kind {
         case .closureContext(let bindings, let firstCapture, let captures):
@@ -397,8 +461,9 @@ struct HeapWalk {
             // words; a capture whose type is a generic parameter has the type its binding
             // names. One whose type cannot be told is read as one word (a class instance's
             // size), and its followers are read only when it was the last. (The compiler lays
-            // out the boxes of existentials' out-of-line values the same way, so the path says
-            // "closure" only when a function value led here.)
+            // out its boxes the same way, a captured `var`'s among them, so the path says
+            // "closure" only when a function value led here. An existential's box or an
+            // indirect case's is read by the type that names its value, ``scanBox``.)
             var offset = firstCapture
             for (index, capture) in captures.enumerated() {
                 let captureOwnership = ownership.through(capture.ownership)
@@ -407,7 +472,7 @@ struct HeapWalk {
                     guard offset + 2 * MemoryLayout<UInt>.size <= size else { return }
                     let contextWord = word + UInt(offset + RuntimeLayout.closureContextWordOffset)
                     if let context = memory.word(at: contextWord), context != 0 {
-                        followWord(context, path: closurePath(path), ownership: captureOwnership, holder: holder, depth: depth + 1)
+                        followWord(context, path: closurePath(path), ownership: captureOwnership, holder: holder, depth: depth.intoContainer)
                     }
                     offset += 2 * MemoryLayout<UInt>.size
                     continue
@@ -418,7 +483,7 @@ struct HeapWalk {
                 guard let type = capture.type ?? bound else {
                     let aligned = (offset + 7) & ~7
                     if aligned + 8 <= size, let inner = memory.word(at: word + UInt(aligned)) {
-                        followWord(inner, path: path, ownership: captureOwnership, holder: holder, depth: depth + 1)
+                        followWord(inner, path: path, ownership: captureOwnership, holder: holder, depth: depth.intoContainer)
                     }
                     guard index == captures.count - 1 else { return }
                     continue
@@ -427,19 +492,19 @@ struct HeapWalk {
                 offset = (offset + alignment - 1) & ~(alignment - 1)
                 guard offset + self.size(of: type) <= size else { return }
                 scanValue(at: word + UInt(offset), type: type, path: path, ownership: captureOwnership,
-                          holder: holder, depth: depth + 1)
+                          holder: holder, depth: depth.intoContainer)
                 offset += self.size(of: type)
             }
         case .box(let offset, let boxed):
             guard offset + self.size(of: boxed) <= size else { return }
-            scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+            scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth.intoContainer)
         case .errorBox:
             guard let boxed = memory.word(at: word + UInt(RuntimeLayout.errorBoxTypeOffset)).flatMap(catalog.type(metadata:))
             else { return }
             let alignment = self.alignment(of: boxed)
             let offset = (RuntimeLayout.errorBoxHeaderSize + alignment - 1) & ~(alignment - 1)
             guard offset + self.size(of: boxed) <= size else { return }
-            scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth + 1)
+            scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth.intoContainer)
         case .instance:
             return
         }
@@ -465,7 +530,7 @@ struct HeapWalk {
 
     mutating func scanCollection(
         _ storage: UInt, type: Any.Type, shape: CollectionShape, path: String, ownership: ReferenceOwnership,
-        holder: UInt, depth: Int
+        holder: UInt, depth: Depth
     ) {
         guard instanceLayout(at: storage) != nil,
               let count = memory.word(at: storage + UInt(shape.countOffset)), count > 0, count < 1 << 24
@@ -521,7 +586,7 @@ struct HeapWalk {
             guard stride > 0, fits(first, Int(count), stride) else { return }
             for index in 0..<Int(count) where !isFull {
                 scanValue(at: first + UInt(index * stride), type: element, path: elementPath(self.elementPath(index)),
-                          ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
+                          ownership: elementOwnership, holder: elementHolder, depth: depth.intoContainer)
             }
         case .set(let element):
             guard catalog.mayHoldReferences(element), let elements = memory.word(at: storage + UInt(RuntimeLayout.setElementsPointerOffset)) else { return }
@@ -529,7 +594,7 @@ struct HeapWalk {
                 let stride = self.stride(of: element)
                 guard stride > 0, fits(elements, bucket + 1, stride) else { return }
                 scanValue(at: elements + UInt(bucket * stride), type: element, path: elementPath(self.elementPath(ordinal)),
-                          ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
+                          ownership: elementOwnership, holder: elementHolder, depth: depth.intoContainer)
             }
         case .dictionary(let key, let value):
             guard let keys = memory.word(at: storage + UInt(RuntimeLayout.dictionaryKeysPointerOffset)),
@@ -540,11 +605,11 @@ struct HeapWalk {
             for (ordinal, bucket) in occupiedBuckets(storage, bitmap: RuntimeLayout.dictionaryBitmapOffset).enumerated() where !isFull {
                 if keyStride > 0, fits(keys, bucket + 1, keyStride) {
                     scanValue(at: keys + UInt(bucket * keyStride), type: key, path: elementPath("key [\(ordinal)]"),
-                              ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
+                              ownership: elementOwnership, holder: elementHolder, depth: depth.intoContainer)
                 }
                 if valueStride > 0, fits(values, bucket + 1, valueStride) {
                     scanValue(at: values + UInt(bucket * valueStride), type: value, path: elementPath(self.elementPath(ordinal)),
-                              ownership: elementOwnership, holder: elementHolder, depth: depth + 1)
+                              ownership: elementOwnership, holder: elementHolder, depth: depth.intoContainer)
                 }
             }
         }

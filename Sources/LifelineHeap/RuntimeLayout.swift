@@ -73,6 +73,15 @@ enum RuntimeLayout {
     static let boxValueOffsetOffset = 8
     static let boxedTypeOffset = 16
 
+    /// Where a box holds its value (an existential's out-of-line value, an indirect case's
+    /// payload): right after the object header, at the value's alignment. So the runtime
+    /// lays out the boxes it makes (`swift_allocBox`) and finds an existential's value in its
+    /// box (`projectValue` in ExistentialContainer.h), and so the compiler lays out the boxes
+    /// it describes as closure contexts capturing the value.
+    static func boxValueOffset(alignment: Int) -> Int {
+        (objectHeaderSize + alignment - 1) & ~(alignment - 1)
+    }
+
     // MARK: Context and field descriptors (MetadataValues.h, Records.h)
 
     /// `ContextDescriptorKind::Class`, the low five bits of a descriptor's flags.

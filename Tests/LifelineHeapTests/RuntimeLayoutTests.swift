@@ -420,6 +420,58 @@ import Testing
         withExtendedLifetime((probe, inline, boxed)) {}
     }
 
+    /// Four words whose size does not depend on its parameter: generic code boxes it in a box
+    /// it describes as a closure context capturing `FourWordsOf<Upstream>`.
+    struct FourWordsOf<Upstream> {
+        var first = 0, second = 0, third = 0
+        var probe: Probe
+    }
+
+    /// Four words and a value whose size depends on its parameter: generic code asks the
+    /// runtime for a box.
+    struct Carrying<Value> {
+        var first = 0, second = 0, third = 0
+        var value: Value
+    }
+
+    static func boxedByGenericCode<Upstream>(_: Upstream.Type, _ probe: Probe) -> Any {
+        FourWordsOf<Upstream>(first: 11, probe: probe)
+    }
+
+    static func carrying<Value>(_ value: Value) -> Any {
+        Carrying(first: 11, value: value)
+    }
+
+    struct Aligned {
+        var first = 11
+        var vectors = (SIMD4<Float>(), SIMD4<Float>())
+    }
+
+    /// Whichever made an existential's box, the value follows the header at its alignment,
+    /// whatever the box's metadata says its captured type is: generic code's box names it in
+    /// terms of generic parameters the box does not keep.
+    @Test func aBoxHoldsItsValueAfterTheHeaderAtItsAlignment() throws {
+        let probe = Probe()
+        let boxes: [(String, Any, Int)] = [
+            ("a box the compiler lays out", FourWords(first: 11), MemoryLayout<FourWords>.alignment),
+            ("a box generic code lays out", Self.boxedByGenericCode(Int.self, probe), MemoryLayout<FourWordsOf<Int>>.alignment),
+            ("a box the runtime makes", Self.carrying((1, 2)), MemoryLayout<Carrying<(Int, Int)>>.alignment),
+            ("a 16-byte aligned value's box", Aligned(), MemoryLayout<Aligned>.alignment),
+        ]
+        for (name, value, alignment) in boxes {
+            let stored = Stored<Any>(value)
+            #expect(try witnessFlags(type(of: value)) & RuntimeLayout.isNonInlineFlag != 0, "\(name)")
+            let box = stored.words[0]
+            let boxKind = try #require(memory.word(at: box).flatMap { memory.word(at: $0) })
+            #expect([RuntimeLayout.closureContextMetadataKind, RuntimeLayout.genericBoxMetadataKind].contains(boxKind), "\(name)")
+            #expect(memory.word(at: box + UInt(RuntimeLayout.boxValueOffset(alignment: alignment))) == 11, "\(name)")
+            withExtendedLifetime(stored) {}
+        }
+        #expect(RuntimeLayout.boxValueOffset(alignment: 1) == RuntimeLayout.objectHeaderSize)
+        #expect(RuntimeLayout.boxValueOffset(alignment: 16) == 16)
+        withExtendedLifetime(probe) {}
+    }
+
     @Test func anErrorBoxNamesItsValuesTypeAndHoldsTheValue() throws {
         let failure = Failure()
         let error = Stored<any Error>(failure)
