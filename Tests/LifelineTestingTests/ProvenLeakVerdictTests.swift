@@ -246,13 +246,38 @@ extension ProvenLeakVerdictTests {
         }
         #expect(received == [1])
         #expect(diagnoses.isEmpty, "\(diagnoses.map(\.message))")
-        let leaks = LibraryLeak.find(in: TraceLifecycles(trace))
-        let leak = try #require(leaks.first { $0.types.contains("Retry.Inner") }, "\(leaks)")
-        #expect(leak.count == 1)
+        let library = LibraryFinding.find(in: TraceLifecycles(trace))
+        let leak = try #require(library.first { $0.types.contains("Retry.Inner") }, "\(library)")
+        #expect(leak.code == "library-leak" && leak.count == 1)
         #expect(leak.reason.contains("completed at @"), "\(leak.reason)")
-        let text = TextDiagnosisReport(trace: trace, diagnoses: diagnoses, libraryLeaks: leaks).render()
-        #expect(text.contains("Combine's own leaks (its implementation's, not your code's; not counted above)"), "\(text)")
+        let text = TextDiagnosisReport(trace: trace, diagnoses: diagnoses, library: library).render()
+        #expect(text.contains("Combine's own (its implementation's problems, not your code's; not counted above)"), "\(text)")
+        #expect(text.contains("1 × library-leak Retry.Inner, Timeout.Inner: "), "\(text)")
         #expect(text.hasPrefix("No lifecycle problems found"), "\(text)")
         withExtendedLifetime(cancellables) {}
+    }
+}
+
+extension ProvenLeakVerdictTests {
+    /// OpenCombine's `Future` hands its subscription over outside its lock: a promise fulfilled
+    /// on another queue delivers while the subscriber's `receive(subscription:)` still runs. The
+    /// implementation's race, listed apart, not the program's `concurrent-delivery`.
+    @Test func aFuturesResultOvertakingItsHandshakeIsCombinesOwnRaceNotTheProgramsError() throws {
+        let queue = DispatchQueue(label: "network")
+        let kept = KeptPromise()
+        let future = Future<Int, Never> { kept.promise = $0 }
+        let waiter = HandshakeWaiter { queue.async { kept.promise?(.success(1)) } }
+        let (trace, diagnoses) = try findings {
+            future.subscribe(waiter)
+            queue.sync {}
+        }
+        withExtendedLifetime(waiter) {}
+        #expect(waiter.overtaken, "the value did not arrive during the handshake")
+        #expect(!diagnoses.contains { $0.code == "concurrent-delivery" }, "\(diagnoses.map(\.message))")
+        let library = LibraryFinding.find(in: TraceLifecycles(trace))
+        let race = try #require(library.first { $0.code == "library-race" }, "\(library)")
+        #expect(race.types == ["Future.Conduit"] && race.count == 1, "\(race)")
+        #expect(race.summary.contains("overtook the handshake that handed it over"), "\(race.summary)")
+        #expect(race.reason.hasSuffix("Future.Conduit hands a subscription over outside its lock"), "\(race.reason)")
     }
 }

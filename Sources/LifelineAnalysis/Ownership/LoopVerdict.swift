@@ -52,6 +52,15 @@ enum LoopVerdict: Hashable, Sendable {
         }
     }
 
+    /// Whether `retain-cycle` reports the loop: a proven leak, or a loop an owner (or something
+    /// the snapshot does not draw) still holds that leaks when it lets go.
+    var isReported: Bool {
+        switch self {
+        case .ended, .released, .outOfReach, .owned, .heldUnseen: return true
+        case .cancelInReach, .unknown: return false
+        }
+    }
+
     /// The verdict on `cycle` in the last of `snapshots`, whose graph is `graph`.
     init(of cycle: RetainCycle, in graph: OwnershipGraph, through snapshots: ArraySlice<TraceSnapshot>, lifecycles: TraceLifecycles) {
         let snapshot = graph.snapshot
@@ -63,7 +72,9 @@ enum LoopVerdict: Hashable, Sendable {
         let owners = outside.filter { $0.ownership.isStrong && LoopHolders.isOwner($0.from, in: snapshot) }
         // Every object of the loop that took part in a hop must have ended: one still running
         // (a subscriber whose completion waits in a buffer for demand) has work left.
-        let hopping = loop.sorted().filter { !lifecycles.lifecycleIDs(ofSubscriber: $0).isEmpty || !lifecycles.lifecycles(ofSubscription: $0).isEmpty }
+        let hopping = loop.sorted().filter { id in
+            !lifecycles.lifecycleIDs(ofSubscriber: id).isEmpty || !lifecycles.lifecycles(ofSubscription: id).isEmpty
+        }
         let endings = hopping.compactMap { HopEnding(of: $0, before: snapshot.seq, in: lifecycles) }
         if !endings.isEmpty, endings.count == hopping.count, owners.isEmpty {
             self = .ended(endings)
@@ -97,7 +108,7 @@ enum LoopVerdict: Hashable, Sendable {
     /// standard library's storage, with at least one of Combine's: whatever keeps such a loop,
     /// Combine's implementation does, not the program (OpenCombine's `Retry.Inner` keeps its
     /// upstream's subscription after it completed). Such loops are reported apart, as
-    /// ``LibraryLeaks``, never as the program's errors.
+    /// ``LibraryFinding``, never as the program's errors.
     static func isLibraryOwn(_ cycle: RetainCycle, in trace: Trace) -> Bool {
         let types = cycle.objects.map { trace.object($0)?.typeName ?? "" }
         let combine = { (type: String) in type.hasPrefix("OpenCombine.") || type.hasPrefix("Combine.") }

@@ -2,8 +2,7 @@ import LifelineLog
 
 /// The loops of strong references of a log's snapshots, one snapshot after another, each found
 /// from what that snapshot changed rather than from its whole graph: the same loops
-/// ``OwnershipGraph/strongCycles`` finds in each snapshot, and the same ones among them that
-/// ``RetainCycleRule`` reports (``OwnershipGraph/retainCycles``).
+/// ``OwnershipGraph/strongCycles`` finds in each snapshot.
 ///
 /// A per-call snapshot changes a few objects among thousands. A strongly connected component
 /// that holds none of the objects that changed (a node's kind, counts, liveness or references)
@@ -14,8 +13,6 @@ import LifelineLog
 package struct StrongCycleHistory {
     /// The loops of the snapshot last given to ``advance(to:)``, each under its smallest id.
     package private(set) var cycles: [TraceObjectID: RetainCycle] = [:]
-    /// The loops of ``cycles`` that ``RetainCycleRule`` reports from that snapshot alone.
-    package private(set) var reported: Set<TraceObjectID> = []
     /// The loop each object is on, by the loop's smallest id.
     private var cycleOf: [TraceObjectID: TraceObjectID] = [:]
     private var previous: TraceSnapshot?
@@ -27,7 +24,7 @@ package struct StrongCycleHistory {
         defer { previous = snapshot }
         guard let previous else {
             let all = snapshot.nodes.map(\.id)
-            update(snapshot, seeds: Set(all), dropped: [], touched: all)
+            update(snapshot, seeds: Set(all), dropped: [])
             return
         }
         let changed = snapshot.changedNodes(since: previous)
@@ -38,19 +35,12 @@ package struct StrongCycleHistory {
             guard let key = cycleOf[id], dropped.insert(key).inserted else { continue }
             seeds.formUnion(cycles[key]!.objects)
         }
-        // A collection's holders decide whether a loop through it is reported: the objects a
-        // changed object refers to, before and after, may be reported differently.
-        var touched = changed
-        for id in changed {
-            touched += previous.edges(from: id).map(\.to) + snapshot.edges(from: id).map(\.to)
-        }
-        update(snapshot, seeds: seeds, dropped: dropped, touched: touched)
+        update(snapshot, seeds: seeds, dropped: dropped)
     }
 
     /// Finds again the components of `snapshot` that hold a seed, replaces the loops `dropped`
-    /// and those the new components swallowed, and decides again whether the loops on the
-    /// objects `touched` are reported.
-    private mutating func update(_ snapshot: TraceSnapshot, seeds: Set<TraceObjectID>, dropped: Set<TraceObjectID>, touched: [TraceObjectID]) {
+    /// and those the new components swallowed.
+    private mutating func update(_ snapshot: TraceSnapshot, seeds: Set<TraceObjectID>, dropped: Set<TraceObjectID>) {
         let live = { (id: TraceObjectID) in snapshot.node(id)?.alive == true }
         func successors(_ id: TraceObjectID) -> [TraceSnapshot.Edge] {
             snapshot.edges(from: id).filter { $0.ownership.isStrong && live($0.to) }
@@ -89,19 +79,12 @@ package struct StrongCycleHistory {
         }
         for key in removed {
             guard let cycle = cycles.removeValue(forKey: key) else { continue }
-            reported.remove(key)
             for member in cycle.objects where cycleOf[member] == key { cycleOf[member] = nil }
         }
-        var decide = Set<TraceObjectID>()
         for cycle in found {
             let key = cycle.objects[0]
             cycles[key] = cycle
             for member in cycle.objects { cycleOf[member] = key }
-            decide.insert(key)
-        }
-        for id in touched { if let key = cycleOf[id] { decide.insert(key) } }
-        for key in decide {
-            if RetainCycleRule.isReported(cycles[key]!, in: snapshot) { reported.insert(key) } else { reported.remove(key) }
         }
     }
 }

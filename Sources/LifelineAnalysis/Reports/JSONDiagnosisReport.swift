@@ -20,15 +20,15 @@ public struct JSONDiagnosisReport: Sendable {
     public let trace: Trace
     /// The diagnoses, in the order ``TraceAnalyzer`` gives them.
     public let diagnoses: [Diagnosis]
-    /// The leaks Combine's implementation causes, listed apart from the findings and not
-    /// counted with them (``LibraryLeak/find(in:)``).
-    public let libraryLeaks: [LibraryLeak]
+    /// The problems Combine's implementation causes, listed apart from the findings and not
+    /// counted with them (``LibraryFinding/find(in:)``).
+    public let library: [LibraryFinding]
 
     /// Creates a report.
-    public init(trace: Trace, diagnoses: [Diagnosis], libraryLeaks: [LibraryLeak] = []) {
+    public init(trace: Trace, diagnoses: [Diagnosis], library: [LibraryFinding] = []) {
         self.trace = trace
         self.diagnoses = diagnoses
-        self.libraryLeaks = libraryLeaks
+        self.library = library
     }
 
     /// The report as pretty-printed JSON with sorted keys, ending with a newline.
@@ -87,10 +87,10 @@ public struct JSONDiagnosisReport: Sendable {
                     }
                 )
             },
-            libraryLeaks: libraryLeaks.isEmpty ? nil : libraryLeaks.map { leak in
-                LibraryLeakEntry(
-                    types: leak.types, count: leak.count, example: leak.example.map(object), chain: leak.chain,
-                    reason: leak.reason, snapshot: leak.snapshot, fingerprint: leak.fingerprint
+            library: library.isEmpty ? nil : library.map { finding in
+                LibraryEntry(
+                    code: finding.code, types: finding.types, count: finding.count, example: finding.example.map(object),
+                    summary: finding.summary, reason: finding.reason, evidence: finding.evidence, fingerprint: finding.fingerprint
                 )
             }
         )
@@ -112,16 +112,17 @@ public struct JSONDiagnosisReport: Sendable {
         let trace: TraceSummary
         let summary: Summary
         let diagnoses: [DiagnosisEntry]
-        let libraryLeaks: [LibraryLeakEntry]?
+        let library: [LibraryEntry]?
     }
 
-    private struct LibraryLeakEntry: Encodable {
+    private struct LibraryEntry: Encodable {
+        let code: String
         let types: [String]
         let count: Int
         let example: [ObjectEntry]
-        let chain: String
+        let summary: String
         let reason: String
-        let snapshot: Int
+        let evidence: [UInt64]
         let fingerprint: String
     }
 

@@ -26,16 +26,16 @@ public struct TextDiagnosisReport: Sendable {
     /// The pipelines of the trace, when the caller has them: a subscription's heading then
     /// says which of the pipelines made at its line it belongs to, when that line made several.
     public let pipelines: TracePipelines?
-    /// The leaks Combine's implementation causes, listed apart from the findings and not
-    /// counted with them (``LibraryLeak/find(in:)``).
-    public let libraryLeaks: [LibraryLeak]
+    /// The problems Combine's implementation causes, listed apart from the findings and not
+    /// counted with them (``LibraryFinding/find(in:)``).
+    public let library: [LibraryFinding]
 
     /// Creates a report.
-    public init(trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil, libraryLeaks: [LibraryLeak] = []) {
+    public init(trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil, library: [LibraryFinding] = []) {
         self.trace = trace
         self.diagnoses = diagnoses
         self.pipelines = pipelines
-        self.libraryLeaks = libraryLeaks
+        self.library = library
     }
 
     /// The report's text, ending with a newline.
@@ -89,12 +89,12 @@ public struct TextDiagnosisReport: Sendable {
                     + (more.count > 5 ? ", …" : ""))
             }
         }
-        if !libraryLeaks.isEmpty {
-            lines += ["", "Combine's own leaks (its implementation's, not your code's; not counted above)"]
-            for leak in libraryLeaks {
-                lines.append("  \(leak.count) × \(leak.types.joined(separator: ", ")): \(leak.chain) (snapshot \(leak.snapshot)): "
-                    + "\(leak.reason).")
-                lines.append("    fingerprint: \(leak.fingerprint)")
+        if !library.isEmpty {
+            lines += ["", "Combine's own (its implementation's problems, not your code's; not counted above)"]
+            for finding in library {
+                lines.append("  \(finding.count) × \(finding.code) \(finding.types.joined(separator: ", ")): \(finding.summary): "
+                    + "\(finding.reason).")
+                lines.append("    fingerprint: \(finding.fingerprint)")
             }
         }
         // Labels, type names and values are the program's text: each line is escaped as a

@@ -13,7 +13,9 @@ import LifelineLog
 /// subscription over outside their lock, so a promise fulfilled on another queue can do it):
 /// the finding says so, cites a snapshot taken on the subscribing thread inside that call,
 /// which widened the window, and suggests sending where the subscribe runs or subscribing
-/// where the sends run.
+/// where the sends run. When that subscription is of Combine's own implementation (its
+/// `Future`, a subject), the race is the implementation's, not the program's: it is not
+/// reported here but listed apart (``LibraryFinding``).
 public struct ConcurrentDeliveryRule: DiagnosisRule {
     public let code = "concurrent-delivery"
 
@@ -21,9 +23,45 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
     public init() {}
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
+        Self.overlaps(in: lifecycles).filter { !$0.isCombinesOwnHandOver(in: lifecycles) }.map { overlap in
+            diagnosis(overlap.subscriber, first: overlap.first, firstEnd: overlap.firstEnd, second: overlap.second, in: lifecycles)
+        }
+    }
+
+    /// Two receive calls on one subscriber on two threads at once: the first overlap the log
+    /// proves for each subscriber.
+    struct Overlap {
+        let subscriber: TraceObjectID
+        /// The call that was running, its begin event and its end's sequence number.
+        let first: TraceEvent
+        let firstEnd: UInt64
+        /// The call that began on another thread while it ran.
+        let second: TraceEvent
+
+        /// The subscription that sent the second call, when it is the one the first call, a
+        /// `receive(subscription:)`, was handing over: its result overtook the handshake.
+        func overtakingSubscription(in lifecycles: TraceLifecycles) -> TraceObjectID? {
+            guard case .receiveSubscription(_, let handed) = first.kind,
+                  let subscription = lifecycles.lifecycle(ofEvent: second.seq)?.subscription, handed == subscription
+            else { return nil }
+            return subscription
+        }
+
+        /// Whether the result overtook the handshake of a subscription of Combine's own
+        /// implementation (OpenCombine's `Future` and subjects hand a subscription over outside
+        /// their lock): the implementation's race, not the program's.
+        func isCombinesOwnHandOver(in lifecycles: TraceLifecycles) -> Bool {
+            guard let subscription = overtakingSubscription(in: lifecycles), let type = lifecycles.trace.object(subscription)?.typeName
+            else { return false }
+            return type.hasPrefix("OpenCombine.") || type.hasPrefix("Combine.")
+        }
+    }
+
+    /// The first overlap the log proves for each subscriber, in the order of their second calls.
+    static func overlaps(in lifecycles: TraceLifecycles) -> [Overlap] {
         var open: [TraceObjectID: [TraceCall]] = [:]
         var reported = Set<TraceObjectID>()
-        var diagnoses: [Diagnosis] = []
+        var overlaps: [Overlap] = []
         for event in lifecycles.trace.events where event.phase == .begin {
             guard let subscriber = Self.receiver(of: event.kind), let call = lifecycles.calls.call(at: event.seq) else {
                 continue
@@ -31,11 +69,11 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
             let running = open[subscriber, default: []].filter { $0.end.map { $0 > event.seq } ?? false }
             if let other = running.first(where: { $0.thread != event.thread }), reported.insert(subscriber).inserted,
                let otherEvent = lifecycles.event(other.begin), let otherEnd = other.end {
-                diagnoses.append(diagnosis(subscriber, first: otherEvent, firstEnd: otherEnd, second: event, in: lifecycles))
+                overlaps.append(Overlap(subscriber: subscriber, first: otherEvent, firstEnd: otherEnd, second: event))
             }
             open[subscriber] = running + [call]
         }
-        return diagnoses
+        return overlaps
     }
 
     private func diagnosis(
@@ -56,7 +94,8 @@ public struct ConcurrentDeliveryRule: DiagnosisRule {
             + "began on \(secondPlace) while \(Self.callName(first.kind)) was still running on \(firstPlace)."
         var fix = "Deliver to a subscriber from one thread at a time: serialize \(sender) with a lock or a serial queue."
         var evidence = [first.seq, second.seq, firstEnd]
-        if case .receiveSubscription(_, let handed) = first.kind, let subscription = lifecycle?.subscription, handed == subscription {
+        if let subscription = Overlap(subscriber: subscriber, first: first, firstEnd: firstEnd, second: second)
+            .overtakingSubscription(in: lifecycles) {
             // The subscription sent before the handshake that handed it over had returned.
             message += " The result of \(lifecycles.name(subscription)) overtook the handshake that handed it over."
             let pause = lifecycles.trace.snapshots.first { snapshot in

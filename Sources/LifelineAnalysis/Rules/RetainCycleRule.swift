@@ -7,9 +7,9 @@ import LifelineLog
 /// a subscription or an `AnyCancellable` gets a ``LoopVerdict``, taken from what the log
 /// proves, never from what kinds of object the loop holds. It is reported when:
 /// - the verdict proves its objects should be gone: their work was over (every hop of each of
-///   them completed or cancelled, or still subscribed for a pipeline that was cancelled) yet no owner outside
-///   holds the loop; what held it from outside let go of it; or nothing outside a loop of
-///   Combine's objects references it at all;
+///   them completed or cancelled, or still subscribed for a pipeline that was cancelled) yet
+///   no owner outside holds the loop; what held it from outside let go of it; or nothing
+///   outside a loop of Combine's objects references it at all;
 /// - or an owner outside (or something the snapshot does not draw) still holds a loop through
 ///   the program's own objects that holds its own `AnyCancellable`: a warning that it leaks
 ///   when that owner lets go.
@@ -19,9 +19,9 @@ import LifelineLog
 /// not reported. Nor is a loop that:
 /// - the snapshot did not check every holder of (a per-call snapshot takes the objects
 ///   it did not check from earlier snapshots; see ``TraceSnapshot/lastChecked``);
-/// - a later snapshot shows broken: one of its objects deallocated, or one of its
-///   holders alive, checked by that snapshot, without its reference. A loop that the program cancels on teardown is not
-///   reported as long as a snapshot after the teardown shows it gone. An object a later
+/// - a later snapshot shows broken: one of its objects deallocated, or one of its holders
+///   alive, checked by that snapshot, without its reference. A loop that the program cancels
+///   on teardown is not reported as long as a snapshot after the teardown shows it gone. An object a later
 ///   snapshot does not show proves nothing: objects found only by heap inspection are absent
 ///   once nothing reaches them, not dead.
 ///
@@ -118,7 +118,9 @@ public struct RetainCycleRule: DiagnosisRule {
             "capture \(graph.distinctName(of: edge.to)) weakly in \(graph.distinctName(of: edge.from))'s closure (`[weak self]`)"
         }
         let fix: String
-        if case .ended = verdict {
+        let isEnded: Bool
+        if case .ended = verdict { isEnded = true } else { isEnded = false }
+        if isEnded {
             fix = "Break the loop where the work ends: an operator's or a subscription's cancel() and completion must cancel "
                 + "what it subscribed to and let go of (set to nil) its subscription and its subscriber"
                 + (weakening.map { "; or \($0)." } ?? ".")
@@ -132,7 +134,7 @@ public struct RetainCycleRule: DiagnosisRule {
             evidence: Array(Set(evidence)).sorted(),
             message: "Retain cycle: \(graph.words(cycle.chain)). "
                 + "These objects hold each other strongly (\(objects.map(lifecycles.name).joined(separator: ", "))), "
-                + "so none of them can be deallocated, and the subscription keeps running, until the loop is broken "
+                + "so none of them can be deallocated\(isEnded ? "" : ", and the subscription keeps running,") until the loop is broken "
                 + "(snapshot \(snapshot.index) \"\(snapshot.label)\", after event @\(snapshot.seq)"
                 + (isLast ? ", the last snapshot)." : "; later snapshots do not show all of its objects, so whether it was broken is unknown).")
                 + holding,
@@ -198,29 +200,14 @@ public struct RetainCycleRule: DiagnosisRule {
 
     /// Whether the loop holds a subscriber, a subscription or an `AnyCancellable`: a loop of
     /// the program's objects alone is no business of this rule.
-    private static func holdsCombineObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot) -> Bool {
+    static func holdsCombineObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot) -> Bool {
         cycle.objects.contains { id in [.subscriber, .subscription, .cancellable].contains(snapshot.node(id)?.kind) }
-    }
-
-    /// Whether a loop in `graph` is one this rule reports (see the type's documentation).
-    static func isReported(_ cycle: RetainCycle, in graph: OwnershipGraph) -> Bool {
-        isReported(cycle, in: graph.snapshot)
-    }
-
-    /// Whether a loop in `snapshot` is one this rule reports (see the type's documentation).
-    static func isReported(_ cycle: RetainCycle, in snapshot: TraceSnapshot) -> Bool {
-        let kinds = Set(cycle.objects.compactMap { id -> TraceSnapshot.Node.Kind? in
-            guard let node = snapshot.node(id) else { return nil }
-            return node.kind == .collection && isCombineStorage(id, in: snapshot) ? .subject : node.kind
-        })
-        return !kinds.isDisjoint(with: [.subscriber, .subscription, .cancellable])
-            && !kinds.isDisjoint(with: [.root, .object, .closureContext, .cancellable, .collection])
     }
 
     /// Whether the snapshot checked every holder on `chain` itself: a per-call snapshot takes
     /// the objects it did not check from earlier snapshots, and a loop pieced together from
     /// references seen at different moments proves nothing.
-    private static func isChecked(_ chain: [TraceSnapshot.Edge], in snapshot: TraceSnapshot) -> Bool {
+    static func isChecked(_ chain: [TraceSnapshot.Edge], in snapshot: TraceSnapshot) -> Bool {
         snapshot.isComplete || chain.allSatisfy { snapshot.checked($0.from) }
     }
 
@@ -281,10 +268,20 @@ public struct RetainCycleRule: DiagnosisRule {
 
 extension OwnershipGraph {
     /// The loops of this snapshot that `retain-cycle` would report from it alone: those that
-    /// hold a subscriber, subscription or AnyCancellable and an object outside Combine's
-    /// machinery (see ``RetainCycleRule``). Whether a later snapshot shows them broken is the
-    /// rule's business, across snapshots.
-    public var retainCycles: [RetainCycle] {
-        strongCycles.filter { RetainCycleRule.isReported($0, in: self) }
+    /// hold a subscriber, subscription or AnyCancellable, that the snapshot checked, that are
+    /// not Combine's own, and whose ``LoopVerdict`` (read through the snapshots up to this one)
+    /// proves a leak or names an owner whose release leaks them (see ``RetainCycleRule``).
+    /// Whether a later snapshot shows them broken is the rule's business, across snapshots.
+    ///
+    /// - Parameter lifecycles: The lifecycles of the trace the snapshot belongs to.
+    public func retainCycles(in lifecycles: TraceLifecycles) -> [RetainCycle] {
+        let snapshots = lifecycles.trace.snapshots
+        let position = snapshots.firstIndex { $0.index == snapshot.index && $0.seq == snapshot.seq } ?? snapshots.endIndex - 1
+        let through = position >= 0 ? snapshots[...position] : snapshots[...]
+        return strongCycles.filter { cycle in
+            RetainCycleRule.holdsCombineObject(cycle, in: snapshot) && RetainCycleRule.isChecked(cycle.chain, in: snapshot)
+                && !LoopVerdict.isLibraryOwn(cycle, in: lifecycles.trace)
+                && LoopVerdict(of: cycle, in: self, through: through, lifecycles: lifecycles).isReported
+        }
     }
 }

@@ -11,8 +11,9 @@ import LifelineLog
 ///   internals are not drawn.
 /// - Each reference is an edge labelled with its field: solid when strong, dashed when weak,
 ///   dotted when unowned.
-/// - The loops `retain-cycle` reports (``OwnershipGraph/retainCycles`` whose holders the
-///   snapshot checked) are drawn in the warning colour; deallocated objects are greyed.
+/// - The loops `retain-cycle` reports from this snapshot (``OwnershipGraph/retainCycles(in:)``:
+///   by their verdict, not by the kinds of object on them) are drawn in the warning colour;
+///   deallocated objects are greyed.
 /// - A per-call snapshot checks only some objects and takes the others from earlier snapshots
 ///   (``TraceSnapshot/lastChecked``): each of those says which one (`as found after @96`), and
 ///   the caption says what that means, so a picture never passes an older look off as current.
@@ -31,8 +32,9 @@ public enum OwnershipDOTRenderer {
     /// - Parameters:
     ///   - snapshot: One of `trace`'s snapshots.
     ///   - trace: The trace that declares the snapshot's objects.
-    public static func render(_ snapshot: TraceSnapshot, in trace: Trace) -> String {
-        graph(snapshot, in: trace).text
+    ///   - lifecycles: The trace's lifecycles, when the caller has them; rebuilt otherwise.
+    public static func render(_ snapshot: TraceSnapshot, in trace: Trace, lifecycles: TraceLifecycles? = nil) -> String {
+        graph(snapshot, in: trace, lifecycles: lifecycles).text
     }
 
     /// The DOT model of `snapshot`, to adjust before writing it out.
@@ -40,13 +42,10 @@ public enum OwnershipDOTRenderer {
     /// - Parameters:
     ///   - snapshot: One of `trace`'s snapshots.
     ///   - trace: The trace that declares the snapshot's objects.
-    public static func graph(_ snapshot: TraceSnapshot, in trace: Trace) -> DotGraph {
+    ///   - lifecycles: The trace's lifecycles, when the caller has them; rebuilt otherwise.
+    public static func graph(_ snapshot: TraceSnapshot, in trace: Trace, lifecycles: TraceLifecycles? = nil) -> DotGraph {
         let ownership = OwnershipGraph(snapshot: snapshot, trace: trace)
-        // Only the loops `retain-cycle` could report: a per-call snapshot's loop through an
-        // object it did not check pieces together references seen at different moments.
-        let cycles = ownership.retainCycles.filter { cycle in
-            snapshot.isComplete || cycle.chain.allSatisfy { snapshot.checked($0.from) }
-        }
+        let cycles = ownership.retainCycles(in: lifecycles ?? TraceLifecycles(trace))
         let cycleObjects = Set(cycles.flatMap(\.chainObjects))
         let cycleEdges = Set(cycles.flatMap(\.chain))
         var graph = DotGraph.ownershipGraph(name: "ownership")

@@ -113,7 +113,7 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         case .perfetto: return PerfettoTraceRenderer.renderUTF8(trace)
         case .dot, .graphSVG, .graphPNG:
             guard let snapshot = snapshot ?? trace.snapshots.last else { throw NoSnapshot() }
-            let graph = OwnershipDOTRenderer.graph(snapshot, in: trace)
+            let graph = OwnershipDOTRenderer.graph(snapshot, in: trace, lifecycles: lifecycles)
             guard self != .dot else { return Array(graph.text.utf8) }
             let (dot, svg) = try Self.laidOutToFit(graph, layout: layout, theme: theme)
             let picture = self == .graphSVG ? Array(svg.utf8) : try layout.png(fromDOT: dot, theme: theme)

@@ -73,11 +73,11 @@ struct DiagnoseCommand: ParsableCommand {
             let headed = diagnoses.contains { $0.hop != nil }
             let report = TextDiagnosisReport(
                 trace: trace, diagnoses: diagnoses, pipelines: headed ? TracePipelines(lifecycles) : nil,
-                libraryLeaks: LibraryLeak.find(in: lifecycles)
+                library: LibraryFinding.find(in: lifecycles)
             )
             print(report.render(), terminator: "")
         case .json:
-            print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses, libraryLeaks: LibraryLeak.find(in: lifecycles)).render(), terminator: "")
+            print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses, library: LibraryFinding.find(in: lifecycles)).render(), terminator: "")
         }
         let status = ExitStatusPolicy(strict: strict).exitStatus(for: diagnoses)
         if status != 0 { throw ExitCode(status) }
