@@ -46,14 +46,13 @@ import Testing
         #expect(diagnoses.isEmpty)
     }
 
-    @Test func aCancelledSinkNoRootReachesIsAWarningWhenRootsWereRegistered() throws {
-        let (story, _, _, diagnoses) = leaks { story in
+    /// That no registered root reaches an object proves nothing: the stack, a global or a
+    /// cache the inspection did not reach may hold it on purpose.
+    @Test func aCancelledSinkNoRootReachesIsNotGuessedAboutEvenWhenRootsWereRegistered() {
+        let (_, _, _, diagnoses) = leaks { story in
             [Edge(from: story.cancellable, to: story.sink, field: "_cancel (closure)", ownership: .strong)]
         }
-        let leak = try #require(diagnoses.only)
-        #expect(leak.severity == .warning)
-        #expect(leak.objects == [story.sink, story.cancellable])
-        #expect(leak.message.hasSuffix("no object registered with Lifeline.track reaches it."))
+        #expect(diagnoses.isEmpty)
     }
 
     @Test func withoutRegisteredRootsAnUnheldObjectIsNotGuessedAbout() {

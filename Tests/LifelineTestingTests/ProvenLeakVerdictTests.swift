@@ -281,3 +281,60 @@ extension ProvenLeakVerdictTests {
         #expect(race.reason.hasSuffix("Future.Conduit hands a subscription over outside its lock"), "\(race.reason)")
     }
 }
+
+extension ProvenLeakVerdictTests {
+    /// Owns a subject that keeps its cancelled subscriptions, and a cache of finished
+    /// subscriptions' AnyCancellables, the way a long-lived service does.
+    final class FeedService {
+        let feed = ReplayingSubject<Int>(bufferSize: 1)
+        var finished: [AnyCancellable] = []
+
+        func churn() {
+            for _ in 0..<3 { feed.sink { _ in }.cancel() }
+            let done = Just(1).sink { _ in }
+            finished.append(done)
+        }
+    }
+
+    /// The codes and fingerprints of a recording of the service's churn, with `tracked`
+    /// registered with `Lifeline.track`, or nothing.
+    private func verdicts(tracking tracked: AnyObject?) throws -> [String] {
+        let service = FeedService()
+        let (_, diagnoses) = try findings {
+            if let tracked { Lifeline.track(tracked, name: "Screen") }
+            service.churn()
+        }
+        withExtendedLifetime((service, tracked)) {}
+        return diagnoses.map { "\($0.code) \($0.fingerprint)" }
+    }
+
+    /// Whether the program registered a root (here an unrelated screen) must not change a
+    /// verdict: the subject's kept subscriptions are a leak either way, and the finished sink
+    /// that the service, which nothing in the graph reaches, keeps is no proven leak either way.
+    @Test func whatTheProgramTrackedChangesNoVerdict() throws {
+        let untracked = try verdicts(tracking: nil)
+        let tracked = try verdicts(tracking: Screen())
+        #expect(untracked == tracked)
+        #expect(untracked.count == 1 && untracked[0].hasPrefix("leaked-subscription "), "\(untracked)")
+    }
+}
+
+extension ProvenLeakVerdictTests {
+    /// A `share()` left running on a subject nothing holds any more: what the loop alone keeps
+    /// (the multicast's subject subscriber, which holds the shared subject weakly) is the loop's
+    /// own, not a way in from outside.
+    @Test func aSharedPipelineLeftRunningOnADroppedSubjectIsOutOfReach() throws {
+        let (trace, diagnoses) = try findings {
+            let upstream = PassthroughSubject<Int, Never>()
+            upstream.prepend(-1).share().subscribe(KeepingSubscriber())
+            upstream.send(0)
+        }
+        let cycle = try #require(diagnoses.first { $0.code == "retain-cycle" }, "\(diagnoses.map(\.message))")
+        #expect(cycle.severity == .error)
+        #expect(cycle.message.hasSuffix("so nothing can send to, complete or cancel the subscription any more."), "\(cycle.message)")
+        let kept = try #require(trace.snapshots.last).edges.contains { edge in
+            edge.ownership == .weak && trace.object(edge.from)?.shortTypeName.hasPrefix("SubjectSubscriber") == true
+        }
+        #expect(kept, "the multicast's subject subscriber no longer holds its subject weakly: the test no longer shows the case")
+    }
+}

@@ -10,9 +10,9 @@ import LifelineLog
 ///   The completion or cancel that should have broken the loop came and went.
 /// - **Stuck, its owner gone:** ``LoopHolders`` found that from some snapshot on only the loop
 ///   and Combine's own objects held it, the runtime counting no other strong reference.
-/// - **Stuck, out of reach:** a loop of Combine's objects alone that nothing outside it
-///   references in any way (strong, weak or unowned), the runtime counting no reference the
-///   snapshot does not draw: nothing can send to it, complete it or cancel it.
+/// - **Stuck, out of reach:** a loop of Combine's objects alone that nothing outside it and what
+///   it alone keeps references in any way (strong, weak or unowned), the runtime counting no
+///   reference the snapshot does not draw: nothing can send to it, complete it or cancel it.
 /// - **May live, cancel in reach:** a live `AnyCancellable` outside the loop holds one of its
 ///   objects and none is on the loop: releasing or cancelling it ends the subscription.
 /// - **May live, owned:** an owner outside the loop still holds it. A loop through the program's
@@ -87,9 +87,10 @@ enum LoopVerdict: Hashable, Sendable {
         }
         guard RetainCycleRule.holdsProgramObject(cycle, in: snapshot, lifecycles: lifecycles) else {
             // A loop of Combine's objects alone is how a subscription runs: something outside
-            // can still end it unless nothing outside references it at all.
+            // can still end it unless nothing outside what it alone keeps references it at all.
+            let reached = Self.isReachedFromOutside(loop, in: graph)
             let drawsAll = loop.allSatisfy { id in graph.tallies(of: id)?.allSatisfy { $0.undrawn == 0 } == true }
-            self = outside.isEmpty && drawsAll && loop.allSatisfy(snapshot.checked) ? .outOfReach : .unknown
+            self = !reached && drawsAll && loop.allSatisfy(snapshot.checked) ? .outOfReach : .unknown
             return
         }
         switch LoopHolders(of: Set(cycle.chainObjects), through: snapshots) {
@@ -102,6 +103,39 @@ enum LoopVerdict: Hashable, Sendable {
         case .owned?, nil:
             self = .unknown
         }
+    }
+
+    /// Whether anything outside the loop and what it keeps can reach the loop: a reference
+    /// (strong, weak or unowned) into it from an object it does not reach, or a path to it from
+    /// an object it reaches that something else references too, or that the runtime counts a
+    /// reference to the snapshot does not draw. A reference from what only the loop keeps (a
+    /// subscriber the loop keeps that holds the loop's subject weakly) is the loop's own, not a
+    /// way in.
+    private static func isReachedFromOutside(_ loop: Set<TraceObjectID>, in graph: OwnershipGraph) -> Bool {
+        let snapshot = graph.snapshot
+        let live = { (id: TraceObjectID) in snapshot.node(id)?.alive == true }
+        var region = loop
+        var queue = Array(loop).sorted()
+        while let current = queue.popLast() {
+            for edge in snapshot.edges(from: current) where edge.ownership.isStrong && live(edge.to) && region.insert(edge.to).inserted {
+                queue.append(edge.to)
+            }
+        }
+        // The ways in: loop objects held from outside the region, and the region's other objects
+        // held from outside it or by references the snapshot does not draw.
+        var entered = region.filter { id in
+            snapshot.holders(of: id).contains { live($0) && !region.contains($0) }
+                || (!loop.contains(id) && graph.tallies(of: id)?.contains { $0.undrawn > 0 } != false)
+        }
+        if !entered.isDisjoint(with: loop) { return true }
+        queue = Array(entered).sorted()
+        while let current = queue.popLast() {
+            for edge in snapshot.edges(from: current) where region.contains(edge.to) && entered.insert(edge.to).inserted {
+                if loop.contains(edge.to) { return true }
+                queue.append(edge.to)
+            }
+        }
+        return false
     }
 
     /// Whether every object of `cycle` is of a type Combine's implementation declares, or the

@@ -3,20 +3,19 @@ import LifelineLog
 /// Finds, in a start/stop recording with ownership snapshots, pipeline objects that outlived
 /// their work: a subscriber, its subscription or the AnyCancellable that wraps it, still alive
 /// in the snapshot taken at stop although the subscription had completed or been cancelled,
-/// and kept alive by a loop whose ``LoopVerdict`` proves it stuck, by its publisher, or, when
-/// the program registered roots with `Lifeline.track`, by nothing those roots reach.
+/// and kept alive by a loop whose ``LoopVerdict`` proves it stuck, or by its publisher.
 ///
 /// The rule only says what the graph proves:
 /// - It needs the snapshot taken at stop; without one it reports nothing.
 /// - An object a registered root reaches is owned, and not reported: an AnyCancellable that a
 ///   live owner still keeps after its publisher finished is normal.
-/// - An object nothing in the graph holds is reported only when roots were registered: with
-///   none, it may be held by the stack or a global the graph cannot see, so the rule stays
-///   silent rather than guess. Such a finding is a warning; one held by a loop the log proves
-///   stuck (``LoopVerdict``: its work over, its owner gone, or out of reach), which cannot be
-///   freed, is an error. A loop whose subscription something outside can still end (a subject
-///   and the conduit of a subscription still running, a live AnyCancellable outside it) is no
-///   leak of the finished one.
+/// - An object nothing in the graph holds is not reported, whatever the program tracked: the
+///   stack, a global, a cache outside the graph or a `Task` may hold it on purpose, and that
+///   nothing the program registered with `Lifeline.track` reaches it proves nothing.
+/// - One held by a loop the log proves stuck (``LoopVerdict``: its work over, its owner gone,
+///   or out of reach), which cannot be freed, is an error. A loop whose subscription something
+///   outside can still end (a subject and the conduit of a subscription still running, a live
+///   AnyCancellable outside it) is no leak of the finished one.
 /// - Every hop of the subscriber must have ended: one that rejected a second subscription by
 ///   cancelling it may still run its first.
 /// - Subscriptions a publisher still holds after they were cancelled or completed
@@ -43,7 +42,6 @@ public struct LeakedAtStopRule: DiagnosisRule {
             verdicts[cycle.chain] = stuck
             return stuck
         }
-        let rootsRegistered = snapshot.nodes.contains { $0.kind == .root && $0.alive }
         // The AnyCancellables that hold each subscriber strongly, in the snapshot's order.
         var wrappersOf: [TraceObjectID: [TraceObjectID]] = [:]
         for edge in snapshot.edges where edge.ownership.isStrong && snapshot.node(edge.from)?.kind == .cancellable {
@@ -67,11 +65,10 @@ public struct LeakedAtStopRule: DiagnosisRule {
                 switch explanation {
                 case .heldByCycle(let cycle, _) where isStuck(cycle):
                     leaked.append((object, explanation))
-                case .unheld where rootsRegistered:
-                    leaked.append((object, explanation))
                 case .unknown, .deallocated, .deallocatedBefore, .heldByRoot, .unheld, .heldByCycle:
                     // A loop whose subscription something outside can still end, or that the
-                    // log proves nothing about, is no leak: `retain-cycle` says what it can.
+                    // log proves nothing about, and an object held from outside the graph, are
+                    // no proven leak: `retain-cycle` and `why` say what they can.
                     continue
                 }
             }
@@ -83,10 +80,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
         var byLoop: [[TraceSnapshot.Edge]: Int] = [:]
         var groups: [[Leak]] = []
         for leak in leaks {
-            guard case .heldByCycle(let cycle, _) = leak.objects[0].explanation else {
-                groups.append([leak])
-                continue
-            }
+            guard case .heldByCycle(let cycle, _) = leak.objects[0].explanation else { continue }
             if let index = byLoop[cycle.chain] {
                 groups[index].append(leak)
             } else {
@@ -108,14 +102,11 @@ public struct LeakedAtStopRule: DiagnosisRule {
         var completed: Bool { lifecycle.completions.first?.seq == end }
     }
 
-    /// The finding on the objects that ended subscriptions left alive, all held the same way.
+    /// The finding on the objects that ended subscriptions left alive, held by one stuck loop.
     private func diagnosis(_ group: [Leak], in graph: OwnershipGraph, lifecycles: TraceLifecycles) -> Diagnosis {
         let snapshot = graph.snapshot
         let first = group[0].objects[0]
         let objects = group.flatMap { $0.objects.map(\.object) }
-        let onCycle = group.contains { leak in
-            leak.objects.contains { if case .heldByCycle = $0.explanation { return true } else { return false } }
-        }
         let because = graph.sentence(explaining: first.explanation, subject: lifecycles.name(first.object))
         let alive = "\(objects.map(lifecycles.name).joined(separator: ", ")) \(objects.count == 1 ? "was" : "were") still alive when "
             + "recording stopped although"
@@ -124,17 +115,12 @@ public struct LeakedAtStopRule: DiagnosisRule {
             : "their subscriptions had ended (" + group.map { "\($0.completed ? "completed" : "cancelled") at @\($0.end)" }
                 .joined(separator: ", ") + ")"
         return Diagnosis(
-            code: code, severity: onCycle ? .error : .warning,
+            code: code, severity: .error,
             objects: objects,
             evidence: Array(Set(group.map(\.end))).sorted() + [snapshot.seq],
-            message: "\(alive) \(ended): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because)"
-                + (onCycle ? "." : ", and no object registered with Lifeline.track reaches it."),
-            fix: onCycle
-                ? "Break the loop: capture the owner weakly in sink and assign closures (`[weak self]`), or release "
-                    + "the AnyCancellable (set it to nil, or empty the set that stores it) once the work has ended."
-                : "Release what the finished subscription left behind: drop the AnyCancellable or subscriber from "
-                    + "wherever it is kept (a global, a static or a cache outside your object graph) once the work "
-                    + "has ended.",
+            message: "\(alive) \(ended): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because).",
+            fix: "Break the loop: capture the owner weakly in sink and assign closures (`[weak self]`), or release "
+                + "the AnyCancellable (set it to nil, or empty the set that stores it) once the work has ended.",
             hop: group[0].lifecycle.hop
         )
     }
