@@ -47,7 +47,7 @@ struct PublisherKeptSubscriptions {
                     else { continue }
                     path.insert(into, at: 0)
                 }
-                let key = "\(path[0].from) " + path.map { $0.field.hasPrefix("[") ? "[]" : $0.field }.joined(separator: ".")
+                let key = "\(path[0].from) " + path.map { LoopLeakTrace.reference($0, in: lifecycles.trace) }.joined(separator: " ")
                 found[key, default: (path, [])].endings.append(ending)
             }
         }

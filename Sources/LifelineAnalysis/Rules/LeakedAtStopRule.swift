@@ -59,32 +59,29 @@ public struct LeakedAtStopRule: DiagnosisRule {
             else { continue }
             let wrappers = wrappersOf[lifecycle.subscriber, default: []]
             let candidates = [lifecycle.subscriber] + (lifecycle.subscription.map { [$0] } ?? []) + wrappers
-            var leaked: [(object: TraceObjectID, explanation: AliveExplanation)] = []
+            // Only what a loop the log proves stuck holds: a loop whose subscription something
+            // outside can still end, or that the log proves nothing about, and an object held
+            // from outside the graph, are no proven leak (`retain-cycle` and `why` say what
+            // they can).
+            var leaked: [(object: TraceObjectID, explanation: AliveExplanation, loop: RetainCycle)] = []
             for object in candidates where !reported.contains(object) {
                 let explanation = graph.whyAlive(object)
-                switch explanation {
-                case .heldByCycle(let cycle, _) where isStuck(cycle):
-                    leaked.append((object, explanation))
-                case .unknown, .deallocated, .deallocatedBefore, .heldByRoot, .unheld, .heldByCycle:
-                    // A loop whose subscription something outside can still end, or that the
-                    // log proves nothing about, and an object held from outside the graph, are
-                    // no proven leak: `retain-cycle` and `why` say what they can.
-                    continue
-                }
+                if case .heldByCycle(let cycle, _) = explanation, isStuck(cycle) { leaked.append((object, explanation, cycle)) }
             }
-            guard !leaked.isEmpty else { continue }
-            for (object, _) in leaked { reported.insert(object) }
-            leaks.append(Leak(lifecycle: lifecycle, end: end, objects: leaked))
+            guard let first = leaked.first else { continue }
+            for (object, _, _) in leaked { reported.insert(object) }
+            leaks.append(Leak(
+                lifecycle: lifecycle, end: end, objects: leaked.map(\.object), explanation: first.explanation, loop: first.loop
+            ))
         }
         // The finished subscriptions one stuck loop keeps are one leak: one finding.
         var byLoop: [[TraceSnapshot.Edge]: Int] = [:]
         var groups: [[Leak]] = []
         for leak in leaks {
-            guard case .heldByCycle(let cycle, _) = leak.objects[0].explanation else { continue }
-            if let index = byLoop[cycle.chain] {
+            if let index = byLoop[leak.loop.chain] {
                 groups[index].append(leak)
             } else {
-                byLoop[cycle.chain] = groups.count
+                byLoop[leak.loop.chain] = groups.count
                 groups.append([leak])
             }
         }
@@ -92,12 +89,15 @@ public struct LeakedAtStopRule: DiagnosisRule {
             + groups.map { diagnosis($0, in: graph, lifecycles: lifecycles) }
     }
 
-    /// The objects one ended subscription left alive, and why each was.
+    /// The objects one ended subscription left alive, held by a stuck loop.
     private struct Leak {
         let lifecycle: Lifecycle
         /// The completion or cancel that ended it.
         let end: UInt64
-        let objects: [(object: TraceObjectID, explanation: AliveExplanation)]
+        let objects: [TraceObjectID]
+        /// Why the first of them was alive, and the loop that held it.
+        let explanation: AliveExplanation
+        let loop: RetainCycle
 
         var completed: Bool { lifecycle.completions.first?.seq == end }
     }
@@ -105,9 +105,8 @@ public struct LeakedAtStopRule: DiagnosisRule {
     /// The finding on the objects that ended subscriptions left alive, held by one stuck loop.
     private func diagnosis(_ group: [Leak], in graph: OwnershipGraph, lifecycles: TraceLifecycles) -> Diagnosis {
         let snapshot = graph.snapshot
-        let first = group[0].objects[0]
-        let objects = group.flatMap { $0.objects.map(\.object) }
-        let because = graph.sentence(explaining: first.explanation, subject: lifecycles.name(first.object))
+        let objects = group.flatMap(\.objects)
+        let because = graph.sentence(explaining: group[0].explanation, subject: lifecycles.name(group[0].objects[0]))
         let alive = "\(objects.map(lifecycles.name).joined(separator: ", ")) \(objects.count == 1 ? "was" : "were") still alive when "
             + "recording stopped although"
         let ended = group.count == 1
