@@ -66,14 +66,15 @@ extension OwnershipGraph {
     /// program that made it. A `Task` that runs such a loop holds what its closure captured,
     /// and the inspection does not read a task's frames.
     var forAwaitLoops: String {
+        let iterators = ["AsyncPublisher<", "AsyncThrowingPublisher<"].flatMap { ["OpenCombine.\($0)", "Combine.\($0)"] }
         let loops = snapshot.nodes.filter { node in
             guard node.alive, let type = trace.object(node.id)?.typeName else { return false }
-            return ["AsyncPublisher<", "AsyncThrowingPublisher<"].contains { type.hasPrefix("OpenCombine.\($0)") || type.hasPrefix("Combine.\($0)") }
-                && type.contains(">.Iterator.")
+            return iterators.contains(where: type.hasPrefix) && type.contains(">.Iterator.")
         }
         guard !loops.isEmpty else { return "" }
-        let names = loops.prefix(3).map { node in trace.object(node.id)?.placedName ?? "object \(node.id)" }.joined(separator: ", ")
-        return "; \(loops.count == 1 ? "a `for await` loop over a publisher was" : "\(loops.count) `for await` loops over publishers were") "
-            + "still running in a Task, whose frames the inspection does not read (\(names)\(loops.count > 3 ? ", …" : ""))"
+        let names = loops.prefix(3).map { node in trace.object(node.id)?.placedName ?? "object \(node.id)" }
+        let running = loops.count == 1 ? "a `for await` loop over a publisher was" : "\(loops.count) `for await` loops over publishers were"
+        return "; \(running) still running in a Task, whose frames the inspection does not read ("
+            + names.joined(separator: ", ") + (loops.count > 3 ? ", …" : "") + ")"
     }
 }

@@ -41,7 +41,8 @@ struct HopEnding: Hashable, Sendable {
             guard depth < 16, !hop.downstream.isEmpty else { return nil }
             var last: UInt64 = 0
             for id in hop.downstream {
-                guard let downstream = ending(lifecycles.lifecycle(id), depth: depth + 1), downstream.way != .completed else { return nil }
+                guard let downstream = ending(lifecycles.lifecycle(id), depth: depth + 1), downstream.way != .completed
+                else { return nil }
                 last = max(last, downstream.seq)
             }
             return (last, .orphaned)

@@ -6,9 +6,9 @@ import LifelineLog
 ///
 /// The suspect references are the loop's references that the program's own objects hold (a
 /// view model's field, a set that stores an `AnyCancellable`) and the closure captures of them:
-/// the ones the program made and a fix can break or weaken. A loop of Combine's objects alone has no such
-/// reference, and every reference on it is a suspect: the operator or subscription that keeps
-/// them after its work ended is the code to fix.
+/// the ones the program made and a fix can break or weaken. A loop of Combine's objects alone
+/// has no such reference, and every reference on it is a suspect: the operator or subscription
+/// that keeps them after its work ended is the code to fix.
 struct LoopLeakTrace {
     let trace: LeakTrace
 

@@ -62,7 +62,9 @@ enum LoopVerdict: Hashable, Sendable {
     }
 
     /// The verdict on `cycle` in the last of `snapshots`, whose graph is `graph`.
-    init(of cycle: RetainCycle, in graph: OwnershipGraph, through snapshots: ArraySlice<TraceSnapshot>, lifecycles: TraceLifecycles) {
+    init(
+        of cycle: RetainCycle, in graph: OwnershipGraph, through snapshots: ArraySlice<TraceSnapshot>, lifecycles: TraceLifecycles
+    ) {
         let snapshot = graph.snapshot
         let loop = Set(cycle.objects)
         let outside = loop.sorted().flatMap { id in
@@ -117,8 +119,8 @@ enum LoopVerdict: Hashable, Sendable {
         var region = loop
         var queue = Array(loop).sorted()
         while let current = queue.popLast() {
-            for edge in snapshot.edges(from: current) where edge.ownership.isStrong && live(edge.to) && region.insert(edge.to).inserted {
-                queue.append(edge.to)
+            for edge in snapshot.edges(from: current) where edge.ownership.isStrong && live(edge.to) {
+                if region.insert(edge.to).inserted { queue.append(edge.to) }
             }
         }
         // The ways in: loop objects held from outside the region, and the region's other objects
