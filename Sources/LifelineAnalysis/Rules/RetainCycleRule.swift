@@ -54,8 +54,10 @@ public struct RetainCycleRule: DiagnosisRule {
         var latest: [[TraceSnapshot.Edge]: Int] = [:]
         for (position, snapshot) in snapshots.enumerated() {
             history.advance(to: snapshot)
-            for cycle in history.cycles.values where Self.holdsCombineObject(cycle, in: snapshot) {
-                if Self.isChecked(cycle.chain, in: snapshot) { latest[cycle.chain] = position }
+            // A per-call snapshot checks a few objects: the check of the chain fails first and
+            // cheaply for nearly every loop.
+            for cycle in history.cycles.values where Self.isChecked(cycle.chain, in: snapshot) {
+                if Self.holdsCombineObject(cycle, in: snapshot) { latest[cycle.chain] = position }
             }
         }
         // The findings come snapshot by snapshot: each snapshot's graph is built once (and shared
