@@ -17,7 +17,10 @@ public struct OwnershipGraph: Sendable {
     /// The snapshot the graph was built from.
     public let snapshot: TraceSnapshot
     /// Every strongly connected component over strong references that contains a loop: more
-    /// than one object, or one object that holds itself. Ordered by smallest id.
+    /// than one object, or one object that holds itself. Ordered by smallest id. Loops through
+    /// a test framework's own objects (a running `XCTestCase` and its `XCTestCaseRun`, which
+    /// XCTest keeps while the test runs) are not among them: such an object holds the program's
+    /// loops from outside, as any owner does.
     public let strongCycles: [RetainCycle]
 
     let trace: Trace
@@ -58,10 +61,11 @@ public struct OwnershipGraph: Sendable {
             counts[edge.to, default: [:]][edge.ownership, default: 0] += 1
         }
 
-        let liveNodes = snapshot.nodes.filter(\.alive).map(\.id)
+        let testFramework = snapshot.testFrameworkObjects(in: trace)
+        let liveNodes = snapshot.nodes.filter { $0.alive && !testFramework.contains($0.id) }.map(\.id)
         let components = StronglyConnectedComponents(
             nodes: liveNodes,
-            successors: strongEdges.mapValues { edges in edges.map(\.to) }
+            successors: strongEdges.mapValues { edges in edges.map(\.to).filter { !testFramework.contains($0) } }
         ).components
         strongCycles = components.compactMap { component in
             let members = Set(component)
