@@ -28,10 +28,12 @@ final class CallSiteRecorder: Sendable {
     private let state = Mutex(State())
 
     /// One captured stack. `fallback` is the site of the subscriber a value was being
-    /// delivered to when the capture was made (0 outside deliveries).
+    /// delivered to when the capture was made (0 outside deliveries). A closure's site has no
+    /// stack: its one address is the closure's function.
     private struct Capture: Hashable {
         let returnAddresses: [UInt]
         let fallback: UInt64
+        var isClosure = false
     }
 
     private struct State {
@@ -39,6 +41,9 @@ final class CallSiteRecorder: Sendable {
         var captures: [Capture] = []
         var cancelSites = Set<UInt64>()
         var objectSites: [TraceObjectID: UInt64] = [:]
+        /// The site of each closure function, by address: asked for at every reference a
+        /// snapshot finds held through a closure.
+        var closureSites: [UInt: UInt64] = [:]
     }
 
     /// Creates the call sites of the recording `generation` (which keys the per-thread scopes).
@@ -158,6 +163,20 @@ final class CallSiteRecorder: Sendable {
         state.withLock { $0.objectSites[object] = site }
     }
 
+    /// The site of the closure whose function is at `function` (a snapshot found a reference
+    /// held through it), numbered with the other sites and symbolicated with them: where the
+    /// closure is written. `nil` when call sites are not recorded.
+    func closureSite(function: UInt) -> UInt64? {
+        guard capturing, function != 0 else { return nil }
+        return state.withLock { state in
+            if let site = state.closureSites[function] { return site }
+            state.captures.append(Capture(returnAddresses: [function], fallback: 0, isClosure: true))
+            let site = UInt64(state.captures.count)
+            state.closureSites[function] = site
+            return site
+        }
+    }
+
     private func capture(fallback: UInt64) -> UInt64 {
         let addresses = withUnsafeTemporaryAllocation(of: UInt.self, capacity: Self.captureDepth) { buffer in
             let count = lifeline_capture_return_addresses(buffer.baseAddress!, Int32(Self.captureDepth))
@@ -180,10 +199,17 @@ final class CallSiteRecorder: Sendable {
     func resolvedSites() -> [TraceCallSite] {
         let (captures, cancelSites) = state.withLock { ($0.captures, $0.cancelSites) }
         // One pass over every distinct address: the binaries' images are mapped once.
-        _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(captures.flatMap(\.returnAddresses))))
+        let stacks = captures.filter { !$0.isClosure }
+        _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(stacks.flatMap(\.returnAddresses))))
+        _ = CallStackSymbolicator.frames(entryAddresses: captures.filter(\.isClosure).flatMap(\.returnAddresses))
         var sites: [TraceCallSite] = []
         for (index, capture) in captures.enumerated() {
             let number = UInt64(index + 1)
+            if capture.isClosure {
+                let closure = capture.returnAddresses.first.flatMap(CallStackSymbolicator.closure(at:))
+                sites.append(TraceCallSite(id: number, location: closure.flatMap(CallStackReading.location(ofClosure:))))
+                continue
+            }
             let frames = CallStackSymbolicator.frames(returnAddresses: capture.returnAddresses).flatMap { $0 }
             let reading = CallStackReading(frames: frames)
             let location = reading.location ?? (reading.stoppedAtDelivery && capture.fallback != 0

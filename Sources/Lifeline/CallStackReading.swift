@@ -38,6 +38,12 @@ struct CallStackReading {
         }
     }
 
+    /// Where a closure is written, from the frame of its function: `nil` for a closure of
+    /// Combine, Lifeline or a system library (an operator's own), or one without a symbol.
+    static func location(ofClosure frame: CallStackSymbolicator.Frame) -> TraceSourceLocation? {
+        isProgram(frame) ? TraceSourceLocation(frame) : nil
+    }
+
     /// Who cancelled, when the stack was captured at a cancel.
     var cancelCause: TraceCallSite.CancelCause {
         if passedTokenRelease { return .released }

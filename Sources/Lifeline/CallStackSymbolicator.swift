@@ -29,21 +29,103 @@ enum CallStackSymbolicator {
         let isThunk: Bool
     }
 
-    private static let cache = Mutex<[UInt: [Frame]]>([:])
+    /// An address to symbolicate, and how: the call before a return address, or the function
+    /// that starts at an entry address.
+    private struct Address: Hashable, Comparable {
+        let value: UInt
+        let isEntry: Bool
+
+        static func < (lhs: Self, rhs: Self) -> Bool { (lhs.value, lhs.isEntry ? 1 : 0) < (rhs.value, rhs.isEntry ? 1 : 0) }
+    }
+
+    private static let cache = Mutex<[Address: [Frame]]>([:])
 
     /// The frames of each return address, in the order given.
     static func frames(returnAddresses addresses: [UInt]) -> [[Frame]] {
+        frames(of: addresses.map { Address(value: $0, isEntry: false) })
+    }
+
+    /// The function that starts at each entry address (a closure's function pointer), in the
+    /// order given: one frame each, or none.
+    static func frames(entryAddresses addresses: [UInt]) -> [[Frame]] {
+        frames(of: addresses.map { Address(value: $0, isEntry: true) })
+    }
+
+    /// The closure whose function pointer is `function`: the closure itself, or, when the
+    /// pointer is a compiler-made `partial apply` forwarder (which passes the closure its
+    /// context), the closure the forwarder calls, found among the targets of the forwarder's
+    /// first direct calls and jumps by the name the forwarder's own name gives it. `nil` when
+    /// the address has no symbol.
+    static func closure(at function: UInt) -> Frame? {
+        guard let frame = frames(entryAddresses: [function]).first?.first else { return nil }
+        guard let mangled = frame.mangledName, let called = forwardedName(mangled) else { return frame }
+        let targets = directBranchTargets(from: function)
+        let target = zip(targets, frames(entryAddresses: targets)).first { $0.1.first?.mangledName == called }
+        return target?.1.first ?? frame
+    }
+
+    /// The mangled name of the function a `partial apply` forwarder named `mangled` forwards to:
+    /// the name without its `TA` suffix (and the `.N` a clone adds).
+    private static func forwardedName(_ mangled: String) -> String? {
+        var name = Substring(mangled)
+        if let dot = name.lastIndex(of: "."), name[name.index(after: dot)...].allSatisfy(\.isNumber) { name = name[..<dot] }
+        guard name.hasSuffix("TA") else { return nil }
+        return String(name.dropLast(2))
+    }
+
+    /// How many bytes of a forwarder are searched for its call to the closure.
+    private static let forwarderSearchLength = 256
+
+    /// The targets of the direct calls and jumps that may start in the first bytes of the code
+    /// at `address`: every `call`/`jmp rel32` and short `jmp rel8` (a forwarder placed just
+    /// after its closure jumps back to it) read at any offset on x86-64 (instructions have no
+    /// fixed length, and a wrong reading gives a target whose name cannot match), every
+    /// `bl`/`b` on arm64.
+    private static func directBranchTargets(from address: UInt) -> [UInt] {
+        #if canImport(Runtime)
+        guard #available(macOS 26.0, iOS 26.0, *),
+              let code = try? LocalMemoryReader().fetch(from: UInt64(address), count: forwarderSearchLength, as: UInt8.self)
+        else { return [] }
+        var targets: [UInt] = []
+        #if arch(x86_64)
+        let start = Int(bitPattern: address)
+        for offset in 0..<(code.count - 4) {
+            switch code[offset] {
+            case 0xE8, 0xE9:
+                let displacement = code[(offset + 1)...(offset + 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                targets.append(UInt(bitPattern: start + offset + 5 + Int(Int32(bitPattern: displacement))))
+            case 0xEB:
+                targets.append(UInt(bitPattern: start + offset + 2 + Int(Int8(bitPattern: code[offset + 1]))))
+            default:
+                continue
+            }
+        }
+        #elseif arch(arm64)
+        for offset in stride(from: 0, to: code.count - 3, by: 4) {
+            let word = code[offset...(offset + 3)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard word & 0x7C00_0000 == 0x1400_0000 else { continue }
+            let displacement = Int(Int32(bitPattern: word << 6) >> 6) * 4
+            targets.append(UInt(bitPattern: Int(bitPattern: address) + offset + displacement))
+        }
+        #endif
+        return targets
+        #else
+        return []
+        #endif
+    }
+
+    private static func frames(of addresses: [Address]) -> [[Frame]] {
         let missing = cache.withLock { cache in Array(Set(addresses.filter { cache[$0] == nil })).sorted() }
         if !missing.isEmpty {
             let resolved = symbolicate(missing)
             cache.withLock { cache in
-                for (address, frames) in resolved { cache[address] = frames }
+                for address in missing { cache[address] = resolved[address] ?? [] }
             }
         }
         return cache.withLock { cache in addresses.map { cache[$0] ?? [] } }
     }
 
-    private static func symbolicate(_ addresses: [UInt]) -> [UInt: [Frame]] {
+    private static func symbolicate(_ addresses: [Address]) -> [Address: [Frame]] {
         #if canImport(Runtime)
         if #available(macOS 26.0, iOS 26.0, *) {
             return symbolicateWithRuntime(addresses)
@@ -54,7 +136,7 @@ enum CallStackSymbolicator {
 
     #if canImport(Runtime)
     @available(macOS 26.0, iOS 26.0, *)
-    private static func symbolicateWithRuntime(_ addresses: [UInt]) -> [UInt: [Frame]] {
+    private static func symbolicateWithRuntime(_ addresses: [Address]) -> [Address: [Frame]] {
         #if arch(x86_64)
         let architecture = "x86_64"
         #elseif arch(arm64)
@@ -63,7 +145,8 @@ enum CallStackSymbolicator {
         return [:]
         #endif
         let backtrace = Backtrace(
-            architecture: architecture, frames: addresses.map { RichFrame<UInt>.returnAddress($0) }, images: nil
+            architecture: architecture,
+            frames: addresses.map { $0.isEntry ? RichFrame<UInt>.programCounter($0.value) : .returnAddress($0.value) }, images: nil
         )
         let options: Backtrace.SymbolicationOptions = [.showInlineFrames, .showSourceLocations, .useSymbolCache]
         // The image map checks every mapped file for an ELF header. `ImageMap.capture()` reads
@@ -72,9 +155,18 @@ enum CallStackSymbolicator {
         // `process_vm_readv`, which fails in words instead.
         let images = ImageMap.capture(using: LocalMemoryReader())
         guard let symbolicated = backtrace.symbolicated(with: images, options: options) else { return [:] }
-        var frames: [UInt: [Frame]] = [:]
+        var frames: [Address: [Frame]] = [:]
         for frame in symbolicated.frames {
-            guard case .returnAddress(let address) = frame.captured, let key = UInt(address) else { continue }
+            let key: Address
+            switch frame.captured {
+            case .returnAddress(let address):
+                guard let value = UInt(address) else { continue }
+                key = Address(value: value, isEntry: false)
+            case .programCounter(let address):
+                guard let value = UInt(address) else { continue }
+                key = Address(value: value, isEntry: true)
+            default: continue
+            }
             let symbol = frame.symbol
             // Compiler-made code (a scope's cleanup, a deinit's epilogue) has no place of its
             // own: DWARF gives it the file `//<compiler-generated>` and line 0.

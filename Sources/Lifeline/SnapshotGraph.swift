@@ -59,15 +59,19 @@ struct SnapshotGraph {
 
     /// The kind, name and counts of the node for an entry, as the recorder names it.
     let describe: (HeapGraph.Node, TraceObjectID, ObjectRegistry.LiveEntry?, _ recorderWeak: Int) -> TraceSnapshot.Node
+    /// The call site of the closure whose function is at an address
+    /// (``CallSiteRecorder/closureSite(function:)``).
+    let closureSite: (UInt) -> UInt64?
 
     /// The graph of a snapshot that read everything: `graph` by address, named by `ids`, and
     /// `snapshot`, what the log shows of it; `order` is the discovery order.
     init(
         graph: HeapGraph, ids: [UInt: TraceObjectID], snapshot: TraceSnapshot, known: [UInt: ObjectRegistry.LiveEntry],
-        rootAddresses: [UInt], order: [UInt],
+        rootAddresses: [UInt], order: [UInt], closureSite: @escaping (UInt) -> UInt64?,
         describe: @escaping (HeapGraph.Node, TraceObjectID, ObjectRegistry.LiveEntry?, Int) -> TraceSnapshot.Node
     ) {
         self.describe = describe
+        self.closureSite = closureSite
         self.known = known
         var roots: [UInt: Int] = [:]
         for address in rootAddresses { roots[address, default: 0] += 1 }
@@ -249,13 +253,7 @@ struct SnapshotGraph {
     }
 
     private func edge(_ reference: HeapGraph.Reference, from: TraceObjectID, to: TraceObjectID) -> TraceSnapshot.Edge {
-        let ownership: TraceSnapshot.Ownership = switch reference.ownership {
-        case .strong: .strong
-        case .weak: .weak
-        case .unowned: .unowned
-        case .unownedUnsafe: .unownedUnsafe
-        }
-        return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership)
+        TraceSnapshot.Edge(reference, from: from, to: to, closureSite: closureSite)
     }
 
     private mutating func changeEdge(_ edge: TraceSnapshot.Edge, by change: Int) {

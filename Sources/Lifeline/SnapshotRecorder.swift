@@ -247,7 +247,7 @@ final class SnapshotRecorder: Sendable {
         }
         let edges = graph.references.compactMap { reference -> TraceSnapshot.Edge? in
             guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
-            return TraceSnapshot.Edge(from: from, to: to, field: reference.path, ownership: ownership(reference.ownership))
+            return TraceSnapshot.Edge(reference, from: from, to: to, closureSite: session.callSites.closureSite(function:))
         }
         // Two addresses can come to one id (an object the registry took over from an
         // earlier snapshot, while another object sits where the snapshot saw it): one node
@@ -261,6 +261,7 @@ final class SnapshotRecorder: Sendable {
         state.rootAddresses = rootAddresses
         state.graph = SnapshotGraph(
             graph: graph, ids: ids, snapshot: snapshot, known: known, rootAddresses: rootAddresses, order: order,
+            closureSite: session.callSites.closureSite(function:),
             describe: { [unowned self] node, id, entry, recorderWeak in
                 describe(node, id: id, entry: entry, recorderWeak: recorderWeak, roots: rootNames)
             }
@@ -689,15 +690,6 @@ final class SnapshotRecorder: Sendable {
         if typeName.hasPrefix(module + "Subscribers.") { return .subscriber }
         if short == "Future" { return .publisher }
         return .subscription
-    }
-
-    private func ownership(_ ownership: ReferenceOwnership) -> TraceSnapshot.Ownership {
-        switch ownership {
-        case .strong: return .strong
-        case .weak: return .weak
-        case .unowned: return .unowned
-        case .unownedUnsafe: return .unownedUnsafe
-        }
     }
 
     /// Whether `typeName` is one of Lifeline's own types.

@@ -37,6 +37,10 @@ package struct HeapGraph: Sendable {
         /// `receiveValue (closure)`.
         package let path: String
         package let ownership: ReferenceOwnership
+        /// For a reference held through a closure (a path with ` (closure)`), the address
+        /// of the closure's function: the code of the innermost closure that captured it, for
+        /// the recorder to symbolicate. 0 otherwise.
+        package let closureFunction: UInt
 
         /// Hashes the ends and the ownership, not the path: two references between the same
         /// objects are rare, and hashing every path string was a tenth of a walk.

@@ -33,6 +33,9 @@ struct HeapWalk {
     /// The holder whose regions were noted last, with its position among the objects read:
     /// most regions are noted for the object being read.
     var lastRegionHolder: (address: UInt, position: Int) = (.max, 0)
+    /// The function of the innermost closure whose context is being walked, or 0 outside
+    /// closures: the code that captured what the references found in it reach.
+    var closureFunction: UInt = 0
 
     /// A walk that reads memory afresh and keeps what `catalog` validated before.
     init(
@@ -210,7 +213,10 @@ struct HeapWalk {
     /// Records a reference to `target`, which must be in the graph already, unless the object
     /// being read has recorded it before.
     mutating func addReference(from holder: UInt, to target: UInt, path: String, ownership: ReferenceOwnership) {
-        let reference = HeapGraph.Reference(from: holder, to: target, path: path, ownership: ownership)
+        // Inside a closure, only the references through it name its function: not those of a
+        // collection it captured, whose elements are the collection's.
+        let function = closureFunction != 0 && path.contains(" (closure)") ? closureFunction : 0
+        let reference = HeapGraph.Reference(from: holder, to: target, path: path, ownership: ownership, closureFunction: function)
         let found = graph.references.count - segmentStart
         if found < Self.referencesComparedOneByOne {
             for index in segmentStart..<graph.references.count where graph.references[index] == reference { return }
@@ -282,7 +288,8 @@ struct HeapWalk {
                   size(of: type) == 2 * MemoryLayout<UInt>.size,
                   let context = memory.word(at: address + UInt(RuntimeLayout.closureContextWordOffset)), context != 0
             else { return }
-            followWord(context, path: closurePath(path), ownership: ownership, holder: holder, depth: depth)
+            followClosure(function: memory.word(at: address) ?? 0, context: context, path: path, ownership: ownership,
+                          holder: holder, depth: depth)
         case RuntimeLayout.structMetadataKind:
             if let shape = catalog.collectionShape(of: type) {
                 if let storage = memory.word(at: address + UInt(RuntimeLayout.collectionStorageWordOffset)) {
@@ -472,7 +479,8 @@ struct HeapWalk {
                     guard offset + 2 * MemoryLayout<UInt>.size <= size else { return }
                     let contextWord = word + UInt(offset + RuntimeLayout.closureContextWordOffset)
                     if let context = memory.word(at: contextWord), context != 0 {
-                        followWord(context, path: closurePath(path), ownership: captureOwnership, holder: holder, depth: depth.intoContainer)
+                        followClosure(function: memory.word(at: word + UInt(offset)) ?? 0, context: context, path: path,
+                                      ownership: captureOwnership, holder: holder, depth: depth.intoContainer)
                     }
                     offset += 2 * MemoryLayout<UInt>.size
                     continue
@@ -520,6 +528,18 @@ struct HeapWalk {
     /// The path of element `index`.
     func elementPath(_ index: Int) -> String {
         index < Self.elementPaths.count ? Self.elementPaths[index] : "[\(index)]"
+    }
+
+    /// Follows the context of a closure whose function is `function`: the references found in
+    /// it are `holder`'s, through the closure, and name the innermost closure's function
+    /// (a closure a thunk wraps is captured by the thunk's context).
+    mutating func followClosure(
+        function: UInt, context: UInt, path: String, ownership: ReferenceOwnership, holder: UInt, depth: Depth
+    ) {
+        let outer = closureFunction
+        closureFunction = function
+        defer { closureFunction = outer }
+        followWord(context, path: closurePath(path), ownership: ownership, holder: holder, depth: depth)
     }
 
     func closurePath(_ path: String) -> String {

@@ -218,10 +218,7 @@ struct TraceBuilder {
             for (key, id) in [("from", from), ("to", to)] where !fields.has("base") && !nodeIDs.contains(id) {
                 throw .badField(line: fields.number, field: edge.name(key), reason: "names object \(id.rawValue), which is not a node of the snapshot")
             }
-            edges.append(TraceSnapshot.Edge(
-                from: from, to: to, field: try edge.string("field"),
-                ownership: try edge.choice("ownership", of: TraceSnapshot.Ownership.self)
-            ))
+            edges.append(try TraceSnapshot.Edge.read(edge))
         }
         let index = try fields.integer("snapshot")
         guard index > 0 else {

@@ -268,6 +268,10 @@ public enum TraceLineEncoder {
             line.string(edge.field)
             line.raw(",\"ownership\":")
             line.string(edge.ownership.rawValue)
+            if let site = edge.closureSite {
+                line.raw(",\"closure\":")
+                line.number(site)
+            }
             line.raw("}")
         }
     }

@@ -11,13 +11,36 @@ extension TraceSnapshot {
         public let field: String
         /// How the reference holds its target.
         public let ownership: Ownership
+        /// For a reference a closure holds (`receiveValue (closure)`), the call site
+        /// (``Trace/callSites``) of the innermost closure that captured the target: its code's
+        /// place in the program, `SearchModel.swift:17`. `nil` for other references, or when
+        /// call sites were not recorded.
+        public let closureSite: UInt64?
 
         /// Creates an edge.
-        public init(from: TraceObjectID, to: TraceObjectID, field: String, ownership: Ownership) {
+        public init(from: TraceObjectID, to: TraceObjectID, field: String, ownership: Ownership, closureSite: UInt64? = nil) {
             self.from = from
             self.to = to
             self.field = field
             self.ownership = ownership
+            self.closureSite = closureSite
+        }
+
+        /// Where the closure that holds the reference is written (``closureSite`` resolved
+        /// through `trace`'s call sites): `closure #1 in SearchModel.bind() at
+        /// SearchModel.swift:17`. `nil` when the reference is no closure's or the place is unknown.
+        public func closurePlace(in trace: Trace) -> TraceSourceLocation? {
+            closureSite.flatMap { trace.callSites[$0]?.location }
+        }
+
+        /// Reads an edge of a snapshot line: `{"from":3,"to":4,"field":"f","ownership":"strong"}`,
+        /// and `"closure"`, the closure's call site, when the reference is a closure's.
+        static func read(_ fields: LineFields) throws(TraceReadError) -> Edge {
+            Edge(
+                from: try fields.id("from"), to: try fields.id("to"), field: try fields.string("field"),
+                ownership: try fields.choice("ownership", of: Ownership.self),
+                closureSite: fields.has("closure") ? try fields.unsigned("closure") : nil
+            )
         }
     }
 

@@ -11,10 +11,7 @@ extension TraceSnapshotDelta {
         }
         var removedEdges: [TraceSnapshot.Edge] = []
         for edge in try fields.objects("removed_edges") {
-            removedEdges.append(TraceSnapshot.Edge(
-                from: try edge.id("from"), to: try edge.id("to"), field: try edge.string("field"),
-                ownership: try edge.choice("ownership", of: TraceSnapshot.Ownership.self)
-            ))
+            removedEdges.append(try TraceSnapshot.Edge.read(edge))
         }
         var checked: [TraceObjectID] = []
         if fields.has("checked") {

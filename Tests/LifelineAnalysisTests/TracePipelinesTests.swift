@@ -79,6 +79,20 @@ import Testing
         #expect(pipelines.pipelines(named: "nothing").isEmpty)
     }
 
+    @Test func aFindingGoesWithThePipelinesOfItsObjectsNotOfAnEventItCitesForItsMoment() throws {
+        let (trace, sinks, _) = Self.threePipelines()
+        let pipelines = TracePipelines(TraceLifecycles(trace))
+        let third = try #require(pipelines.pipelines.last)
+        // A finding about P1's sink that also cites P3's last event (the event a snapshot
+        // followed), and one about objects no pipeline holds, citing P3's event.
+        let moment = try #require(third.events.last)
+        let aboutTheFirst = Diagnosis(code: "leaked-subscription", severity: .error, objects: [sinks[0]], evidence: [moment],
+                                      message: "", fix: "")
+        let aboutNoPipeline = Diagnosis(code: "retain-cycle", severity: .error, objects: [TraceObjectID(9_999)],
+                                        evidence: [moment], message: "", fix: "")
+        #expect(pipelines.pipelines(citedBy: [aboutTheFirst, aboutNoPipeline]) == [[Pipeline.ID(1)], [Pipeline.ID(3)]])
+    }
+
     @Test func theListIsTheSameBytesEveryTime() {
         let trace = Self.threePipelines().trace
         let render = { () -> String in

@@ -112,7 +112,8 @@ struct DeltaSnapshotReadingTests {
     private static func edge(_ fields: [String: Any]) throws -> TraceSnapshot.Edge {
         TraceSnapshot.Edge(
             from: try id(fields["from"]), to: try id(fields["to"]), field: try #require(fields["field"] as? String),
-            ownership: try choice(fields["ownership"], of: TraceSnapshot.Ownership.self)
+            ownership: try choice(fields["ownership"], of: TraceSnapshot.Ownership.self),
+            closureSite: try fields["closure"].map { try #require($0 as? UInt64) }
         )
     }
 }

@@ -24,12 +24,12 @@ struct PipelineSelectionTests {
         return (trace, TracePipelines(lifecycles), TraceAnalyzer().diagnose(lifecycles))
     }
 
-    /// The definition of the pipelines a finding is about: those holding an object it names
-    /// or an event it cites.
+    /// The definition of the pipelines a finding is about: those holding an object it names,
+    /// or, when none does, those holding an event it cites.
     private func expectedCitations(_ diagnosis: Diagnosis, in pipelines: TracePipelines) -> [Pipeline.ID] {
-        pipelines.pipelines.filter { pipeline in
-            !Set(pipeline.objects).isDisjoint(with: diagnosis.objects) || !Set(pipeline.events).isDisjoint(with: diagnosis.evidence)
-        }.map(\.id)
+        let holding = pipelines.pipelines.filter { !Set($0.objects).isDisjoint(with: diagnosis.objects) }
+        let citing = pipelines.pipelines.filter { !Set($0.events).isDisjoint(with: diagnosis.evidence) }
+        return (holding.isEmpty ? citing : holding).map(\.id)
     }
 
     @Test func everyPipelineGetsItsOwnEventsFindingsAndCallSites() throws {

@@ -95,7 +95,12 @@ extension RecordingTests {
             let root = try #require(snapshot.nodes.first { $0.name == "ViewModel" })
             #expect(strongCycle(from: root, in: snapshot, trace: trace).isEmpty)
             let sink = try #require(snapshot.nodes.first { trace.objects[$0.id]?.shortTypeName == "Sink" })
-            #expect(snapshot.edges.contains(TraceSnapshot.Edge(from: sink.id, to: root.id, field: "receiveValue (closure)", ownership: .weak)))
+            let capture = try #require(snapshot.edges.first { $0.from == sink.id && $0.to == root.id })
+            #expect(capture.field == "receiveValue (closure)" && capture.ownership == .weak)
+            // The closure is named by where it is written, the `[weak self]` sink in `bind`.
+            let place = try #require(capture.closurePlace(in: trace))
+            #expect(place.fileAndLine == "SnapshotRecordingTests.swift:20", "\(place)")
+            #expect(place.function?.contains("ViewModel.bind(weakly:)") == true, "\(place)")
             #expect(!snapshot.edges.contains { $0.to == root.id && $0.ownership == .strong })
             // The root list holds a weak reference to the root, and the registry a reference to
             // each object it knows: a weak one with the Objective-C runtime, an unowned one

@@ -184,8 +184,10 @@ public struct TracePipelines: Sendable {
         return pipelines.filter { $0.label == reference || $0.sourceLocation == reference || $0.name == reference }
     }
 
-    /// The pipelines a finding is about: those holding an object it names or an event it
-    /// cites.
+    /// The pipelines a finding is about: those holding an object it names, or, when no
+    /// pipeline holds one (a finding about objects only snapshots saw), those holding an event
+    /// it cites. An event a finding cites for its moment (the last event before a snapshot)
+    /// may be another pipeline's: it never takes the finding to that pipeline.
     public func pipelines(citedBy diagnosis: Diagnosis) -> [Pipeline.ID] {
         pipelines(citedBy: [diagnosis])[0]
     }
@@ -198,16 +200,19 @@ public struct TracePipelines: Sendable {
             for object in Set(diagnosis.objects) { byObject[object, default: []].append(index) }
             for seq in Set(diagnosis.evidence) { byEvent[seq, default: []].append(index) }
         }
-        var cited = [[Pipeline.ID]](repeating: [], count: diagnoses.count)
-        guard !diagnoses.isEmpty else { return cited }
+        var byObjects = [[Pipeline.ID]](repeating: [], count: diagnoses.count)
+        var byEvents = byObjects
+        guard !diagnoses.isEmpty else { return byObjects }
         var citing = Set<Int>()
         for pipeline in pipelines {
             citing.removeAll(keepingCapacity: true)
             for object in pipeline.objects { citing.formUnion(byObject[object, default: []]) }
+            for index in citing { byObjects[index].append(pipeline.id) }
+            citing.removeAll(keepingCapacity: true)
             for seq in pipeline.events { citing.formUnion(byEvent[seq, default: []]) }
-            for index in citing { cited[index].append(pipeline.id) }
+            for index in citing { byEvents[index].append(pipeline.id) }
         }
-        return cited
+        return zip(byObjects, byEvents).map { objects, events in objects.isEmpty ? events : objects }
     }
 
     /// Whether `call` delivers a value or a completion to a subscriber that passes nothing on

@@ -61,7 +61,9 @@ struct LoopLeakTrace {
     }
 
     /// A reference as `Holder.field`, with no id: a collection's element positions read `[]`,
-    /// as they differ from run to run (a set's order is its hash's).
+    /// as they differ from run to run (a set's order is its hash's). A closure's reference ends
+    /// with where the closure is written: `Conduit.downstream.subscriber.map (closure) at
+    /// SearchModel.swift:16`.
     static func reference(_ edge: TraceSnapshot.Edge, in trace: Trace) -> String {
         let holder = trace.object(edge.from)?.shortTypeName ?? "object"
         var field = ""
@@ -70,6 +72,7 @@ struct LoopLeakTrace {
             if character == "[" { inBrackets = true } else if character == "]" { inBrackets = false }
             if !(inBrackets && character.isNumber) { field.append(character) }
         }
-        return "\(holder).\(field)"
+        let place = edge.closurePlace(in: trace)?.fileAndLine.map { " at \($0)" } ?? ""
+        return "\(holder).\(field)\(place)"
     }
 }

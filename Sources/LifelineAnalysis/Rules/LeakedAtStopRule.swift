@@ -116,7 +116,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
         return Diagnosis(
             code: code, severity: .error,
             objects: objects,
-            evidence: Array(Set(group.map(\.end))).sorted() + [snapshot.seq],
+            evidence: Array(Set(group.map(\.end))).sorted(),
             message: "\(alive) \(ended): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(because).",
             fix: "Break the loop: capture the owner weakly in sink and assign closures (`[weak self]`), or release "
                 + "the AnyCancellable (set it to nil, or empty the set that stores it) once the work has ended.",
@@ -135,7 +135,7 @@ public struct LeakedAtStopRule: DiagnosisRule {
         return Diagnosis(
             code: code, severity: .error,
             objects: endings.map(\.object),
-            evidence: cited + [snapshot.seq],
+            evidence: cited,
             message: "\(lifecycles.name(group.publisher)) still held \(count) after \(endings.count == 1 ? "it" : "they") ended "
                 + "(\(names)): in snapshot \(snapshot.index) \"\(snapshot.label)\", \(graph.words(group.path)) keeps "
                 + "\(endings.count == 1 ? "it" : "them") alive, each with what it holds (its subscriber). The publisher will keep "

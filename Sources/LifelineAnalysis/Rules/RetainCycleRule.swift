@@ -112,12 +112,21 @@ public struct RetainCycleRule: DiagnosisRule {
         case .cancelInReach, .unknown:
             return nil
         }
-        let evidence = (made.isEmpty ? Array(Set(objects.compactMap(lifecycles.firstSeen) + [snapshot.seq])).sorted() : made) + cited
+        // Without calls that made the loop, the first events of its objects; the last event
+        // before the snapshot, which may be any pipeline's, only when it has none.
+        let seen = Array(Set(objects.compactMap(lifecycles.firstSeen))).sorted()
+        let evidence = (made.isEmpty ? (seen.isEmpty ? [snapshot.seq] : seen) : made) + cited
         let capture = cycle.chain.first { edge in
             edge.field.hasSuffix("(closure)") && [.root, .object].contains(graph.node(edge.to)?.kind)
         }
         let weakening = capture.map { edge in
-            "capture \(graph.distinctName(of: edge.to)) weakly in \(graph.distinctName(of: edge.from))'s closure (`[weak self]`)"
+            let captured = graph.distinctName(of: edge.to), holder = graph.distinctName(of: edge.from)
+            guard let place = edge.closurePlace(in: lifecycles.trace), let line = place.fileAndLine else {
+                return "capture \(captured) weakly in \(holder)'s closure (`[weak self]`)"
+            }
+            let function = place.shortFunction.map { "\($0), " } ?? ""
+            return "capture \(captured) weakly (`[weak self]`) in the closure at \(line) (\(function)which \(holder) holds in "
+                + "\(edge.field.replacingOccurrences(of: " (closure)", with: "")))"
         }
         let fix: String
         let isEnded: Bool
