@@ -66,11 +66,37 @@ import Testing
         )) { try TraceReader.read(data(text)) }
     }
 
-    @Test func anUndeclaredObjectIsAnError() {
+    /// A declaration lost to a kill costs what it said, not the log: the events that name the
+    /// object are kept, and it reads as an object of unknown type, in the role they give it.
+    @Test func anUndeclaredObjectIsAPlaceholderOfUnknownTypeAndAWarning() throws {
         var text = lines(log.data())
         let index = text.firstIndex { $0.contains("\"kind\":\"cancel\"") }!
         text[index] = text[index].replacingOccurrences(of: "\"subscription\":3", with: "\"subscription\":77")
-        #expect(throws: TraceReadError.undeclared(line: index + 1, what: "object 77")) { try TraceReader.read(data(text)) }
+        let trace = try TraceReader.read(data(text))
+        #expect(trace.events.count == log.events.count)
+        let placeholder = try #require(trace.object(TraceObjectID(77)))
+        #expect(placeholder.typeName == "unknown" && placeholder.shortTypeName == "unknown")
+        #expect(placeholder.role == .subscription)
+        #expect(!placeholder.lifetimeTracked)
+        #expect(trace.damage == [.undeclaredObject(TraceObjectID(77), events: 1, snapshots: 0)])
+        #expect(trace.damage.map(\.description) == [
+            "object 77 is used but never declared (its declaration was lost, as when a recording is killed while writing it): "
+                + "1 event names it; it is shown as an object of unknown type",
+        ])
+    }
+
+    /// The declarations of a thread and a queue can be lost the same way; their events stay.
+    @Test func anUndeclaredThreadOrQueueIsNamedUnknown() throws {
+        let text = lines(log.data()).filter { !$0.contains("\"kind\":\"thread\",\"tid\":9,") && !$0.contains("\"kind\":\"queue\"") }
+        #expect(text.count == lines(log.data()).count - 2, "the thread 9 and queue lines are gone")
+        let trace = try TraceReader.read(data(text))
+        #expect(trace.events.count == log.events.count)
+        #expect(trace.threads[9]?.name == "unknown thread 9")
+        #expect(trace.queues[1]?.label == "unknown queue 1")
+        let onThread9 = log.events.filter { $0.thread == 9 }.count
+        #expect(trace.damage == [.undeclaredThread(9, events: onThread9), .undeclaredQueue(1, events: 1)])
+        #expect(trace.damage.first?.description.contains("thread 9 is used but never declared") == true)
+        #expect(trace.damage.first?.description.contains("\(onThread9) events ran on it") == true)
     }
 
     @Test func somethingElseEntirelyIsNotALifelineLog() {
