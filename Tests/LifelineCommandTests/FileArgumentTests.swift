@@ -108,4 +108,28 @@ import Testing
         #expect(mode == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["graph.dot"], "a temporary file was left")
     }
+
+    /// An endless input is refused at once, never read until memory runs out.
+    @Test(arguments: ["/dev/zero", "/dev/urandom"]) func anEndlessInputIsRefusedPromptly(_ device: String) throws {
+        let started = Date()
+        let run = try LifelineExecutable.run(["diagnose", device], timeout: 60)
+        #expect(!run.timedOut, "\(device) was still being read after 60 s")
+        #expect(run.status == 2)
+        #expect(run.standardError.hasPrefix("error: \(device): line 1: not a Lifeline log ("), "\(run.standardError)")
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    /// A log followed by endless zero bytes (`cat trace.lifeline /dev/zero | lifeline …`) is
+    /// refused once the run of zeros is longer than any a log holds.
+    @Test func aLogFollowedByEndlessZerosIsRefused() throws {
+        // `timeout` kills the whole pipeline, should it still run after 60 s.
+        let run = try LifelineExecutable.run(
+            ["-s", "KILL", "60", "/bin/sh", "-c", "cat \"$0\" /dev/zero | \"$1\" diagnose /dev/stdin", Self.fixture,
+             LifelineExecutable.url.path],
+            executable: URL(fileURLWithPath: "/usr/bin/timeout")
+        )
+        #expect(run.status == 2, "\(run.status): the zeros were still being read after 60 s, or the log was read")
+        #expect(run.standardError.hasPrefix("error: cannot read /dev/stdin: it holds more than 64 MiB of zero bytes in a row"),
+                "\(run.standardError)")
+    }
 }

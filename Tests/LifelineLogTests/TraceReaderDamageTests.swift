@@ -108,4 +108,28 @@ import Testing
             try TraceReader.read(contentsOf: "/no/such/trace.jsonl")
         }
     }
+
+    /// No log holds tens of MiB of zero bytes in a row (a killed recording leaves a few MiB at
+    /// most): such a file is refused while it is read, in words, rather than read whole.
+    @Test func aRunOfZeroBytesLongerThanAnyLogLeavesIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifeline-zeros-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("zeros.lifeline").path
+        let head = log.data(closed: false)
+        // A hole: the file system stores no zeros, the reader reads them all the same.
+        FileManager.default.createFile(atPath: path, contents: head)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.truncate(atOffset: UInt64(head.count + LogFile.longestZeroRun + 1))
+        try file.seekToEnd()
+        try file.write(contentsOf: Data("{\"kind\":\"end\",\"events\":13,\"dropped\":0}\n".utf8))
+        try file.close()
+        #expect(throws: TraceReadError.unreadable(path: path, reason: "it holds more than 64 MiB of zero bytes in a row, more "
+            + "than any log leaves unwritten: it is not a log (an endless input such as /dev/zero?)")) {
+            try TraceReader.read(contentsOf: path)
+        }
+        // As many zeros as a killed recording can leave are read as its unwritten end.
+        try FileHandle(forWritingTo: URL(fileURLWithPath: path)).truncate(atOffset: UInt64(head.count + (4 << 20)))
+        #expect(try TraceReader.read(contentsOf: path).events.count == log.events.count)
+    }
 }
