@@ -167,6 +167,10 @@ public final class TraceFileWriter: Sendable {
         guard grow(to: min(headerLength, capacity)) else {
             let reason = growth.withLock { $0.failure } ?? "its capacity is too small"
             unmapWindows()
+            // A log that never got its header is no log: leave no empty file behind (only a
+            // regular file, never the device or FIFO a path may name).
+            var status = stat()
+            if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(path) }
             Glibc.close(descriptor)
             throw .cannotOpen(path: path, reason: reason)
         }

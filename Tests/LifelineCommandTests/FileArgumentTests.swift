@@ -109,6 +109,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["graph.dot"], "a temporary file was left")
     }
 
+    /// `-o` naming the log being read would replace what may be the only recording, whatever
+    /// path names it: the same path, a symbolic link, a hard link or a relative path.
+    @Test(arguments: [["graph"], ["render", "--format", "svg"], ["render", "--format", "mermaid"], ["export"]])
+    func theLogBeingReadIsNeverTheOutput(_ command: [String]) throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("trace.lifeline")
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: log.path)
+        let original = try Data(contentsOf: log)
+        let link = folder.appendingPathComponent("link.lifeline"), hard = folder.appendingPathComponent("hard.lifeline")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "trace.lifeline")
+        try FileManager.default.linkItem(atPath: log.path, toPath: hard.path)
+        for output in [log.path, link.path, hard.path, folder.path + "/./trace.lifeline"] {
+            let run = try LifelineExecutable.run([command[0], log.path] + command.dropFirst() + ["-o", output])
+            #expect(run.status == 2, "-o \(output)")
+            #expect(run.standardError == "error: cannot write \(output): it is the log being read (\(log.path)), which writing "
+                + "would replace, and it may be the only recording: name another file\n", "\(run.standardError)")
+            #expect(try Data(contentsOf: log) == original, "-o \(output) changed the log")
+        }
+    }
+
+    /// A file of the kernel's /proc looks like a regular file whose folder exists: the reason
+    /// it cannot be written is that it is no regular file, not a missing folder.
+    @Test func aKernelFileAsTheOutputSaysWhyItCannotBeWritten() throws {
+        let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", "/proc/version"])
+        #expect(run.status == 2)
+        #expect(run.standardError == "error: cannot write /proc/version: it is in the kernel's /proc file system, whose "
+            + "files are not regular files: none can be replaced or made there\n", "\(run.standardError)")
+    }
+
     /// An endless input is refused at once, never read until memory runs out.
     @Test(arguments: ["/dev/zero", "/dev/urandom"]) func anEndlessInputIsRefusedPromptly(_ device: String) throws {
         let started = Date()

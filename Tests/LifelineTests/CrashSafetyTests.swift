@@ -120,6 +120,28 @@ extension RecordingTests {
             #expect(String(decoding: bytes.suffix(80), as: UTF8.self).hasSuffix("{\"kind\":\"end\",\"events\":\(seq),\"dropped\":\(seq - written)}\n"))
         }
 
+        /// A recording refused because the file system has no room for its log leaves no empty
+        /// file behind for tools to trip over.
+        @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
+        func aStartRefusedForLackOfSpaceLeavesNoFile() throws {
+            let disk = try SmallFileSystem(kibibytes: 64)
+            defer { disk.unmount() }
+            let filler = disk.folder.appendingPathComponent("filler")
+            let descriptor = open(filler.path, O_WRONLY | O_CREAT, 0o644)
+            try #require(descriptor >= 0)
+            let block = [UInt8](repeating: 1, count: 4_096)
+            while write(descriptor, block, block.count) > 0 {}
+            close(descriptor)
+            let log = disk.folder.appendingPathComponent("trace.lifeline").path
+            #expect {
+                try Lifeline.start(writingTo: log)
+            } throws: { error in
+                "\(error)".contains(String(cString: strerror(ENOSPC)))
+            }
+            #expect(!FileManager.default.fileExists(atPath: log), "the refused start left \(log) behind")
+            Lifeline.stop()
+        }
+
         @Test func aProcessThatExitsWithoutStoppingLeavesALogOfWhatItWrote() throws {
             let folder = try RecordingChild.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            if let output { try OutputFile.checkWritable(output) }
+            if let output { try OutputFile.checkWritable(output, readingFrom: trace) }
             let exported: (trace: Trace, jsonLines: Data)
             do throws(TraceReadError) {
                 exported = try TraceExporter.export(contentsOf: trace)
