@@ -162,4 +162,14 @@ import Testing
         #expect(run.standardError.hasPrefix("error: cannot read /dev/stdin: it holds more than 64 MiB of zero bytes in a row"),
                 "\(run.standardError)")
     }
+
+    /// The default log is binary: no command's help calls the log it reads `.jsonl`.
+    @Test(arguments: ["diagnose", "pipelines", "why", "snapshots", "timeline", "render", "graph", "export"])
+    func theHelpNamesTheLogFormatsItReads(_ command: String) throws {
+        let run = try LifelineExecutable.run([command, "--help"])
+        #expect(run.status == 0)
+        #expect(!run.standardOutputText.contains(".jsonl"), "\(run.standardOutputText)")
+        let words = run.standardOutputText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("binary or JSON Lines"), "\(run.standardOutputText)")
+    }
 }

@@ -21,7 +21,7 @@ struct GraphCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(name: .customLong("at"), help: ArgumentHelp(

@@ -22,7 +22,7 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(name: .shortAndLong, help: "What to draw.")
