@@ -96,7 +96,9 @@ public enum TraceExporter {
             number += 1
             var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             start = end + 1
-            if let zero = line.lastIndex(of: 0) { line = UnsafeBufferPointer(rebasing: line[(zero + 1)...]) }
+            if !line.isEmpty, memchr(line.baseAddress!, 0, line.count) != nil, let zero = line.lastIndex(of: 0) {
+                line = UnsafeBufferPointer(rebasing: line[(zero + 1)...])
+            }
             if line.isEmpty { continue }
             output.append(line)
             if end < bytes.count {
