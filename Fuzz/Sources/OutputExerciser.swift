@@ -23,10 +23,14 @@ enum OutputExerciser {
         var bytes = 0
         func produced(_ text: String) { bytes += text.utf8.count }
 
-        // What the reader accepts, export writes, and the JSON Lines hold the same events.
+        // What the reader accepts, export writes, and the JSON Lines hold the same events, with
+        // none of the torn lines and unwritten bytes the reader skipped.
         guard let exported = try? TraceExporter.jsonLines(of: Data(input)),
               let reread = try? TraceReader.read(exported), reread.events == trace.events else {
             fatalError("lifeline export of an accepted log does not read back to its events")
+        }
+        if reread.damage.contains(where: { if case .unwrittenGap = $0 { true } else { false } }) || exported.contains(0) {
+            fatalError("lifeline export copied the unwritten bytes of a torn line")
         }
         bytes += exported.count
 

@@ -48,7 +48,8 @@ public enum Lifeline {
     ///   description limit below 1, a log capacity below
     ///   ``RecordingOptions/minimumLogCapacity``), ``LifelineError/alreadyRecording`` when a
     ///   recording is running, or ``LifelineError/cannotWriteLog(_:)`` when the file can't be
-    ///   written.
+    ///   written (its file system has no room for it, for example); a file it made at `path`
+    ///   is then removed.
     public static func start(writingTo path: String, options: RecordingOptions = RecordingOptions()) throws(LifelineError) {
         try options.validate()
         try active.withLock { active throws(LifelineError) in

@@ -45,11 +45,11 @@ struct DeclaredObjects {
         return largePositions.isEmpty ? nil : largePositions[id]
     }
 
-    /// The first object `kind` names that no line declared.
-    func firstUndeclared(in kind: TraceEvent.Kind) -> TraceObjectID? {
-        var undeclared: TraceObjectID?
+    /// Whether `kind` names an object that no line declared.
+    func namesUndeclared(_ kind: TraceEvent.Kind) -> Bool {
+        var undeclared = false
         kind.forEachObject { object in
-            if undeclared == nil && !contains(object) { undeclared = object }
+            if !undeclared && !contains(object) { undeclared = true }
         }
         return undeclared
     }

@@ -65,8 +65,9 @@ public struct Trace: Sendable {
         return callSites[site]
     }
 
-    /// The object `id` names. Every id an event carries is declared, so the reader
-    /// guarantees a result for those.
+    /// The object `id` names. The reader guarantees a result for every id an event or snapshot
+    /// carries: its declaration, or, when that was lost, an object of unknown type in its place
+    /// (reported in ``damage`` as ``TraceDamage/undeclaredObject(_:events:snapshots:)``).
     public func object(_ id: TraceObjectID) -> TraceObject? {
         objects[id]
     }
@@ -110,6 +111,17 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
     /// holds `found`: events were lost (or the count is wrong), so what happened by the end
     /// of the recording is not known.
     case eventCountMismatch(counted: UInt64, dropped: UInt64, found: UInt64)
+    /// Events or snapshots name an object that no line declares: its declaration was lost, as
+    /// when the recording was killed while writing it or the log was cut off before it.
+    /// `events` events and `snapshots` snapshot lines name it; the trace holds, in its place,
+    /// an object of unknown type (``TraceObject/unknownTypeName``) in the role it was first
+    /// named in.
+    case undeclaredObject(TraceObjectID, events: Int, snapshots: Int)
+    /// Events ran on a thread that no line declares; the trace names it `unknown thread <tid>`.
+    case undeclaredThread(UInt64, events: Int)
+    /// Events ran on a dispatch queue that no line declares; the trace labels it
+    /// `unknown queue <id>`.
+    case undeclaredQueue(UInt32, events: Int)
 
     public var description: String {
         switch self {
@@ -126,6 +138,22 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
             let said = dropped > 0 ? "\(counted) events, \(dropped) of them dropped," : "\(counted) events"
             let loss = found < written ? "\(written - found) events are missing" : "the count is wrong"
             return "the end record counts \(said) but the log holds \(found): \(loss)"
+        case .undeclaredObject(let id, let events, let snapshots):
+            let naming = [Self.count(events, "event"), Self.count(snapshots, "snapshot")].filter { !$0.isEmpty }
+            return "object \(id.rawValue) is used but never declared (its declaration was lost, as when a recording is "
+                + "killed while writing it): \(naming.joined(separator: " and ")) \(events + snapshots == 1 ? "names" : "name") it; "
+                + "it is shown as an object of unknown type"
+        case .undeclaredThread(let tid, let events):
+            return "thread \(tid) is used but never declared (its declaration was lost): \(Self.count(events, "event")) "
+                + "ran on it; it is shown as \"unknown thread \(tid)\""
+        case .undeclaredQueue(let id, let events):
+            return "queue \(id) is used but never declared (its declaration was lost): \(Self.count(events, "event")) "
+                + "ran on it; it is shown as \"unknown queue \(id)\""
         }
+    }
+
+    /// `3 events`, `1 event`, or nothing for none.
+    private static func count(_ number: Int, _ noun: String) -> String {
+        number == 0 ? "" : "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

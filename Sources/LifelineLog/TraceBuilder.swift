@@ -110,21 +110,28 @@ struct TraceBuilder {
         // A recorder writes its events in order, nearly always: then none can repeat.
         let ascending = Trace.isAscending(events)
         var seen = Set<UInt64>()
-        var declaredThread: UInt64?, declaredQueue: UInt32?
+        // A declaration lost to a kill or a cut costs what it said, not the events that need it.
+        var lost = LostDeclarations()
+        var lastThread: UInt64?, lastQueue: UInt32?
+        var lastThreadDeclared = true, lastQueueDeclared = true
         // By index, field by field: a million events are not copied one by one.
         for index in events.indices {
             let seq = events[index].seq, thread = events[index].thread, line = eventLines[index]
             guard ascending || seen.insert(seq).inserted else { throw .duplicateSequence(line: line, seq: seq) }
-            if let object = objects.firstUndeclared(in: events[index].kind) {
-                throw .undeclared(line: line, what: "object \(object.rawValue)")
+            if objects.namesUndeclared(events[index].kind) {
+                lost.noteEvent(events[index].kind, missingFrom: objects)
             }
-            if thread != declaredThread {
-                if threads[thread] == nil { throw .undeclared(line: line, what: "thread \(thread)") }
-                declaredThread = thread
+            if thread != lastThread {
+                lastThread = thread
+                lastThreadDeclared = threads[thread] != nil
             }
-            if let queue = events[index].queue, queue != declaredQueue {
-                if queues[queue] == nil { throw .undeclared(line: line, what: "queue \(queue)") }
-                declaredQueue = queue
+            if !lastThreadDeclared { lost.noteThread(thread) }
+            if let queue = events[index].queue {
+                if queue != lastQueue {
+                    lastQueue = queue
+                    lastQueueDeclared = queues[queue] != nil
+                }
+                if !lastQueueDeclared { lost.noteQueue(queue) }
             }
         }
         var snapshotIndexes = Set<Int>()
@@ -135,7 +142,7 @@ struct TraceBuilder {
             // A node enters a snapshot only through a line that lists it: checking what each
             // line lists checks every snapshot's nodes, without making each delta's whole.
             for node in listed where !objects.contains(node.id) {
-                throw .undeclared(line: line, what: "object \(node.id.rawValue)")
+                lost.noteSnapshot(naming: node.id)
             }
         }
         // A log cut off before recording stopped has no site lines: its objects keep their
@@ -144,6 +151,11 @@ struct TraceBuilder {
         for (object, _) in objects.declarations {
             let site = object.sourceLocation == nil ? object.callSite.flatMap { callSites[$0]?.location } : nil
             resolved[object.id] = site.map(object.resolvingSourceLocation) ?? object
+        }
+        var threads = threads, queues = queues
+        if !lost.isEmpty {
+            lost.addPlaceholders(to: &resolved, threads: &threads, queues: &queues)
+            damage += lost.damage
         }
         return Trace(
             header: header, objects: resolved, threads: threads, queues: queues,

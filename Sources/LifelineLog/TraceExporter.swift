@@ -7,8 +7,12 @@ import Foundation
 /// records as the event lines a JSON recorder writes (times converted to nanoseconds), its
 /// header as the version 5 header, without the `clock` lines and without the damage a crash
 /// left (torn records, unwritten bytes). So a recording made in binary and exported has the
-/// bytes the same recording made in JSON Lines would have. A log of JSON lines is written as
-/// it is, without the zero bytes a crash left at its end.
+/// bytes the same recording made in JSON Lines would have. A log of JSON lines is written line
+/// by line as the reader reads it: without the zero bytes a crash left and the torn line
+/// before them, and with its last line only when that line is a JSON object (a kill cuts it
+/// short of one). Either way every line written is a JSON object, and the export reads back
+/// with the events the log read with; damage it still shows (an object whose declaration was
+/// lost, a log with no end record) is left for the reader of the export to report again.
 public enum TraceExporter {
     /// Reads the log at `path` (once: it can be a pipe) and returns what ``TraceReader`` reads
     /// of it, with its damage, and its JSON Lines form.
@@ -37,7 +41,7 @@ public enum TraceExporter {
         let bytes = UnsafeBufferPointer(rebasing: whole[0..<length])
         let headerEnd = TraceReader.lineEnd(in: bytes, from: 0)
         let header = try TraceReader.readHeader(UnsafeBufferPointer(rebasing: bytes[0..<headerEnd]))
-        guard header.format == .binary else { return Data(bytes) }
+        guard header.format == .binary else { return acceptedLines(of: bytes, headerEnd: headerEnd) }
         var output = Data(capacity: length * 3)
         TraceLineEncoder.withLine(for: header.asJSONLines) { output.append(contentsOf: $0) }
         let start = min(headerEnd + 1, length)
@@ -60,15 +64,47 @@ public enum TraceExporter {
             case .line(let range):
                 try emit(UnsafeBufferPointer(rebasing: bytes[range]), number: number, terminated: true)
             case .unterminatedLine(let range):
-                // The reader reads the last line if it can, and skips it otherwise: left
-                // unterminated, it reads the same way again.
-                try? emit(UnsafeBufferPointer(rebasing: bytes[range]), number: number, terminated: false)
+                // A line a kill cut is no JSON object, and left out. One that is, the reader reads
+                // if it can and skips otherwise: left unterminated, it reads the same way again.
+                let line = UnsafeBufferPointer(rebasing: bytes[range])
+                if (try? LineFields(line, number: number)) != nil {
+                    try? emit(line, number: number, terminated: false)
+                }
             case .record(let range):
                 let event = try BinaryEventRecord.decode(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])), number: number)
                 TraceLineEncoder.withLine(for: event.timed(conversion.time(ofTicks: event.time))) { output.append(contentsOf: $0) }
             case .damage, .unwritten:
                 // Reading the log first said whether these are damage, and refused it if so.
                 break
+            }
+        }
+        return output
+    }
+
+    /// The lines of a JSON Lines log that the reader reads: what is left of a line after the
+    /// zero bytes in it (the rest of a torn line is unwritten, the bytes after the last zero
+    /// begin the next line), and a last line without its newline only when it is a JSON
+    /// object, still without it (the reader reads it if it can, and skips it otherwise, again).
+    private static func acceptedLines(of bytes: UnsafeBufferPointer<UInt8>, headerEnd: Int) -> Data {
+        var output = Data(capacity: bytes.count + 1)
+        output.append(UnsafeBufferPointer(rebasing: bytes[..<headerEnd]))
+        output.append(UInt8(ascii: "\n"))
+        var start = headerEnd + 1
+        var number = 1
+        while start < bytes.count {
+            let end = TraceReader.lineEnd(in: bytes, from: start)
+            number += 1
+            var line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            start = end + 1
+            if !line.isEmpty, memchr(line.baseAddress!, 0, line.count) != nil, let zero = line.lastIndex(of: 0) {
+                line = UnsafeBufferPointer(rebasing: line[(zero + 1)...])
+            }
+            if line.isEmpty { continue }
+            output.append(line)
+            if end < bytes.count {
+                output.append(UInt8(ascii: "\n"))
+            } else if (try? LineFields(line, number: number)) == nil {
+                output.removeLast(line.count)
             }
         }
         return output

@@ -88,10 +88,11 @@ public final class TraceFileWriter: Sendable {
     private static let numberingStoppedBit: UInt64 = LIFELINE_SEQUENCE_STOPPED
     /// The sequence number that was next when writing stopped, or 0 while it runs.
     private let sequenceAtStop = Atomic<UInt64>(0)
-    /// Room for the end record (at most 96 bytes) that closing keeps past the bytes written
-    /// while it writes the record: cutting the file to the bytes written first would free the
-    /// blocks after them, and on a full file system an end record that crosses into the next
-    /// block would then fail for want of space, leaving a log that does not say what was lost.
+    /// Room for the end record (at most 96 bytes) that the file keeps allocated past every byte
+    /// writers may write, and that closing keeps past the bytes written while it writes the
+    /// record: on a full file system an end record that needed another block would fail for
+    /// want of space (or be cut short), leaving a log that does not say what was lost. Writers
+    /// stop this far before the file's allocated end, so the blocks are always there.
     static let closingRoom = 128
 
     /// How many bytes a thread reserves at a time for its records.
@@ -166,6 +167,10 @@ public final class TraceFileWriter: Sendable {
         guard grow(to: min(headerLength, capacity)) else {
             let reason = growth.withLock { $0.failure } ?? "its capacity is too small"
             unmapWindows()
+            // A log that never got its header is no log: leave no empty file behind (only a
+            // regular file, never the device or FIFO a path may name).
+            var status = stat()
+            if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { unlink(path) }
             Glibc.close(descriptor)
             throw .cannotOpen(path: path, reason: reason)
         }
@@ -713,13 +718,15 @@ public final class TraceFileWriter: Sendable {
     private func grow(to end: Int, grew: inout Bool) -> Bool {
         growth.withLock { growth in
             guard end > committedSize.load(ordering: .relaxed) else { return true }
-            guard end <= growth.limit else { return false }
-            if end > growth.length {
+            // The room for the end record stays allocated past every byte writers may write.
+            let needed = end + Self.closingRoom
+            guard needed <= growth.limit else { return false }
+            if needed > growth.length {
                 // The smallest step: the writer waits while the file system allocates it.
-                guard extend(&growth, to: min(Self.roundUp(end, to: Self.smallestStep), growth.limit)) else { return false }
+                guard extend(&growth, to: min(Self.roundUp(needed, to: Self.smallestStep), growth.limit)) else { return false }
                 grew = true
             }
-            committedSize.store(growth.length, ordering: .releasing)
+            committedSize.store(growth.length - Self.closingRoom, ordering: .releasing)
             return true
         }
     }
@@ -738,7 +745,8 @@ public final class TraceFileWriter: Sendable {
         populate(from: round.from, to: round.to)
         growth.withLock { growth in
             growth.populated = max(growth.populated, round.to)
-            if committedSize.load(ordering: .relaxed) < round.to { committedSize.store(round.to, ordering: .releasing) }
+            let writable = round.to - Self.closingRoom
+            if committedSize.load(ordering: .relaxed) < writable { committedSize.store(writable, ordering: .releasing) }
             lowWater.store(round.to < growth.limit ? round.to - step / 4 : Int.max, ordering: .relaxed)
         }
         if round.grew { writeClockLine() }

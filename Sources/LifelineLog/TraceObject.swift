@@ -45,6 +45,17 @@ public struct TraceObject: Hashable, Sendable {
         self.joinedMidStream = joinedMidStream
     }
 
+    /// The type name of an object whose declaration the log lost: events name it, no line
+    /// says what it is (``TraceDamage/undeclaredObject(_:events:snapshots:)``).
+    public static let unknownTypeName = "unknown"
+
+    /// The object the reader puts in place of a lost declaration: of unknown type, in the role
+    /// it was first named in, its lifetime not known to be tracked (so that nothing is concluded
+    /// from a missing deallocation).
+    static func placeholder(id: TraceObjectID, role: TraceObjectRole) -> TraceObject {
+        TraceObject(id: id, role: role, typeName: unknownTypeName, shortTypeName: unknownTypeName, lifetimeTracked: false)
+    }
+
     /// The short type name with the label, for diagrams and timelines: `Sink "ui" #7`.
     public var displayName: String {
         if let label { return "\(shortTypeName) \"\(label)\" \(id)" }

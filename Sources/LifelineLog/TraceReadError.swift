@@ -13,8 +13,6 @@ public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedLine(line: Int, reason: String)
     /// A line lacks a field, or a field has the wrong type.
     case badField(line: Int, field: String, reason: String)
-    /// An event names an object, thread or queue that no line declares.
-    case undeclared(line: Int, what: String)
     /// Two events carry the same sequence number.
     case duplicateSequence(line: Int, seq: UInt64)
     /// An object is declared a second time, with another type, role, label or source.
@@ -36,8 +34,6 @@ public enum TraceReadError: Error, Hashable, Sendable, CustomStringConvertible {
             return "line \(line): not a JSON object (\(reason))"
         case .badField(let line, let field, let reason):
             return "line \(line): field '\(field)' \(reason)"
-        case .undeclared(let line, let what):
-            return "line \(line): \(what) is used but never declared"
         case .duplicateSequence(let line, let seq):
             return "line \(line): sequence number \(seq) appears twice"
         case .conflictingDeclaration(let line, let what, let firstLine):

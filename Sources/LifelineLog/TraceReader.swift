@@ -4,17 +4,22 @@ import Foundation
 /// records between JSON lines (version 6), told apart by the header's version.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
-/// no end record, unwritten zero bytes) and reports it in ``Trace/damage``, as it does a log
+/// no end record, unwritten zero bytes, an object, thread or queue whose declaration was lost,
+/// which it reads as one of unknown type) and reports it in ``Trace/damage``, as it does a log
 /// holding fewer events than its end record counts. Anything else (bad JSON, an unknown
-/// version, a missing field, an undeclared object, an object declared twice differently, a
-/// second end record, UTF-16 text) is a ``TraceReadError`` that names the line.
+/// version, a missing field, an object declared twice differently, a second end record, UTF-16
+/// text) is a ``TraceReadError`` that names the line.
 public enum TraceReader {
     /// Reads the log at `path`: a file, or a pipe or device to read to its end (`/dev/stdin`,
     /// a shell's `<(zcat trace.jsonl.gz)`).
     ///
+    /// An input that never ends is refused as soon as it shows it is no log: one whose first
+    /// MiB holds no header line (`/dev/urandom`, `/dev/zero`), one with more than 64 MiB of
+    /// zero bytes in a row, or a pipe or device that gives more than half the machine's memory.
+    ///
     /// - Throws: ``TraceReadError/unreadable(path:reason:)`` saying in words why the file
-    ///   cannot be read (it does not exist, it is a directory, permission is denied), or any
-    ///   error ``read(_:)`` throws.
+    ///   cannot be read (it does not exist, it is a directory, permission is denied, it never
+    ///   ends), or any error ``read(_:)`` throws.
     public static func read(contentsOf path: String) throws(TraceReadError) -> Trace {
         try read(try LogFile.contents(of: path))
     }
@@ -28,12 +33,7 @@ public enum TraceReader {
     }
 
     private static func read(_ whole: UnsafeBufferPointer<UInt8>) throws(TraceReadError) -> Trace {
-        // UTF-16 or UTF-32 text would otherwise read as a header that is no JSON, or, after a
-        // header in UTF-8, as lines full of zero bytes skipped as unwritten: 0 events.
-        if whole.starts(with: [0xFF, 0xFE]) || whole.starts(with: [0xFE, 0xFF])
-            || (whole.count >= 2 && (whole[0] == 0) != (whole[1] == 0)) {
-            throw .notALifelineLog(reason: "it is UTF-16 or UTF-32 text; a Lifeline log is UTF-8")
-        }
+        try checkEncoding(whole)
         // A recording that never stopped leaves the rest of its last file chunk zero-filled.
         var length = whole.count
         while length > 0 && whole[length - 1] == 0 { length -= 1 }
@@ -73,6 +73,16 @@ public enum TraceReader {
             }
         }
         return try builder.finish(header: header!, damage: damage)
+    }
+
+    /// Refuses a log that begins as UTF-16 or UTF-32 text, which would otherwise read as a
+    /// header that is no JSON, or, after a header in UTF-8, as lines full of zero bytes skipped
+    /// as unwritten: 0 events.
+    static func checkEncoding(_ whole: UnsafeBufferPointer<UInt8>) throws(TraceReadError) {
+        if whole.starts(with: [0xFF, 0xFE]) || whole.starts(with: [0xFE, 0xFF])
+            || (whole.count >= 2 && (whole[0] == 0) != (whole[1] == 0)) {
+            throw .notALifelineLog(reason: "it is UTF-16 or UTF-32 text; a Lifeline log is UTF-8")
+        }
     }
 
     /// How many lines `bytes` holds, the last one counted whether or not a newline ends it.

@@ -108,4 +108,68 @@ import Testing
         #expect(mode == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["graph.dot"], "a temporary file was left")
     }
+
+    /// `-o` naming the log being read would replace what may be the only recording, whatever
+    /// path names it: the same path, a symbolic link, a hard link or a relative path.
+    @Test(arguments: [["graph"], ["render", "--format", "svg"], ["render", "--format", "mermaid"], ["export"]])
+    func theLogBeingReadIsNeverTheOutput(_ command: [String]) throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("trace.lifeline")
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: log.path)
+        let original = try Data(contentsOf: log)
+        let link = folder.appendingPathComponent("link.lifeline"), hard = folder.appendingPathComponent("hard.lifeline")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "trace.lifeline")
+        try FileManager.default.linkItem(atPath: log.path, toPath: hard.path)
+        for output in [log.path, link.path, hard.path, folder.path + "/./trace.lifeline"] {
+            let run = try LifelineExecutable.run([command[0], log.path] + command.dropFirst() + ["-o", output])
+            #expect(run.status == 2, "-o \(output)")
+            #expect(run.standardError == "error: cannot write \(output): it is the log being read (\(log.path)), which writing "
+                + "would replace, and it may be the only recording: name another file\n", "\(run.standardError)")
+            #expect(try Data(contentsOf: log) == original, "-o \(output) changed the log")
+        }
+    }
+
+    /// A file of the kernel's /proc looks like a regular file whose folder exists: the reason
+    /// it cannot be written is that it is no regular file, not a missing folder.
+    @Test func aKernelFileAsTheOutputSaysWhyItCannotBeWritten() throws {
+        let run = try LifelineExecutable.run(["graph", Self.fixture, "-o", "/proc/version"])
+        #expect(run.status == 2)
+        #expect(run.standardError == "error: cannot write /proc/version: it is in the kernel's /proc file system, whose "
+            + "files are not regular files: none can be replaced or made there\n", "\(run.standardError)")
+    }
+
+    /// An endless input is refused at once, never read until memory runs out.
+    @Test(arguments: ["/dev/zero", "/dev/urandom"]) func anEndlessInputIsRefusedPromptly(_ device: String) throws {
+        let started = Date()
+        let run = try LifelineExecutable.run(["diagnose", device], timeout: 60)
+        #expect(!run.timedOut, "\(device) was still being read after 60 s")
+        #expect(run.status == 2)
+        #expect(run.standardError.hasPrefix("error: \(device): line 1: not a Lifeline log ("), "\(run.standardError)")
+        #expect(Date().timeIntervalSince(started) < 30)
+    }
+
+    /// A log followed by endless zero bytes (`cat trace.lifeline /dev/zero | lifeline …`) is
+    /// refused once the run of zeros is longer than any a log holds.
+    @Test func aLogFollowedByEndlessZerosIsRefused() throws {
+        // `timeout` kills the whole pipeline, should it still run after 60 s.
+        let run = try LifelineExecutable.run(
+            ["-s", "KILL", "60", "/bin/sh", "-c", "cat \"$0\" /dev/zero | \"$1\" diagnose /dev/stdin", Self.fixture,
+             LifelineExecutable.url.path],
+            executable: URL(fileURLWithPath: "/usr/bin/timeout")
+        )
+        #expect(run.status == 2, "\(run.status): the zeros were still being read after 60 s, or the log was read")
+        #expect(run.standardError.hasPrefix("error: cannot read /dev/stdin: it holds more than 64 MiB of zero bytes in a row"),
+                "\(run.standardError)")
+    }
+
+    /// The default log is binary: no command's help calls the log it reads `.jsonl`.
+    @Test(arguments: ["diagnose", "pipelines", "why", "snapshots", "timeline", "render", "graph", "export"])
+    func theHelpNamesTheLogFormatsItReads(_ command: String) throws {
+        let run = try LifelineExecutable.run([command, "--help"])
+        #expect(run.status == 0)
+        #expect(!run.standardOutputText.contains(".jsonl"), "\(run.standardOutputText)")
+        let words = run.standardOutputText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("binary or JSON Lines"), "\(run.standardOutputText)")
+    }
 }

@@ -153,6 +153,25 @@ import Testing
         #expect(trace.damage.contains { if case .truncatedFinalLine = $0 { true } else { false } })
     }
 
+    /// A line a kill cut short is no JSON object: export leaves it out, in either format, so
+    /// that every line it writes is one, and what it writes reads back the same.
+    @Test(arguments: [false, true]) func anExportLeavesOutALineCutShort(binary: Bool) throws {
+        let data = try write(binary ? binaryHeader : log.header, closed: false)
+        let text = String(decoding: data, as: UTF8.self)
+        let queueLine = try #require(text.range(of: "{\"kind\":\"queue\""))
+        let cut = data.prefix(text.utf8.distance(from: text.utf8.startIndex, to: queueLine.lowerBound) + 12)
+        let exported = try TraceExporter.jsonLines(of: cut)
+        let lines = String(decoding: exported, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 1 + log.objects.count + log.threads.count, "the header and the whole declarations")
+        for line in lines {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any], "not a JSON object: \(line)")
+        }
+        let trace = try TraceReader.read(cut), reread = try TraceReader.read(exported)
+        #expect(reread.objects == trace.objects && reread.threads == trace.threads)
+        #expect(trace.damage.contains(.truncatedFinalLine(line: lines.count + 1)))
+        #expect(reread.damage == [.notClosed])
+    }
+
     @Test func aByteThatBeginsNothingIsAnErrorNamingIt() throws {
         var data = try write(binaryHeader)
         let offset = try #require(recordOffsets(in: data)[2])

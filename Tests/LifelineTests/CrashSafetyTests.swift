@@ -58,6 +58,90 @@ extension RecordingTests {
             #expect(trace.events.map(\.seq) == Array(1...UInt64(trace.events.count)))
         }
 
+        /// The same for a log of JSON lines, which a full file system used to leave without its
+        /// end record: the log ended in a cut line, and nothing said how many events were lost.
+        @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
+        func aFullFileSystemLeavesAJSONLinesLogThatSaysWhatWasLost() throws {
+            let disk = try SmallFileSystem(kibibytes: 320)
+            defer { disk.unmount() }
+            let log = disk.folder.appendingPathComponent("full.jsonl").path
+            let result = try RecordingChild.run(["stop", log, "20000", "format=jsonl"])
+            #expect(result.status == 0 && result.standardOutput.contains("stopped"),
+                    "the child died with status \(result.status): \(result.standardError)")
+            #expect(result.standardError.contains("events were not written to \(log): the log stopped growing at"),
+                    "\(result.standardError)")
+            let trace = try TraceReader.read(contentsOf: log)
+            #expect(trace.header.format == .jsonLines)
+            let dropped = trace.damage.compactMap { if case .droppedEvents(let count) = $0 { count } else { nil } }
+            #expect(dropped.count == 1 && dropped[0] > 1_000, "\(trace.damage)")
+            #expect(!trace.damage.contains(.notClosed), "\(trace.damage)")
+            #expect(trace.events.map(\.seq) == Array(1...UInt64(trace.events.count)))
+        }
+
+        /// Lines that fill the file system to the last byte of a page, whichever page it stops
+        /// at, left no block for the end record: writers now stop short of the file's end by
+        /// the end record's room, so the record always fits and counts what was dropped.
+        @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
+        func theEndRecordFitsWhenLinesFillTheFileSystemToAPageBoundary() throws {
+            let disk = try SmallFileSystem(kibibytes: 128)
+            defer { disk.unmount() }
+            let log = disk.folder.appendingPathComponent("exact.jsonl").path
+            let header = TraceHeader(processID: 1, processName: "full", startedAt: "2026-11-27T00:00:00Z", clockOrigin: 0,
+                                     valueDescriptionLimit: nil)
+            let writer = try TraceFileWriter(path: log, header: header)
+            TraceLineEncoder.withLine(for: TraceThread(tid: 1, name: "main")) { writer.append($0) }
+            let lineLength = 128
+            let used = TraceLineEncoder.withLine(for: header) { $0.count } + TraceLineEncoder.withLine(for: TraceThread(tid: 1, name: "main")) { $0.count }
+            /// A mark whose line is `length` bytes long.
+            func mark(_ seq: UInt64, length: Int) -> TraceEvent {
+                let bare = TraceEvent(seq: seq, time: 0, thread: 1, queue: nil, phase: .instant, kind: .mark(label: ""))
+                let padding = length - TraceLineEncoder.withLine(for: bare) { $0.count }
+                return TraceEvent(seq: seq, time: 0, thread: 1, queue: nil, phase: .instant,
+                                  kind: .mark(label: String(repeating: "m", count: padding)))
+            }
+            // The first mark ends the first page; every later one ends at a multiple of its length,
+            // so the last line that fits ends exactly where the file system stopped the file.
+            writer.append(mark(1, length: 4_096 - used))
+            var seq: UInt64 = 1
+            while writer.shortfall == nil && seq < 10_000 {
+                seq += 1
+                writer.append(mark(seq, length: lineLength))
+            }
+            for _ in 0..<10 {
+                seq += 1
+                writer.append(mark(seq, length: lineLength))
+            }
+            writer.close(events: seq)
+            let trace = try TraceReader.read(contentsOf: log)
+            let written = UInt64(trace.events.count)
+            #expect(written > 100 && written < seq)
+            #expect(trace.damage == [.droppedEvents(seq - written)], "\(trace.damage)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+            #expect(String(decoding: bytes.suffix(80), as: UTF8.self).hasSuffix("{\"kind\":\"end\",\"events\":\(seq),\"dropped\":\(seq - written)}\n"))
+        }
+
+        /// A recording refused because the file system has no room for its log leaves no empty
+        /// file behind for tools to trip over.
+        @Test(.enabled(if: SmallFileSystem.canMount, "mounting a small tmpfs needs root"))
+        func aStartRefusedForLackOfSpaceLeavesNoFile() throws {
+            let disk = try SmallFileSystem(kibibytes: 64)
+            defer { disk.unmount() }
+            let filler = disk.folder.appendingPathComponent("filler")
+            let descriptor = open(filler.path, O_WRONLY | O_CREAT, 0o644)
+            try #require(descriptor >= 0)
+            let block = [UInt8](repeating: 1, count: 4_096)
+            while write(descriptor, block, block.count) > 0 {}
+            close(descriptor)
+            let log = disk.folder.appendingPathComponent("trace.lifeline").path
+            #expect {
+                try Lifeline.start(writingTo: log)
+            } throws: { error in
+                "\(error)".contains(String(cString: strerror(ENOSPC)))
+            }
+            #expect(!FileManager.default.fileExists(atPath: log), "the refused start left \(log) behind")
+            Lifeline.stop()
+        }
+
         @Test func aProcessThatExitsWithoutStoppingLeavesALogOfWhatItWrote() throws {
             let folder = try RecordingChild.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -10,6 +10,9 @@
 //       records pipelines forever; after each round prints "recorded N" (the round's mark
 //       "round N" is then in the log), and every SNAPSHOT-EVERY rounds prints "snapshot N"
 //       and takes a snapshot labelled "snapshot N".
+//
+// An optional last argument holds the recording options, as LIFELINE_OPTIONS writes them
+// (`format=jsonl`); without it the child records with the default options.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,11 +54,12 @@ func runPipeline(values count: Int, keepingAliveIn kept: inout [AnyCancellable])
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let number = Int(arguments[3]) else {
-    fail("usage: lifeline-recording-child exit|stop|churn LOG NUMBER")
+guard arguments.count == 4 || arguments.count == 5, let number = Int(arguments[3]) else {
+    fail("usage: lifeline-recording-child exit|stop|churn LOG NUMBER [OPTIONS]")
 }
 do {
-    try Lifeline.start(writingTo: arguments[2])
+    let options = arguments.count == 5 ? try RecordingOptions(parsing: arguments[4]) : RecordingOptions()
+    try Lifeline.start(writingTo: arguments[2], options: options)
 } catch {
     fail("cannot start recording: \(error)")
 }

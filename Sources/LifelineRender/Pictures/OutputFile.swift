@@ -21,7 +21,9 @@ private let systemWrite = Darwin.write
 ///   running process (`/dev/stdout`, `/dev/fd/3`) are written to directly, never replaced.
 ///
 /// A path that cannot be written is an ``OutputFile/Failure`` that says why in words (it is a
-/// directory, its folder does not exist, permission is denied, the device is full).
+/// directory, its folder does not exist, permission is denied, it is a file of the kernel's
+/// `/proc` or `/sys`, the device is full), and so is the file a command reads its log from:
+/// that log may be the only recording, and is never replaced by what was made from it.
 public enum OutputFile {
     /// Why a path could not be written or a folder could not be made, in words.
     public struct Failure: Error, CustomStringConvertible {
@@ -29,11 +31,23 @@ public enum OutputFile {
     }
 
     /// Fails early, before any long work, when `path` cannot be written: it is a directory,
-    /// or its folder does not exist or cannot be written to.
-    public static func checkWritable(_ path: String) throws(Failure) {
+    /// or its folder does not exist or cannot be written to, or it is the file `input` names
+    /// (the same file, by device and inode, whatever the paths say), which would be replaced.
+    public static func checkWritable(_ path: String, readingFrom input: String? = nil) throws(Failure) {
         if let problem = problem(writing: path) {
             throw Failure(description: "cannot write \(path): \(problem)")
         }
+        if let input, case .file(let file) = Destination(path), isSameFile(file, input) {
+            throw Failure(description: "cannot write \(path): it is the log being read (\(input)), which writing would "
+                + "replace, and it may be the only recording: name another file")
+        }
+    }
+
+    /// Whether `first` and `second` name one existing file (symbolic links followed).
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat(), other = stat()
+        guard stat(first, &one) == 0, stat(second, &other) == 0 else { return false }
+        return one.st_dev == other.st_dev && one.st_ino == other.st_ino
     }
 
     /// Writes `text` to `path` as UTF-8.
@@ -158,11 +172,27 @@ public enum OutputFile {
             }
             let folder = (file as NSString).deletingLastPathComponent
             let shownFolder = folder.isEmpty ? "." : folder
+            if let kernelFiles = kernelFileSystem(holding: shownFolder) {
+                return "it is in the kernel's \(kernelFiles) file system, whose files are not regular files: none can be "
+                    + "replaced or made there"
+            }
             var folderStatus = stat()
             guard stat(shownFolder, &folderStatus) == 0 else { return "the folder \(shownFolder) does not exist" }
             guard folderStatus.st_mode & S_IFMT == S_IFDIR else { return "\(shownFolder) is not a folder" }
             guard access(shownFolder, W_OK) == 0 else { return "the folder \(shownFolder) is not writable" }
             return nil
+        }
+    }
+
+    /// The kernel's file system (`/proc`, `/sys`) that `folder` is on, or nil for any other: its
+    /// files look regular, but take no new file beside them and no writes.
+    private static func kernelFileSystem(holding folder: String) -> String? {
+        var status = stat(), system = stat()
+        guard stat(folder, &status) == 0, stat("/", &system) == 0 else { return nil }
+        // Only where they are mounted: an empty /proc is a folder of the root file system.
+        return ["/proc", "/sys"].first { root in
+            var rootStatus = stat()
+            return stat(root, &rootStatus) == 0 && rootStatus.st_dev == status.st_dev && rootStatus.st_dev != system.st_dev
         }
     }
 

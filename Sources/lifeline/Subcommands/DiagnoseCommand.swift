@@ -27,7 +27,7 @@ struct DiagnoseCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(help: "The report format: text for people, json for tools.")

@@ -12,9 +12,14 @@ struct ExportCommand: ParsableCommand {
             A log recorded with binary event records (the default, log format version 7) is \
             written as the log a JSON Lines recording (RecordingOptions(logFormat: .jsonLines)) \
             writes for the same events: the same lines in the same order, event times in \
-            nanoseconds, without the damage a crash left (which is reported as a warning). A log \
-            of JSON lines is written as it is. A log the reader refuses is not exported (exit \
-            status 2).
+            nanoseconds. A log of JSON lines is written line by line.
+
+            A log damaged by a crash or a kill (a cut last line, torn records or lines, runs of \
+            unwritten zero bytes, lost declarations) is exported as the reader reads it: the \
+            damaged parts are left out, each damage is reported on standard error as a warning, \
+            and the exit status is 0, so the output is always valid JSON Lines that reads back \
+            with the same events. A log the reader refuses (not a Lifeline log, or damaged \
+            beyond what a crash leaves) is not exported: an error, and exit status 2.
             """
     )
 
@@ -26,7 +31,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         try CommandFailure.reporting {
-            if let output { try OutputFile.checkWritable(output) }
+            if let output { try OutputFile.checkWritable(output, readingFrom: trace) }
             let exported: (trace: Trace, jsonLines: Data)
             do throws(TraceReadError) {
                 exported = try TraceExporter.export(contentsOf: trace)

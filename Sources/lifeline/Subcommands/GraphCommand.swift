@@ -21,7 +21,7 @@ struct GraphCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(name: .customLong("at"), help: ArgumentHelp(
@@ -41,7 +41,7 @@ struct GraphCommand: ParsableCommand {
     }
 
     private func write() throws {
-        if let output { try OutputFile.checkWritable(output) }
+        if let output { try OutputFile.checkWritable(output, readingFrom: trace) }
         let whole = try TraceFile.read(self.trace)
         let findings = selection.finding != nil ? TraceAnalyzer().diagnose(whole) : []
         let trace = try selection.apply(to: whole, path: self.trace, diagnoses: findings).trace

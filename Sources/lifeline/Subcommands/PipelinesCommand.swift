@@ -23,7 +23,7 @@ struct PipelinesCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(help: "The list format: text for people, json for tools.")

@@ -22,7 +22,7 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(name: .shortAndLong, help: "What to draw.")
@@ -90,7 +90,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func draw() throws {
-        if let output { try OutputFile.checkWritable(output) }
+        if let output { try OutputFile.checkWritable(output, readingFrom: trace) }
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
         // Diagnosing and drawing the whole log share one rebuild of its lifecycles.
         let diagnosing = format.showsFindings || selection.finding != nil
@@ -145,7 +145,7 @@ struct RenderCommand: ParsableCommand {
         // The folder may exist already (its pictures are replaced) or not yet (it is made).
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isFolder)
-        try OutputFile.checkWritable(exists && isFolder.boolValue ? URL(fileURLWithPath: output).appendingPathComponent("index.md").path : output)
+        try OutputFile.checkWritable(exists && isFolder.boolValue ? URL(fileURLWithPath: output).appendingPathComponent("index.md").path : output, readingFrom: trace)
         let whole = try ProgressIndicator.run("reading \(self.trace)") { try TraceFile.read(self.trace) }
         let lifecycles = TraceLifecycles(whole)
         let findings = TraceAnalyzer().diagnose(lifecycles)

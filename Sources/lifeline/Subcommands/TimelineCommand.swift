@@ -9,7 +9,7 @@ struct TimelineCommand: ParsableCommand {
         abstract: "Print who called what on whom, on which thread, with the demand."
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Flag(help: "Leave out event times, for output that is compared or committed.")

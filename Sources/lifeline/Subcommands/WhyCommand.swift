@@ -17,7 +17,7 @@ struct WhyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log (.jsonl) to read.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Argument(help: ArgumentHelp("The object's id, as in `Sink #7`.", valueName: "object-id"))
