@@ -82,12 +82,19 @@ import Testing
     @Test func theSVGShowsACutAndItsTooltipsHoldTheLabelUpToTheLimit() {
         let svg = SequenceSVGRenderer.render(Self.trace, diagnoses: Self.diagnoses)
         let texts = OutputCheck.parseSVG(svg)
-        #expect(texts.contains { $0.contains(Self.escaped + Self.escaped) && $0.hasSuffix("…") })
+        // The sink's heading cuts the label, not the id.
+        #expect(texts.contains { $0.contains(Self.escaped + Self.escaped) && $0.hasSuffix("…\" #2") }, "\(texts)")
         let titles = svg.components(separatedBy: "<title>").dropFirst().map { $0.prefix { $0 != "<" } }
         // The lane's tooltip, its type and the label, is the longest: cut at the limit (and
         // longer by the entities that write its quotes).
         let longest = titles.map(\.count).max() ?? 0
         #expect(longest > TraceText.limit - 100 && longest <= TraceText.limit + 20, "\(longest)")
+    }
+
+    @Test func anOwnershipGraphNodeCutsTheLabelBeforeItsId() {
+        let dot = OwnershipDOTRenderer.render(Self.trace.snapshots[0], in: Self.trace)
+        // DOT writes the quotes as `\"` and the escapes' backslashes as `\\`.
+        #expect(dot.contains(#"Subscribers.Sink \"\\u{202E}\\u{202E}"#) && dot.contains(#"…\" #2"#), "\(dot.prefix(300))")
     }
 
     /// A finding's note, wrapped, reads as many lines of the label as the note has room for,

@@ -78,10 +78,14 @@ public enum OwnershipDOTRenderer {
         "o\(id.rawValue)"
     }
 
+    /// The most characters of a node's name or label: a node's title, type and id included,
+    /// holds at most ``DisplayText/nameLimit``.
+    private static let nameLimit = DisplayText.nameLimit / 2
+
     /// Program text (a label, a place, a field's name) as a graph shows it: escaped and cut to
-    /// ``DisplayText/nameLimit`` characters. `lifeline why` prints it in full.
-    private static func shown(_ text: String) -> String {
-        DisplayText(text, limit: DisplayText.nameLimit).short
+    /// `limit` characters. `lifeline why` prints it in full.
+    private static func shown(_ text: String, limit: Int = DisplayText.nameLimit) -> String {
+        DisplayText(text, limit: limit).short
     }
 
     /// `ViewModel #5` or `Sink #7`, then where the program made its pipeline
@@ -93,7 +97,12 @@ public enum OwnershipDOTRenderer {
     /// per-call snapshot did not check says which earlier snapshot it is drawn as:
     /// `as found after @96`.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
-        let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
+        // A long name or label is cut before the id, so that the id stays.
+        let title = node.name.map { "\(Self.shown($0, limit: Self.nameLimit)) \(node.id)" }
+            ?? trace.object(node.id).map { object in
+                object.label.map { "\(object.shortTypeName) \"\(Self.shown($0, limit: Self.nameLimit))\" \(object.id)" } ?? object.displayName
+            }
+            ?? "object \(node.id)"
         // Where the program made the object goes on a line of its own.
         let place = trace.object(node.id)?.placeName.map { "\n\(Self.shown($0))" } ?? ""
         let detail: String
