@@ -498,10 +498,10 @@ struct SequenceSVGLayout {
     /// `>`, `(`, `:`), and only where it has none, at the line's end. Text that needs more
     /// than `maxLines` ends its last line with an ellipsis after a whole word.
     ///
-    /// Each character is counted once, and the text is read only until it fills one line more
-    /// than `maxLines` (at most ``TraceText/limit`` characters of it, as ``DisplayText/clean(_:)``
-    /// cuts): a finding that names an object by a 120,000-character label costs what a short one
-    /// does.
+    /// Each piece is counted once, never the rest of its word, and the text is read only until
+    /// it fills one line more than `maxLines` (at most ``TraceText/limit`` characters of it, as
+    /// ``DisplayText/clean(_:)`` cuts): a finding that names an object by a 120,000-character
+    /// label costs what a short one does.
     static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
         var lines: [String] = []
         var current = "", currentCount = 0
