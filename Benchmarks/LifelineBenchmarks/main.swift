@@ -18,7 +18,8 @@ import LifelineLog
 /// `inspection` only the heap inspection and snapshot figures, and `inspection-warm` inspects
 /// the view model 200 times with one inspector and prints nothing (for
 /// `--toggle-collect='*InspectionBenchmark*inspectRepeatedly*'`), `per-call` prints the per-call
-/// snapshot figure among 803 objects alone (for `--toggle-collect='*SnapshotRecorder*take*'`).
+/// snapshot figure among 803 objects alone (for `--toggle-collect='*SnapshotRecorder*take*'`),
+/// `long-labels` how long drawing a log with a 30,000- to 120,000-character label takes.
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 
 // glibc's mutexes skip their atomic instructions while the process has a single thread, and an
@@ -63,8 +64,10 @@ if let only, only != "recording", only != "subscribing" {
         InspectionBenchmark.inspectRepeatedly()
     case "per-call":
         InspectionBenchmark.measurePerCallSnapshots(pipelines: 200, calls: 100)
+    case "long-labels":
+        try LongLabelBenchmark.run(logDirectory: logDirectory)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm or per-call")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm, per-call or long-labels")
         exit(2)
     }
     try? FileManager.default.removeItem(atPath: path)
@@ -144,6 +147,9 @@ InspectionBenchmark.run()
 
 print()
 try ReadingBenchmark.run(events: 1_000_000, logDirectory: logDirectory)
+
+print()
+try LongLabelBenchmark.run(logDirectory: logDirectory)
 
 /// The median of three runs of `run`, as a `Double` (ReadingBenchmark's timings).
 func median(_ run: () throws -> UInt64) rethrows -> Double {

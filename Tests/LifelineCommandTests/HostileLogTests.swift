@@ -103,11 +103,15 @@ import Testing
         #expect(verdict.hasPrefix("SEQUENCE"), "plantuml -syntax rejects the diagram: \(verdict.prefix(500))")
     }
 
-    @Test func perfettoIsJSONThatKeepsTheText() throws {
+    /// The process's name is written as every name in a picture: on one line, control
+    /// characters as escapes, cut at 120 characters.
+    @Test func perfettoIsJSONThatNamesTheProcessOnOneLine() throws {
         let json = try render("perfetto")
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let events = try #require(root["traceEvents"] as? [[String: Any]])
         let process = events.first { $0["name"] as? String == "process_name" }
-        #expect((process?["args"] as? [String: Any])?["name"] as? String == Self.hostileText)
+        let name = try #require((process?["args"] as? [String: Any])?["name"] as? String)
+        #expect(name.count <= 120 && !name.unicodeScalars.contains { $0.value < 0x20 }, "\(name)")
+        #expect(name.hasPrefix(#"quote" back\slash <tag>&amp; new\nline"#), "\(name)")
     }
 }

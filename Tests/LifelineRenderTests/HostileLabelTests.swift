@@ -85,9 +85,15 @@ import Testing
         let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let events = try #require(root["traceEvents"] as? [[String: Any]])
         let process = events.first { $0["name"] as? String == "process_name" }
-        #expect((process?["args"] as? [String: Any])?["name"] as? String == SampleTraces.hostileText)
+        // Names, the process's too, are cleaned and cut as every picture's are; an argument
+        // holds the text as written, cut at TraceText.limit.
+        let processName = try #require((process?["args"] as? [String: Any])?["name"] as? String)
+        #expect(processName == DisplayText(SampleTraces.hostileText, limit: DisplayText.nameLimit).short)
+        #expect(processName.hasPrefix(readable.prefix(40)))
         let value = events.first { $0["cat"] as? String == "value" && $0["ph"] as? String == "B" }
-        #expect((value?["args"] as? [String: Any])?["value"] as? String == SampleTraces.hostileText)
+        let shownValue = try #require((value?["args"] as? [String: Any])?["value"] as? String)
+        #expect(shownValue.count == TraceText.limit && shownValue.hasSuffix("…"))
+        #expect(SampleTraces.hostileText.hasPrefix(shownValue.dropLast()))
         for event in events {
             let name = event["name"] as? String ?? ""
             #expect(name.count <= 120 && !name.unicodeScalars.contains { $0.value < 0x20 })

@@ -4,7 +4,7 @@ import Testing
 @testable import LifelineRender
 
 /// The recorded logs of the sample stories: they read cleanly, and PlantUML accepts each
-/// story's sequence diagram as the gallery writes it, notes included.
+/// story's sequence diagram as the gallery writes it, notes included, folded and not.
 @Suite struct SampleFixtureTests {
     @Test func everyFixtureReadsCleanly() throws {
         #expect(!SampleFixtures.names.isEmpty, "no recorded sample traces in \(SampleFixtures.directory.path)")
@@ -19,7 +19,10 @@ import Testing
     @Test(.enabled(if: ExternalTool.plantUML.isInstalled, "plantuml is not installed (apt-get install plantuml): the samples' PlantUML was not checked"),
           arguments: SampleFixtures.samples)
     func plantUMLAcceptsTheSampleDiagram(_ sample: GoldenFileTests.Sample) throws {
-        try OutputCheck.checkPlantUML(PlantUMLSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses))
+        try OutputCheck.checkPlantUML([true, false].map { folding in
+            ("\(sample.name)\(folding ? "" : " unfolded")",
+             PlantUMLSequenceRenderer.render(sample.trace, diagnoses: sample.diagnoses, options: .init(folding: folding)))
+        })
     }
 
     @Test(arguments: SampleFixtures.samples)

@@ -206,4 +206,33 @@ extension SampleTraces {
         }
         return script.trace
     }
+
+    /// Six alike pipelines (a sink subscribed to a subject, then cancelled) subscribed inside
+    /// a sink's `receive(completion:)`, as a completion handler starts the next work: the fold
+    /// row `× 5 pipelines like this` comes right before that call returns, which ends its
+    /// activation with no arrow.
+    static var repeatedInsideACall: Trace {
+        var script = TraceScript()
+        script.processName = "repeated-inside-a-call"
+        let just = script.object(1, .publisher, "Just")
+        let handler = script.object(2, .subscriber, "Subscribers.Sink")
+        let inner = script.object(3, .subscription, "Just.Inner")
+        let subject = script.object(4, .publisher, "PassthroughSubject")
+        script.call(.subscribe(publisher: just, subscriber: handler)) {
+            $0.call(.receiveSubscription(subscriber: handler, subscription: inner))
+        }
+        script.call(.completion(subscriber: handler, completion: .finished)) {
+            for round in 0..<6 {
+                let sink = $0.object(UInt64(5 + 2 * round), .subscriber, "Subscribers.Sink")
+                let conduit = $0.object(UInt64(6 + 2 * round), .subscription, "PassthroughSubject.Conduit")
+                $0.call(.subscribe(publisher: subject, subscriber: sink)) {
+                    $0.call(.receiveSubscription(subscriber: sink, subscription: conduit)) {
+                        $0.call(.request(subscription: conduit, demand: .unlimited))
+                    }
+                }
+                $0.call(.cancel(subscription: conduit))
+            }
+        }
+        return script.trace
+    }
 }

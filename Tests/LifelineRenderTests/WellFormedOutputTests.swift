@@ -7,7 +7,8 @@ import Testing
 @Suite struct WellFormedOutputTests {
     static let traces: [(String, Trace)] = GoldenFileTests.samples.map { ($0.name, $0.trace) } + [
         ("hostile", SampleTraces.hostile), ("empty", TraceScript().trace), ("damaged", SampleTraces.damaged),
-        ("thread-hops", SampleTraces.threadHops(40)),
+        ("thread-hops", SampleTraces.threadHops(40)), ("repeated", PageFitTests.repeatedPipelines),
+        ("repeated-inside-a-call", SampleTraces.repeatedInsideACall),
     ]
 
     @Test func everySVGParsesAsXML() {
@@ -24,12 +25,23 @@ import Testing
         }
     }
 
+    /// `plantuml -syntax` accepts, and PlantUML draws, every diagram of every trace, folded
+    /// and not, with and without a hostile finding: a fold row is written where PlantUML
+    /// allows one (not as a delay right before a call's activation ends).
     @Test(.enabled(if: ExternalTool.plantUML.isInstalled, "plantuml is not installed (apt-get install plantuml): PlantUML output was not checked"))
     func plantUMLAcceptsEveryDiagram() throws {
-        for (_, trace) in Self.traces {
-            try OutputCheck.checkPlantUML(PlantUMLSequenceRenderer.render(trace, diagnoses: SampleTraces.hostileDiagnoses))
+        var sources: [(name: String, source: String)] = []
+        for (name, trace) in Self.traces {
+            for folding in [true, false] {
+                for diagnoses in [[], SampleTraces.hostileDiagnoses] {
+                    let source = PlantUMLSequenceRenderer.render(trace, diagnoses: diagnoses, options: .init(folding: folding))
+                    sources.append(("\(name)\(folding ? "" : " unfolded")\(diagnoses.isEmpty ? "" : " with a finding")", source))
+                }
+            }
         }
-        try OutputCheck.checkPlantUML(PlantUMLSequenceRenderer.render(SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses))
+        sources.append(("receive-on", PlantUMLSequenceRenderer.render(SampleTraces.receiveOnQueue, diagnoses: SampleTraces.receiveOnDiagnoses)))
+        #expect(sources.contains { $0.name == "repeated-inside-a-call" && $0.source.contains("× 5 pipelines like this") })
+        try OutputCheck.checkPlantUML(sources)
     }
 
     @Test func perfettoOutputIsJSONWithBalancedSlicesAndPairedFlows() throws {

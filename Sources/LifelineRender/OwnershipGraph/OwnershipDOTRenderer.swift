@@ -53,7 +53,7 @@ public enum OwnershipDOTRenderer {
             ? "\nan object marked \"as found after @N\" was not checked by this snapshot: it is drawn as the snapshot after event @N found it"
             : ""
         graph.graphAttributes.append(.label(
-            "snapshot \(snapshot.index) \"\(TraceText.printable(snapshot.label))\", after event @\(snapshot.seq)\n"
+            "snapshot \(snapshot.index) \"\(Self.shown(snapshot.label))\", after event @\(snapshot.seq)\n"
                 + "strong n (k drawn): the runtime counts n strong references, k of them drawn here;\n"
                 + "the rest come from the stack, globals or objects not inspected. "
                 + "weak and unowned count the program's references only"
@@ -67,7 +67,7 @@ public enum OwnershipDOTRenderer {
         }
         graph.edges = snapshot.edges.map { edge in
             DotEdge.ownershipReference(
-                from: dotID(edge.from), to: dotID(edge.to), field: TraceText.printable(edge.field), reference: reference(edge.ownership),
+                from: dotID(edge.from), to: dotID(edge.to), field: Self.shown(edge.field), reference: reference(edge.ownership),
                 isInCycle: cycleEdges.contains(edge)
             )
         }
@@ -76,6 +76,16 @@ public enum OwnershipDOTRenderer {
 
     private static func dotID(_ id: TraceObjectID) -> String {
         "o\(id.rawValue)"
+    }
+
+    /// The most characters of a node's name or label: a node's title, type and id included,
+    /// holds at most ``DisplayText/nameLimit``.
+    private static let nameLimit = DisplayText.nameLimit / 2
+
+    /// Program text (a label, a place, a field's name) as a graph shows it: escaped and cut to
+    /// `limit` characters. `lifeline why` prints it in full.
+    private static func shown(_ text: String, limit: Int = DisplayText.nameLimit) -> String {
+        DisplayText(text, limit: limit).short
     }
 
     /// `ViewModel #5` or `Sink #7`, then where the program made its pipeline
@@ -87,9 +97,14 @@ public enum OwnershipDOTRenderer {
     /// per-call snapshot did not check says which earlier snapshot it is drawn as:
     /// `as found after @96`.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
-        let title = node.name.map { "\($0) \(node.id)" } ?? trace.object(node.id)?.displayName ?? "object \(node.id)"
+        // A long name or label is cut before the id, so that the id stays.
+        let title = node.name.map { "\(Self.shown($0, limit: Self.nameLimit)) \(node.id)" }
+            ?? trace.object(node.id).map { object in
+                object.label.map { "\(object.shortTypeName) \"\(Self.shown($0, limit: Self.nameLimit))\" \(object.id)" } ?? object.displayName
+            }
+            ?? "object \(node.id)"
         // Where the program made the object goes on a line of its own.
-        let place = trace.object(node.id)?.placeName.map { "\n\(TraceText.printable($0))" } ?? ""
+        let place = trace.object(node.id)?.placeName.map { "\n\(Self.shown($0))" } ?? ""
         let detail: String
         if !node.alive {
             detail = "deallocated"
@@ -102,10 +117,10 @@ public enum OwnershipDOTRenderer {
         } else {
             detail = "counts unknown"
         }
-        // The title is the program's text: escaped and capped, so that a newline in a label
-        // cannot add a line to the node and a long one cannot overflow Graphviz's scanner.
+        // The title is the program's text: escaped and cut, so that a newline in a label
+        // cannot add a line to the node and a long one cannot widen it past a page.
         let found = graph.snapshot.lastChecked[node.id].map { "\nas found after @\($0)" } ?? ""
-        return "\(TraceText.printable(title))\(place)\n\(detail)\(found)"
+        return "\(Self.shown(title))\(place)\n\(detail)\(found)"
     }
 
     private static func kind(_ kind: TraceSnapshot.Node.Kind) -> OwnershipNodeKind {

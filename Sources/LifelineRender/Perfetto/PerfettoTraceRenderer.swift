@@ -18,10 +18,9 @@ import LifelineLog
 /// - Deallocations are thread-scoped instant events and marks are global ones.
 ///
 /// The output has one event per line, in event order, and is the same bytes for the same
-/// trace.
+/// trace. Names (of slices, threads, marks) show at most ``DisplayText/nameLimit`` characters
+/// of program text, values and errors in the arguments at most ``TraceText/limit``.
 public enum PerfettoTraceRenderer {
-    private static let nameLimit = 120
-
     /// Renders `trace` as Chrome trace event JSON.
     ///
     /// - Parameter trace: The recorded trace.
@@ -43,21 +42,22 @@ public enum PerfettoTraceRenderer {
     public static func render(_ trace: Trace, to emit: (UnsafeRawBufferPointer) -> Void) {
         let model = SequenceModel(trace: trace, diagnoses: [], folding: false)
         var writer = PerfettoEventWriter(processID: trace.header.processID)
-        writer.metadata("process_name", thread: 0, args: ["name": .text(trace.header.processName)])
+        writer.metadata("process_name", thread: 0, args: ["name": .text(clean(trace.header.processName))])
         let tids = trace.threads.keys.sorted { lhs, rhs in
             let left = trace.threads[lhs]!.name == "main", right = trace.threads[rhs]!.name == "main"
             return left != right ? left : lhs < rhs
         }
         for (index, tid) in tids.enumerated() {
-            writer.metadata("thread_name", thread: tid, args: ["name": .text(trace.threads[tid]!.name)])
+            writer.metadata("thread_name", thread: tid, args: ["name": .text(clean(trace.threads[tid]!.name))])
             writer.metadata("thread_sort_index", thread: tid, args: ["sort_index": .number(UInt64(index))])
         }
 
         // A lane's name is worked out once, not at every call it takes part in.
         let laneNames = model.lanes.map(\.oneLineName)
-        // Names every call repeats are quoted once.
-        let quotedLaneNames = laneNames.map(PerfettoEventWriter.quoted)
-        let quotedContexts = model.contexts.map { PerfettoEventWriter.quoted($0.name) }
+        // Names every call repeats are quoted once; an argument holds at most TraceText.limit
+        // characters of one.
+        let quotedLaneNames = laneNames.map { PerfettoEventWriter.quoted(TraceText.shortened($0)) }
+        let quotedContexts = model.contexts.map { PerfettoEventWriter.quoted(clean($0.name)) }
         // What is kept per lane is kept in arrays by lane, not hashed at every call.
         var sliceNames = [[(call: String, name: [UInt8])]](repeating: [], count: model.lanes.count)
         let times = fillTimes(model.steps)
@@ -87,9 +87,9 @@ public enum PerfettoTraceRenderer {
                 if let caller { args["from"] = .quoted(quotedLaneNames[caller]) }
                 args["to"] = .quoted(quotedLaneNames[callee])
                 switch kind {
-                case .value(let value?): args["value"] = .text(value)
+                case .value(let value?): args["value"] = .text(TraceText.shortened(value))
                 case .request(let demand): args["demand"] = .text(CallKind.name(of: demand))
-                case .completion(let completion): args["completion"] = .text(CallKind.completion(completion).fullLabel)
+                case .completion(let completion): args["completion"] = .text(TraceText.shortened(CallKind.completion(completion).fullLabel))
                 default: break
                 }
                 let call = callName(kind)
@@ -167,8 +167,9 @@ public enum PerfettoTraceRenderer {
         return times
     }
 
+    /// `text` as a name: cleaned and shortened to ``DisplayText/nameLimit`` characters.
     private static func clean(_ text: String) -> String {
-        DisplayText(text, limit: nameLimit).short
+        DisplayText(text, limit: DisplayText.nameLimit).short
     }
 
     /// A call slice's name: the call and the lane it was made on.

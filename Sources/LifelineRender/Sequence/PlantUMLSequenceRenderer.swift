@@ -5,7 +5,7 @@ import LifelineLog
 ///
 /// It shows what ``SequenceSVGRenderer`` draws: the same participants in the same order,
 /// the same calls with activations coloured by thread, returned demand as dashed arrows,
-/// `destroy` for deallocations, marks, folded runs (as delays) and diagnosis notes. A
+/// `destroy` for deallocations, marks, folded runs and diagnosis notes. A
 /// divider names the thread or queue wherever it changes. Every label is escaped: Creole
 /// markup, tags, quotes and backslashes are written as character references.
 ///
@@ -174,7 +174,12 @@ public enum PlantUMLSequenceRenderer {
         case .mark(let label):
             return ["hnote over \(everyone) : ◆ \(PlantUMLText.escape(label, limit: labelLimit))\(cited)"]
         case .fold(let run):
-            return ["...\(PlantUMLText.escapeClean(run.summary))..."]
+            // A note across the run's lanes, as the SVG writes it, not a delay (`...`):
+            // PlantUML refuses an activation, deactivation or `destroy` right after a delay,
+            // and the rows that follow a fold often end the calls it was folded inside.
+            let lanes = run.lanes.lowerBound == run.lanes.upperBound
+                ? "L\(run.lanes.lowerBound)" : "L\(run.lanes.lowerBound), L\(run.lanes.upperBound)"
+            return ["hnote over \(lanes) : ⋮ \(PlantUMLText.escapeClean(run.summary)) ⋮"]
         case .note(let note):
             return ["note right of L\(note.lane) #FFF8C5"] + note.textLines.map(PlantUMLText.escapeNoteLine) + ["end note"]
         }

@@ -497,36 +497,46 @@ struct SequenceSVGLayout {
     /// longer than a line (a generic type name) breaks after its punctuation (`.`, `,`, `<`,
     /// `>`, `(`, `:`), and only where it has none, at the line's end. Text that needs more
     /// than `maxLines` ends its last line with an ellipsis after a whole word.
+    ///
+    /// Each piece is counted once, never the rest of its word, and the text is read only until
+    /// it fills one line more than `maxLines` (at most ``TraceText/limit`` characters of it, as
+    /// ``DisplayText/clean(_:)`` cuts): a finding that names an object by a 120,000-character
+    /// label costs what a short one does.
     static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
-        // Each piece, and whether it continues the word before it (no space between).
-        var pieces: [(text: Substring, continues: Bool)] = []
-        for word in DisplayText.clean(text).split(separator: " ", omittingEmptySubsequences: true) {
-            var word = Substring(word)
-            var continues = false
-            while word.count > width {
-                let head = word.prefix(width)
-                let cut = head.lastIndex { ".,<>(:/".contains($0) }.map { head.index(after: $0) } ?? head.endIndex
-                let piece = head[..<cut]
-                pieces.append((piece, continues))
-                word = word[piece.endIndex...]
-                continues = true
-            }
-            if !word.isEmpty { pieces.append((word, continues)) }
-        }
         var lines: [String] = []
-        var current = ""
-        for piece in pieces {
-            let separator = piece.continues ? "" : " "
+        var current = "", currentCount = 0
+        // Adds a piece of `count` characters to the line, or starts the next line with it;
+        // `continues` when it goes on the word before it (no space between).
+        func add(_ piece: Substring, count: Int, continues: Bool) {
+            let separator = continues ? "" : " "
             if current.isEmpty {
-                current = String(piece.text)
-            } else if current.count + separator.count + piece.text.count <= width {
-                current += separator + piece.text
+                current = String(piece)
+                currentCount = count
+            } else if currentCount + separator.count + count <= width {
+                current += separator + piece
+                currentCount += separator.count + count
             } else {
                 lines.append(current)
-                current = String(piece.text)
+                current = String(piece)
+                currentCount = count
             }
         }
-        if !current.isEmpty { lines.append(current) }
+        words: for word in DisplayText.clean(text).split(separator: " ", omittingEmptySubsequences: true) {
+            var rest = word[...]
+            var continues = false
+            while !rest.isEmpty {
+                let head = rest.prefix(width)
+                var piece = head
+                if head.endIndex != rest.endIndex, let punctuation = head.lastIndex(where: { ".,<>(:/".contains($0) }) {
+                    piece = head[...punctuation]
+                }
+                add(piece, count: piece.count, continues: continues)
+                rest = rest[piece.endIndex...]
+                continues = true
+                if lines.count > maxLines { break words }
+            }
+        }
+        if !current.isEmpty, lines.count <= maxLines { lines.append(current) }
         if lines.count > maxLines {
             lines = Array(lines.prefix(maxLines))
             var last = lines[maxLines - 1]

@@ -4,9 +4,19 @@ import LifelineLog
 /// diagram format can carry replaced, and long text shortened with an ellipsis.
 ///
 /// Labels, type names and value descriptions come from the traced program, so they can hold
-/// anything: newlines, NUL, bidirectional overrides, 20,000 characters. Every renderer passes
+/// anything: newlines, NUL, bidirectional overrides, 120,000 characters. Every renderer passes
 /// them through here first, then escapes the result for its own format.
+///
+/// How much of such text a picture shows: at most ``nameLimit`` characters of visible text
+/// for one name or label (layouts cut shorter where they need to), and at most
+/// ``TraceText/limit`` (2,000, what the text reports show) wherever the format has room for
+/// the full text: an SVG `<title>` tooltip, a note's wrapped lines. Longer text ends with
+/// `…`. Only the part that can be shown is read, so the cost does not grow with the text.
 struct DisplayText {
+    /// The most characters of one name or label that a picture's visible text shows: an
+    /// ownership graph's node title, a Perfetto slice or thread name.
+    static let nameLimit = 120
+
     /// The cleaned text, at most ``TraceText/limit`` characters.
     let full: String
     /// The cleaned text, at most the requested number of characters.
@@ -17,7 +27,7 @@ struct DisplayText {
     /// Cleans `text` and shortens it to at most `limit` characters (grapheme clusters),
     /// the last of which is then an ellipsis.
     init(_ text: String, limit: Int) {
-        let cleaned = TraceText.printable(text)
+        let cleaned = Self.clean(text)
         full = cleaned
         short = TraceText.shortened(cleaned, limit: limit)
     }
@@ -25,8 +35,8 @@ struct DisplayText {
     /// Cleans `text`, a shorter form of `full` (its tooltip), and shortens it to at most
     /// `limit` characters as ``init(_:limit:)`` does.
     init(_ text: String, limit: Int, standingFor full: String) {
-        self.full = TraceText.printable(full)
-        short = TraceText.shortened(TraceText.printable(text), limit: limit)
+        self.full = Self.clean(full)
+        short = TraceText.shortened(Self.clean(text), limit: limit)
     }
 
     /// Cleans a type name and shortens it to at most `limit` characters by dropping
@@ -52,9 +62,15 @@ struct DisplayText {
 
     /// `text` on one line with every character a picture cannot show as itself written as
     /// its Swift escape (``TraceText/escaped(_:)``): control characters, line separators,
-    /// bidirectional controls, noncharacters.
+    /// bidirectional controls, noncharacters; shortened to at most ``TraceText/limit``
+    /// characters as ``TraceText/printable(_:limit:)`` does.
+    ///
+    /// Only the first ``TraceText/limit`` + 1 characters are escaped: an escape is never
+    /// shorter than what it writes, so the rest would be cut anyway. A label of 120,000
+    /// bidirectional overrides (a million characters once escaped) costs what 2,001 do.
     static func clean(_ text: String) -> String {
-        TraceText.escaped(text)
+        if text.utf8.count <= TraceText.limit { return TraceText.printable(text) }
+        return TraceText.printable(String(text.prefix(TraceText.limit + 1)))
     }
 
     /// An estimate of how wide `text` is drawn, in pixels, at `fontSize`: wide enough for

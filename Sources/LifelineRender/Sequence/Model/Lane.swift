@@ -36,14 +36,23 @@ struct Lane: Hashable, Sendable {
     var identityLine: String { identityLine(placeLimit: Self.placeLimit) }
 
     /// The second heading line for a heading of `limit` characters: the place gives way
-    /// first (``shortened(_:to:)``), so that its line number, the label and the id stay.
+    /// first (``shortened(_:to:)``), so that its line number, the label and the id stay; then
+    /// the label, cut with `…`, so that the id stays.
     func identityLine(fitting limit: Int) -> String {
-        guard !isGroup, !isSuccession, object.placeName != nil else { return identityLine }
-        let rest = [object.label.map { "\"\($0)\"" }, object.id.description].compactMap { $0 }.joined(separator: " ")
-        return identityLine(placeLimit: min(Self.placeLimit, max(limit - rest.count - 1, 8)))
+        guard !isGroup, !isSuccession else { return identityLine }
+        let id = object.id.description
+        // The quotes and a space around the label; the place shortened as far as it goes (8
+        // characters), and a space. With no room left, the label is `…` alone: there is one,
+        // and `lifeline why` gives it.
+        let placeLength = object.placeName.map { Self.shortened($0, to: 8).count + 1 } ?? 0
+        let labelLimit = max(limit - id.count - 3 - placeLength, 1)
+        let label = object.label.map { DisplayText($0, limit: labelLimit).short }
+        guard object.placeName != nil else { return label.map { "\"\($0)\" \(id)" } ?? id }
+        let rest = [label.map { "\"\($0)\"" }, id].compactMap { $0 }.joined(separator: " ")
+        return identityLine(placeLimit: min(Self.placeLimit, max(limit - rest.count - 1, 8)), label: label)
     }
 
-    private func identityLine(placeLimit: Int) -> String {
+    private func identityLine(placeLimit: Int, label: String? = nil) -> String {
         if isGroup {
             return (operatorChain.isEmpty ? members.map(\.shortTypeName) : operatorChain).joined(separator: " → ")
         }
@@ -58,7 +67,7 @@ struct Lane: Hashable, Sendable {
         }
         // Built up in place rather than joined from an array: every lane of a large trace is named.
         var line = object.placeName.map { Self.shortened($0, to: placeLimit) + " " } ?? ""
-        if let label = object.label { line += "\"\(label)\" " }
+        if let label = label ?? object.label { line += "\"\(label)\" " }
         return line + object.id.description
     }
 
