@@ -171,15 +171,6 @@ extension ProvenLeakVerdictTests {
         try findings(leaking).diagnoses.map(\.fingerprint)
     }
 
-    private func dropRelay() {
-        let other = PassthroughSubject<Int, Never>()
-        let main = PassthroughSubject<Int, Never>()
-        let cancellable = main.withLatestFrom(other, dropsRelay: true).sink { _ in }
-        other.send(1)
-        main.send(2)
-        cancellable.cancel()
-    }
-
     private func keepRelayAfterCompletion() {
         let subject = PassthroughSubject<Int, Never>()
         subject.referenceCounted().subscribe(KeepingSubscriber())
@@ -187,10 +178,10 @@ extension ProvenLeakVerdictTests {
     }
 
     @Test func aBugHasOneFingerprintInEveryRunAndAnotherBugAnother() throws {
-        let first = try fingerprints(dropRelay)
+        let first = try fingerprints(leaveADroppedRelay)
         #expect(first.count == 1 && first.allSatisfy { $0.count == 16 }, "\(first)")
         for _ in 0..<3 {
-            let again = try fingerprints(dropRelay)
+            let again = try fingerprints(leaveADroppedRelay)
             #expect(again == first)
         }
         let other = try fingerprints(keepRelayAfterCompletion)
@@ -198,7 +189,7 @@ extension ProvenLeakVerdictTests {
     }
 
     @Test func aLeakTraceMarksTheReferencesAFixChanges() throws {
-        let (trace, diagnoses) = try findings(dropRelay)
+        let (trace, diagnoses) = try findings(leaveADroppedRelay)
         let leakTrace = try #require(diagnoses.first?.leakTrace)
         #expect(leakTrace.steps.allSatisfy { $0.verdict == .stuck })
         #expect(leakTrace.loopStart == 0)

@@ -18,14 +18,7 @@ final class TestFrameworkRootTests: XCTestCase {
             subject.sink { self.received.append($0) }.store(in: &cancellables)
             subject.map { $0 * 2 }.sink { [weak self] in self?.received.append($0) }.store(in: &cancellables)
             subject.send(1)
-            if leaking {
-                let other = PassthroughSubject<Int, Never>()
-                let main = PassthroughSubject<Int, Never>()
-                let cancellable = main.withLatestFrom(other, dropsRelay: true).sink { _ in }
-                other.send(1)
-                main.send(2)
-                cancellable.cancel()
-            }
+            if leaking { leaveADroppedRelay() }
         }
         return (trace, TraceAnalyzer().diagnose(trace))
     }

@@ -147,3 +147,14 @@ extension Publisher where Failure == Never {
         WithLatestFrom(upstream: self, other: other, dropsRelay: dropsRelay)
     }
 }
+
+/// Pairs one value through a `withLatestFrom` that drops its relay, then cancels: the relay
+/// and the other publisher's subscription are left in a loop nothing can end.
+func leaveADroppedRelay() {
+    let other = PassthroughSubject<Int, Never>()
+    let main = PassthroughSubject<Int, Never>()
+    let cancellable = main.withLatestFrom(other, dropsRelay: true).sink { _ in }
+    other.send(1)
+    main.send(2)
+    cancellable.cancel()
+}
