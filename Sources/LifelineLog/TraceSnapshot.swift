@@ -38,6 +38,14 @@ public struct TraceSnapshot: Hashable, Sendable {
     /// Whether the snapshot checked every node: nothing in it is older than ``seq``.
     public var isComplete: Bool { content.uncheckedCount == 0 }
 
+    /// The nodes a per-call snapshot (one a delta made) checked itself: few, where asking
+    /// ``checked(_:)`` of every object of a large graph costs a lookup each. `nil` for a
+    /// snapshot given whole, which says what it did not check (``lastChecked``).
+    public var checkedIDs: Set<TraceObjectID>? {
+        guard let graph = content.madeByDelta else { return nil }
+        return Set(graph.checkedSinceAdvance.filter { graph[$0]?.checkedBy == graph.generation })
+    }
+
     /// Whether the snapshot checked `id`'s references, counts and liveness itself, rather
     /// than taking them from an earlier snapshot.
     public func checked(_ id: TraceObjectID) -> Bool {

@@ -199,15 +199,21 @@ struct TraceSnapshotGraph: Sendable {
         return true
     }
 
+    /// The ids this graph checked since ``advance()``, in the order checked, possibly repeated;
+    /// empty for the graph of a snapshot given whole.
+    private(set) var checkedSinceAdvance: [TraceObjectID] = []
+
     /// Starts the next graph: what this one checked becomes what an earlier snapshot checked.
     mutating func advance() {
         generation += 1
         uncheckedCount = count
+        checkedSinceAdvance = []
     }
 
     /// Marks `id` as checked by this graph, with `node` as found if given; `false` when `id` is
     /// not a node and no node is given.
     mutating func check(_ id: TraceObjectID, at seq: UInt64, node: TraceSnapshot.Node? = nil) -> Bool {
+        if generation > 0 { checkedSinceAdvance.append(id) }
         if let entry = self[id] {
             if entry.checkedBy != generation { uncheckedCount -= 1 }
             self[id] = entry.with(node: node, checkedBy: generation, checkedAt: seq)

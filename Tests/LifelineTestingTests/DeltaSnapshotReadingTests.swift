@@ -23,6 +23,7 @@ struct DeltaSnapshotReadingTests {
         let expected = try Self.snapshotsAsDefined(inLinesOf: path)
         #expect(expected.filter { !$0.isComplete }.count > 20, "the app took per-call snapshots that did not check everything")
         #expect(trace.snapshots.count == expected.count)
+        #expect(trace.snapshots.filter { $0.checkedIDs != nil }.count > 20, "per-call snapshots say what they checked")
         for (read, defined) in zip(trace.snapshots, expected) {
             #expect(read.index == defined.index && read.seq == defined.seq && read.label == defined.label && read.reason == defined.reason)
             #expect(read.nodes == defined.nodes, "snapshot \(defined.index)'s nodes")
@@ -32,6 +33,9 @@ struct DeltaSnapshotReadingTests {
             for node in defined.nodes {
                 #expect(read.node(node.id) == node)
                 #expect(read.checked(node.id) == (defined.lastChecked[node.id] == nil))
+            }
+            if let checkedIDs = read.checkedIDs {
+                #expect(checkedIDs == Set(defined.nodes.map(\.id).filter { defined.lastChecked[$0] == nil }), "snapshot \(defined.index)")
             }
             #expect(read == defined)
         }
