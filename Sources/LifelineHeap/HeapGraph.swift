@@ -37,7 +37,7 @@ package struct HeapGraph: Sendable {
         /// `receiveValue (closure)`.
         package let path: String
         package let ownership: ReferenceOwnership
-        /// For a reference held through a closure (a path with ` (closure)`), the address
+        /// For a reference held through a closure (its path has ` (closure)`), the address
         /// of the closure's function: the code of the innermost closure that captured it, for
         /// the recorder to symbolicate. 0 otherwise.
         package let closureFunction: UInt

@@ -34,7 +34,8 @@ struct HeapWalk {
     /// most regions are noted for the object being read.
     var lastRegionHolder: (address: UInt, position: Int) = (.max, 0)
     /// The function of the innermost closure whose context is being walked, or 0 outside
-    /// closures: the code that captured what the references found in it reach.
+    /// closures (and inside the elements of a collection drawn apart): the code that captured
+    /// what the references found in it reach.
     var closureFunction: UInt = 0
 
     /// A walk that reads memory afresh and keeps what `catalog` validated before.
@@ -213,10 +214,9 @@ struct HeapWalk {
     /// Records a reference to `target`, which must be in the graph already, unless the object
     /// being read has recorded it before.
     mutating func addReference(from holder: UInt, to target: UInt, path: String, ownership: ReferenceOwnership) {
-        // Inside a closure, only the references through it name its function: not those of a
-        // collection it captured, whose elements are the collection's.
-        let function = closureFunction != 0 && path.contains(" (closure)") ? closureFunction : 0
-        let reference = HeapGraph.Reference(from: holder, to: target, path: path, ownership: ownership, closureFunction: function)
+        let reference = HeapGraph.Reference(
+            from: holder, to: target, path: path, ownership: ownership, closureFunction: closureFunction
+        )
         let found = graph.references.count - segmentStart
         if found < Self.referencesComparedOneByOne {
             for index in segmentStart..<graph.references.count where graph.references[index] == reference { return }
@@ -585,6 +585,11 @@ struct HeapWalk {
             if holdsReferences, let limit { noteRegion(of: storage, start: storage, size: Int(limit - storage)) }
             (elementHolder, elementOwnership) = (storage, .strong)
         }
+        // The elements of a collection drawn apart are the collection's references, not those
+        // of a closure that captured it.
+        let closure = closureFunction
+        if elementHolder == storage { closureFunction = 0 }
+        defer { closureFunction = closure }
         func elementPath(_ element: String) -> String {
             elementPathPrefix.isEmpty ? element : LibraryInterior.path(elementPathPrefix, element)
         }

@@ -19,6 +19,11 @@ package struct StrongCycleHistory {
 
     package init() {}
 
+    /// The loop `id` is on in the snapshot last given to ``advance(to:)``, if any.
+    package func cycle(containing id: TraceObjectID) -> RetainCycle? {
+        cycleOf[id].flatMap { cycles[$0] }
+    }
+
     /// Moves on to `snapshot`, the next snapshot of the log.
     package mutating func advance(to snapshot: TraceSnapshot) {
         defer { previous = snapshot }

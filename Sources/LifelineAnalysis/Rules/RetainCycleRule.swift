@@ -54,12 +54,15 @@ public struct RetainCycleRule: DiagnosisRule {
         var latest: [[TraceSnapshot.Edge]: Int] = [:]
         for (position, snapshot) in snapshots.enumerated() {
             history.advance(to: snapshot)
-            // A per-call snapshot checks a few objects: the check of the chain fails first and
-            // cheaply, in the set of what it checked, for nearly every loop.
+            // A per-call snapshot checks a few objects (it says which): only the loops they are
+            // on can have a chain it checked whole.
             let checked = snapshot.isComplete ? nil : snapshot.checkedIDs
-            for cycle in history.cycles.values
-            where checked.map({ ids in cycle.chain.allSatisfy { ids.contains($0.from) } }) ?? Self.isChecked(cycle.chain, in: snapshot) {
-                if Self.holdsCombineObject(cycle, in: snapshot) { latest[cycle.chain] = position }
+            let candidates = checked.map { ids in
+                Dictionary(ids.compactMap { history.cycle(containing: $0) }.map { ($0.objects[0], $0) }, uniquingKeysWith: { first, _ in first })
+                    .values.filter { cycle in cycle.chain.allSatisfy { ids.contains($0.from) } }
+            } ?? history.cycles.values.filter { Self.isChecked($0.chain, in: snapshot) }
+            for cycle in candidates where Self.holdsCombineObject(cycle, in: snapshot) {
+                latest[cycle.chain] = position
             }
         }
         // The findings come snapshot by snapshot: each snapshot's graph is built once (and shared
