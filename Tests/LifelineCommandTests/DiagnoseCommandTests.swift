@@ -109,6 +109,58 @@ struct DiagnoseCommandTests {
         #expect(strict.standardOutputText == lenient.standardOutputText)
     }
 
+    @Test func aBaselineAcceptsItsFindingsAndOnlyNewOnesFailTheRun() throws {
+        let forgotten = try forgottenSubscriptionLog()
+        let report = try LifelineExecutable.run(["diagnose", forgotten, "--format", "json"])
+        #expect(report.status == 1)
+        let baseline = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(getpid()).json").path
+        defer { try? FileManager.default.removeItem(atPath: baseline) }
+        try report.standardOutputText.write(toFile: baseline, atomically: true, encoding: .utf8)
+        let fingerprint = try #require(report.standardOutputText.split(separator: "\n").first { $0.contains("\"fingerprint\"") })
+            .split(separator: "\"").dropLast().last.map(String.init)
+
+        // The same log against its own report: nothing new, the known finding counted.
+        let accepted = try LifelineExecutable.run(["diagnose", forgotten, "--baseline", baseline])
+        #expect(accepted.status == 0, "\(accepted.standardOutputText)")
+        #expect(!accepted.standardOutputText.contains("error subscription-not-retained"))
+        #expect(accepted.standardOutputText.hasSuffix(
+            "Baseline \(baseline)\n  1 known finding not shown (1 subscription-not-retained)\n"
+                + "  every finding of the baseline was found again\n"
+        ), "\(accepted.standardOutputText)")
+
+        // Another log: its warning is new and fails a strict run; the baseline's finding is
+        // resolved there.
+        let other = try LifelineExecutable.run(["diagnose", try droppedCancellableLog(), "--baseline", baseline, "--strict"])
+        #expect(other.status == 1)
+        #expect(other.standardOutputText.contains("warning cancelled-immediately: "))
+        #expect(other.standardOutputText.hasSuffix("  resolved, no longer found: \(fingerprint ?? "?")\n"), "\(other.standardOutputText)")
+    }
+
+    @Test func aBaselineIsAlsoAListOfFingerprintsAndAnythingElseExitsTwo() throws {
+        let log = try droppedCancellableLog()
+        let json = try LifelineExecutable.run(["diagnose", log, "--format", "json"])
+        let fingerprint = try #require(json.standardOutputText.split(separator: "\n").first { $0.contains("\"fingerprint\"") })
+            .split(separator: "\"").dropLast().last.map(String.init)
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(getpid()).txt").path
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        try "# accepted until the fix lands\n\n\(fingerprint ?? "")\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let accepted = try LifelineExecutable.run(["diagnose", log, "--baseline", list, "--strict"])
+        #expect(accepted.status == 0, "\(accepted.standardOutputText)")
+        #expect(accepted.standardOutputText.contains("1 known finding not shown (1 cancelled-immediately)"))
+
+        try "# accepted\nnot a fingerprint\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let bad = try LifelineExecutable.run(["diagnose", log, "--baseline", list])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("is no baseline: line 2, \"not a fingerprint\", is not a fingerprint"), "\(bad.standardError)")
+        try "{\"format\": \"something else\", \"diagnoses\": []}".write(toFile: list, atomically: true, encoding: .utf8)
+        let foreign = try LifelineExecutable.run(["diagnose", log, "--baseline", list])
+        #expect(foreign.status == 2)
+        #expect(foreign.standardError.contains("its format is \"something else\", not \"lifeline-diagnoses\""), "\(foreign.standardError)")
+        let missing = try LifelineExecutable.run(["diagnose", log, "--baseline", list + ".missing"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("cannot read the baseline"), "\(missing.standardError)")
+    }
+
     @Test func aMissingFileExitsTwoWithTheReason() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).jsonl").path
         let run = try LifelineExecutable.run(["diagnose", path])

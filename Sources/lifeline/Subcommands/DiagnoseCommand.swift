@@ -22,8 +22,10 @@ struct DiagnoseCommand: ParsableCommand {
             Exits with 0 when no error was found, 1 when errors were found (with --strict, \
             warnings count too), and 2 when the trace can't be read. With --scope, pipelines \
             first seen between the two marks that were still subscribed and alive when \
-            recording stopped are reported as leaked-subscription. docs/Diagnoses.md lists \
-            every code and the JSON schema.
+            recording stopped are reported as leaked-subscription. With --baseline, only \
+            findings whose fingerprint the baseline lacks are reported and count for the exit \
+            status; the known ones are counted, and the baseline's findings no longer found are \
+            listed as resolved. docs/Diagnoses.md lists every code and the JSON schema.
             """
     )
 
@@ -45,6 +47,14 @@ struct DiagnoseCommand: ParsableCommand {
     )
     var scopeMarks: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Accept the findings of a baseline: a JSON report of lifeline diagnose, or a list of fingerprints, one per line.",
+            valueName: "file"
+        )
+    )
+    var baseline: String?
+
     func validate() throws {
         guard scopeMarks.isEmpty || scopeMarks.count == 2 else {
             throw ValidationError("--scope takes two mark labels: the one that opens the scope and the one that closes it")
@@ -64,8 +74,10 @@ struct DiagnoseCommand: ParsableCommand {
             }
             rules.append(LeakedSubscriptionRule(scope: scope))
         }
+        let accepted = try baseline.map(Self.readBaseline)
         let lifecycles = TraceLifecycles(trace)
-        let diagnoses = TraceAnalyzer(rules: rules).diagnose(lifecycles)
+        let found = TraceAnalyzer(rules: rules).diagnose(lifecycles)
+        let (diagnoses, known) = accepted?.split(found) ?? (found, [])
         switch format {
         case .text:
             // Pipelines tell apart subscriptions one line made several times, in their headings;
@@ -76,10 +88,42 @@ struct DiagnoseCommand: ParsableCommand {
                 library: LibraryFinding.find(in: lifecycles)
             )
             print(report.render(), terminator: "")
+            if let accepted, let baseline {
+                print(Self.baselineSection(known: known, resolved: accepted.resolved(given: found), baseline: baseline), terminator: "")
+            }
         case .json:
             print(JSONDiagnosisReport(trace: trace, diagnoses: diagnoses, library: LibraryFinding.find(in: lifecycles)).render(), terminator: "")
         }
         let status = ExitStatusPolicy(strict: strict).exitStatus(for: diagnoses)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The baseline at `path`; exits with 2, saying why, when it can't be read.
+    private static func readBaseline(_ path: String) throws -> DiagnosisBaseline {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            StandardError.write("error: cannot read the baseline \(path): \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+        do {
+            return try DiagnosisBaseline(reading: text)
+        } catch {
+            StandardError.write("error: \(path) is no baseline: \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// What the baseline accounted for, after the report: the known findings left out, and the
+    /// baseline's findings no longer found.
+    private static func baselineSection(known: [Diagnosis], resolved: [String], baseline: String) -> String {
+        var lines = ["", "Baseline \(baseline)"]
+        let counts = Dictionary(grouping: known, by: \.code).map { "\($0.value.count) \($0.key)" }.sorted()
+        lines.append(known.isEmpty ? "  no known finding was found again"
+            : "  \(known.count) known finding\(known.count == 1 ? "" : "s") not shown (\(counts.joined(separator: ", ")))")
+        lines.append(resolved.isEmpty ? "  every finding of the baseline was found again"
+            : "  resolved, no longer found: " + resolved.joined(separator: ", "))
+        return lines.joined(separator: "\n") + "\n"
     }
 }
