@@ -107,8 +107,15 @@ struct CallStackReading {
 }
 
 extension TraceSourceLocation {
-    /// The location of a symbolicated frame.
+    /// The location of a symbolicated frame, its function named as the program's source names
+    /// it: without the `specialized ` or `merged ` an optimized build's copy of it adds.
     init(_ frame: CallStackSymbolicator.Frame) {
-        self.init(file: frame.file, line: frame.line, function: frame.name)
+        self.init(file: frame.file, line: frame.line, function: frame.name.map(Self.sourceName))
+    }
+
+    private static func sourceName(_ demangled: String) -> String {
+        var name = Substring(demangled)
+        while let prefix = ["specialized ", "merged "].first(where: name.hasPrefix) { name = name.dropFirst(prefix.count) }
+        return String(name)
     }
 }

@@ -103,6 +103,18 @@ extension RecordingTests {
             #expect(CallStackReading.module(ofMangledName: "main") == nil)
         }
 
+        @Test func anOptimizedCopyOfAFunctionIsNamedAsTheSourceNamesIt() {
+            // What an optimized build's frames are called: a specialization, a merged function.
+            let frames = [("$s4main5ModelC4bindyyFTf4d_n", "specialized Model.bind()"), ("$s4main3fooyyxlFSi_Tg5", "specialized foo<A>(_:)"),
+                          ("$s4main5ModelC4loadyyFTm", "merged Model.load()"), ("$s4main5ModelC4bindyyF", "Model.bind()")]
+            let names = frames.map { mangled, name in
+                CallStackReading(frames: [CallStackSymbolicator.Frame(
+                    mangledName: mangled, name: name, file: "/src/Model.swift", line: 12, imageName: "main", isThunk: false
+                )]).location?.function
+            }
+            #expect(names == ["Model.bind()", "foo<A>(_:)", "Model.load()", "Model.bind()"])
+        }
+
         @Test func eachAddressIsSymbolicatedIntoItsFunctionAndLine() throws {
             let (addresses, line) = (Self.returnAddresses(), #line)
             let frames = CallStackSymbolicator.frames(returnAddresses: addresses).flatMap { $0 }
