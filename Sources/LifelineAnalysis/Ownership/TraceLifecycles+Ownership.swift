@@ -13,6 +13,16 @@ extension TraceLifecycles {
     /// on the path that explains it, and the explanation is a root's: "nothing else holds it"
     /// needs every node checked. Otherwise the latest complete snapshot before `seq` is.
     func retainSentence(for object: TraceObjectID, before seq: UInt64? = nil) -> String? {
+        guard let (snapshot, graph, explanation) = retainExplanation(for: object, before: seq) else { return nil }
+        let sentence = graph.sentence(explaining: explanation, subject: name(object))
+        return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event @\(snapshot.seq)), \(sentence)."
+    }
+
+    /// What held `object` in the snapshot ``retainSentence(for:before:)`` puts in words, with
+    /// that snapshot and its graph.
+    func retainExplanation(
+        for object: TraceObjectID, before seq: UInt64? = nil
+    ) -> (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)? {
         let candidates = trace.snapshots.filter { snapshot in snapshot.seq < (seq ?? .max) && snapshot.node(object)?.alive == true }
         var chosen: (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)?
         if let latest = candidates.last {
@@ -24,9 +34,7 @@ extension TraceLifecycles {
             let graph = recentGraphs.graph(of: complete, in: trace)
             chosen = (complete, graph, graph.whyAlive(object))
         }
-        guard let (snapshot, graph, explanation) = chosen else { return nil }
-        let sentence = graph.sentence(explaining: explanation, subject: name(object))
-        return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event @\(snapshot.seq)), \(sentence)."
+        return chosen
     }
 
     /// Whether `snapshot` checked `object` and every holder on `explanation`'s path, which

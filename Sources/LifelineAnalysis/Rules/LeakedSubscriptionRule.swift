@@ -20,7 +20,8 @@
 /// One diagnosis is issued per pipeline, at its most downstream hop, naming every live object
 /// of that hop and the hops upstream of it. When the log has ownership snapshots, the message
 /// adds what held the hop's subscriber (or the first of them) in the last snapshot that shows it alive: the shortest
-/// strong path from a root, or the retain cycle it hangs from.
+/// strong path from a root, or the retain cycle it hangs from; and the finding's leak trace is
+/// that path (``ScopeLeakTrace``).
 public struct LeakedSubscriptionRule: DiagnosisRule {
     public let code = "leaked-subscription"
     /// The scope that must leave nothing behind.
@@ -41,6 +42,8 @@ public struct LeakedSubscriptionRule: DiagnosisRule {
             }
             guard !leaked.isEmpty, chain.contains(where: { $0.id == lifecycle.id }) else { return nil }
             let names = leaked.map(lifecycles.name).joined(separator: ", ")
+            let held = leaked.contains(lifecycle.subscriber) ? lifecycle.subscriber : leaked[0]
+            let holding = lifecycles.retainExplanation(for: held)
             return Diagnosis(
                 code: code, severity: .error,
                 objects: leaked,
@@ -48,11 +51,14 @@ public struct LeakedSubscriptionRule: DiagnosisRule {
                 message: "\(names) \(leaked.count == 1 ? "was" : "were") created inside the observed scope and "
                     + "\(leaked.count == 1 ? "was" : "were") still alive and subscribed when recording stopped after the "
                     + "scope ended: the subscription outlived what owned it."
-                    + (lifecycles.retainSentence(for: leaked.contains(lifecycle.subscriber) ? lifecycle.subscriber : leaked[0]) ?? ""),
+                    + (lifecycles.retainSentence(for: held) ?? ""),
                 fix: "Cancel what the scope started before it ends (cancel or release its AnyCancellable), and break any "
                     + "strong reference cycle between a subscriber and its owner: capture self weakly in sink and assign "
                     + "closures.",
-                hop: lifecycle.hop
+                hop: lifecycle.hop,
+                leakTrace: holding.flatMap { holding in
+                    ScopeLeakTrace(of: held, held: holding.explanation, in: holding.graph, scopeEnd: scope.end, lifecycles: lifecycles)?.trace
+                }
             )
         }
     }
