@@ -159,6 +159,9 @@ struct DiagnoseCommandTests {
         let missing = try LifelineExecutable.run(["diagnose", log, "--baseline", list + ".missing"])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("cannot read the baseline"), "\(missing.standardError)")
+        let endless = try LifelineExecutable.run(["diagnose", log, "--baseline", "/dev/zero"], timeout: 60)
+        #expect(endless.status == 2)
+        #expect(endless.standardError.contains("cannot read the baseline /dev/zero: it is not a regular file"), "\(endless.standardError)")
     }
 
     @Test func aMissingFileExitsTwoWithTheReason() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LifelineAnalysis
 
 /// `lifeline diagnose TRACE`: what went wrong in the recorded pipelines, with the events that
@@ -98,11 +99,27 @@ struct DiagnoseCommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// The baseline at `path`; exits with 2, saying why, when it can't be read.
+    /// The most bytes a baseline may hold: a fingerprint line is 17 bytes.
+    private static let largestBaseline = 64 << 20
+
+    /// The baseline at `path`; exits with 2, saying why, when it can't be read. Only a regular
+    /// file is read, so an endless input (`/dev/zero`) is refused at once.
     private static func readBaseline(_ path: String) throws -> DiagnosisBaseline {
         let text: String
         do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                StandardError.write("error: cannot read the baseline \(path): it is not a regular file")
+                throw ExitCode(2)
+            }
+            guard (attributes[.size] as? NSNumber)?.intValue ?? 0 <= largestBaseline else {
+                StandardError.write("error: cannot read the baseline \(path): it holds more than \(largestBaseline >> 20) MiB, "
+                    + "far more than any baseline")
+                throw ExitCode(2)
+            }
             text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             StandardError.write("error: cannot read the baseline \(path): \(error.localizedDescription)")
             throw ExitCode(2)
