@@ -201,12 +201,14 @@ final class CallSiteRecorder: Sendable {
         // One pass over every distinct address: the binaries' images are mapped once.
         let stacks = captures.filter { !$0.isClosure }
         _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(stacks.flatMap(\.returnAddresses))))
-        _ = CallStackSymbolicator.frames(entryAddresses: captures.filter(\.isClosure).flatMap(\.returnAddresses))
+        let closureIndices = captures.indices.filter { captures[$0].isClosure }
+        let closures = Dictionary(uniqueKeysWithValues: zip(
+            closureIndices, CallStackSymbolicator.closures(at: closureIndices.map { captures[$0].returnAddresses[0] })
+        ))
         var sites: [TraceCallSite] = []
         for (index, capture) in captures.enumerated() {
             let number = UInt64(index + 1)
-            if capture.isClosure {
-                let closure = capture.returnAddresses.first.flatMap(CallStackSymbolicator.closure(at:))
+            if let closure = closures[index] {
                 sites.append(TraceCallSite(id: number, location: closure.flatMap(CallStackReading.location(ofClosure:))))
                 continue
             }

@@ -51,17 +51,25 @@ enum CallStackSymbolicator {
         frames(of: addresses.map { Address(value: $0, isEntry: true) })
     }
 
-    /// The closure whose function pointer is `function`: the closure itself, or, when the
-    /// pointer is a compiler-made `partial apply` forwarder (which passes the closure its
+    /// The closure whose function pointer is each of `functions`: the closure itself, or, when
+    /// the pointer is a compiler-made `partial apply` forwarder (which passes the closure its
     /// context), the closure the forwarder calls, found among the targets of the forwarder's
-    /// first direct calls and jumps by the name the forwarder's own name gives it. `nil` when
-    /// the address has no symbol.
-    static func closure(at function: UInt) -> Frame? {
-        guard let frame = frames(entryAddresses: [function]).first?.first else { return nil }
-        guard let mangled = frame.mangledName, let called = forwardedName(mangled) else { return frame }
-        let targets = directBranchTargets(from: function)
-        let target = zip(targets, frames(entryAddresses: targets)).first { $0.1.first?.mangledName == called }
-        return target?.1.first ?? frame
+    /// first direct calls and jumps by the name the forwarder's own name gives it. `nil` for
+    /// an address without a symbol. The functions, then every forwarder's targets, are each
+    /// symbolicated in one pass: the binaries' images are mapped twice in all.
+    static func closures(at functions: [UInt]) -> [Frame?] {
+        let own = frames(entryAddresses: functions).map(\.first)
+        let forwarded = own.map { frame in frame?.mangledName.flatMap(forwardedName) }
+        let targets = zip(functions, forwarded).map { function, called in called == nil ? [] : directBranchTargets(from: function) }
+        let targetFrames = frames(entryAddresses: targets.flatMap { $0 })
+        var position = 0
+        return zip(own, zip(forwarded, targets)).map { frame, forwarding in
+            let (called, targets) = forwarding
+            let candidates = targetFrames[position..<(position + targets.count)]
+            position += targets.count
+            guard let called else { return frame }
+            return candidates.lazy.compactMap(\.first).first { $0.mangledName == called } ?? frame
+        }
     }
 
     /// The mangled name of the function a `partial apply` forwarder named `mangled` forwards to:

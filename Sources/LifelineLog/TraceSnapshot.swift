@@ -42,8 +42,7 @@ public struct TraceSnapshot: Hashable, Sendable {
     /// ``checked(_:)`` of every object of a large graph costs a lookup each. `nil` for a
     /// snapshot given whole, which says what it did not check (``lastChecked``).
     public var checkedIDs: Set<TraceObjectID>? {
-        guard let graph = content.madeByDelta else { return nil }
-        return Set(graph.checkedSinceAdvance.filter { graph[$0]?.checkedBy == graph.generation })
+        content.madeByDelta.map { Set($0.checkedSinceAdvance) }
     }
 
     /// Whether the snapshot checked `id`'s references, counts and liveness itself, rather

@@ -213,14 +213,14 @@ struct TraceSnapshotGraph: Sendable {
     /// Marks `id` as checked by this graph, with `node` as found if given; `false` when `id` is
     /// not a node and no node is given.
     mutating func check(_ id: TraceObjectID, at seq: UInt64, node: TraceSnapshot.Node? = nil) -> Bool {
-        if generation > 0 { checkedSinceAdvance.append(id) }
         if let entry = self[id] {
             if entry.checkedBy != generation { uncheckedCount -= 1 }
             self[id] = entry.with(node: node, checkedBy: generation, checkedAt: seq)
-            return true
+        } else {
+            guard let node else { return false }
+            self[id] = Entry(node: node, checkedBy: generation, checkedAt: seq, outgoing: [], incoming: [:])
         }
-        guard let node else { return false }
-        self[id] = Entry(node: node, checkedBy: generation, checkedAt: seq, outgoing: [], incoming: [:])
+        checkedSinceAdvance.append(id)
         return true
     }
 

@@ -13,18 +13,23 @@ extension TraceLifecycles {
     /// on the path that explains it, and the explanation is a root's: "nothing else holds it"
     /// needs every node checked. Otherwise the latest complete snapshot before `seq` is.
     func retainSentence(for object: TraceObjectID, before seq: UInt64? = nil) -> String? {
-        guard let (snapshot, graph, explanation) = retainExplanation(for: object, before: seq) else { return nil }
-        let sentence = graph.sentence(explaining: explanation, subject: name(object))
-        return " In snapshot \(snapshot.index) \"\(snapshot.label)\" (after event @\(snapshot.seq)), \(sentence)."
+        retainExplanation(for: object, before: seq).map { retainSentence(for: object, held: $0) }
+    }
+
+    /// What held an object in one snapshot: the snapshot, its graph and the explanation.
+    typealias Retention = (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)
+
+    /// `held`, what held `object`, as ``retainSentence(for:before:)`` says it.
+    func retainSentence(for object: TraceObjectID, held: Retention) -> String {
+        let sentence = held.graph.sentence(explaining: held.explanation, subject: name(object))
+        return " In snapshot \(held.snapshot.index) \"\(held.snapshot.label)\" (after event @\(held.snapshot.seq)), \(sentence)."
     }
 
     /// What held `object` in the snapshot ``retainSentence(for:before:)`` puts in words, with
     /// that snapshot and its graph.
-    func retainExplanation(
-        for object: TraceObjectID, before seq: UInt64? = nil
-    ) -> (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)? {
+    func retainExplanation(for object: TraceObjectID, before seq: UInt64? = nil) -> Retention? {
         let candidates = trace.snapshots.filter { snapshot in snapshot.seq < (seq ?? .max) && snapshot.node(object)?.alive == true }
-        var chosen: (snapshot: TraceSnapshot, graph: OwnershipGraph, explanation: AliveExplanation)?
+        var chosen: Retention?
         if let latest = candidates.last {
             let graph = recentGraphs.graph(of: latest, in: trace)
             let explanation = graph.whyAlive(object)

@@ -51,7 +51,7 @@ public struct LeakedSubscriptionRule: DiagnosisRule {
                 message: "\(names) \(leaked.count == 1 ? "was" : "were") created inside the observed scope and "
                     + "\(leaked.count == 1 ? "was" : "were") still alive and subscribed when recording stopped after the "
                     + "scope ended: the subscription outlived what owned it."
-                    + (lifecycles.retainSentence(for: held) ?? ""),
+                    + (holding.map { lifecycles.retainSentence(for: held, held: $0) } ?? ""),
                 fix: "Cancel what the scope started before it ends (cancel or release its AnyCancellable), and break any "
                     + "strong reference cycle between a subscriber and its owner: capture self weakly in sink and assign "
                     + "closures.",
