@@ -36,6 +36,11 @@ struct SnapshotGraph {
     /// The snapshot as the log shows it.
     private(set) var nodes: [TraceObjectID: TraceSnapshot.Node] = [:]
     private var edgeCounts: [TraceSnapshot.Edge: Int] = [:]
+    /// The edges of the snapshot read in full whose holder is no object the graph holds: a
+    /// global variable's, or an object between one and the graph's objects
+    /// (``HeapInspector/inspectGlobals(_:reaching:objectLimit:excluding:)``), by holder. They
+    /// stay as that snapshot found them until their holder is read again or their target leaves.
+    private var foreignEdges: [TraceObjectID: [TraceSnapshot.Edge]] = [:]
 
     /// What changed since ``beginSnapshot()``: each node and edge as it was before its first
     /// change, and the nodes checked.
@@ -95,6 +100,10 @@ struct SnapshotGraph {
                 guard let to = entries[reference.to]?.id else { continue }
                 edgeCounts[edge(reference, from: entry.id, to: to), default: 0] += 1
             }
+        }
+        for edge in snapshot.edges where addressByID[edge.from] == nil {
+            foreignEdges[edge.from, default: []].append(edge)
+            edgeCounts[edge, default: 0] += 1
         }
         recheckOrder = order.filter { entries[$0] != nil }
     }
@@ -185,6 +194,7 @@ struct SnapshotGraph {
             addressByID[id] = address
             recheckOrder.append(address)
         }
+        for foreign in foreignEdges.removeValue(forKey: id) ?? [] { changeEdge(foreign, by: -1) }
         entries[address] = Entry(node: node, id: id, references: references, regions: regions, fingerprint: fingerprint)
         checked.insert(id)
         setNode(describe(node, id, known[address], recorderWeak(address)), for: id)
@@ -213,6 +223,10 @@ struct SnapshotGraph {
             }
         }
         if addressByID[entry.id] == address { addressByID[entry.id] = nil }
+        for (holder, edges) in foreignEdges where edges.contains(where: { $0.to == entry.id }) {
+            for foreign in edges where foreign.to == entry.id { changeEdge(foreign, by: -1) }
+            foreignEdges[holder] = edges.filter { $0.to != entry.id }
+        }
         setNode(nil, for: entry.id)
         departed.append(Departure(address: address, typeName: entry.node.typeName, id: entry.id))
     }

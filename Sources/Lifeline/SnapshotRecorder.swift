@@ -54,6 +54,8 @@ final class SnapshotRecorder: Sendable {
         var rootNames: [TraceObjectID: String] = [:]
         /// Ids of the collections snapshots discovered, by holder and field.
         var collections: [CollectionKey: TraceObjectID] = [:]
+        /// Ids of the global variables snapshots found holding objects, by address.
+        var globals: [UInt: TraceObjectID] = [:]
     }
 
     /// What one snapshot did: how many objects it read the fields of, how many it only checked
@@ -230,6 +232,10 @@ final class SnapshotRecorder: Sendable {
             ids[node.address] = id
             nodes.append(describe(node, id: id, entry: entry, recorderWeak: recorderWeak[node.address] ?? 0, roots: rootNames))
         }
+        let held = globalHolders(
+            of: graph, excluding: excluding, state: &state, ids: &ids, seenBefore: seenBefore, seenNow: &seenNow, session: session
+        )
+        nodes += held.nodes
         discovered.withLock { $0 = seenNow }
         state.collections = collections
         // An object the recorder knows is alive is in the snapshot even when inspection could
@@ -248,7 +254,7 @@ final class SnapshotRecorder: Sendable {
         let edges = graph.references.compactMap { reference -> TraceSnapshot.Edge? in
             guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
             return TraceSnapshot.Edge(reference, from: from, to: to, closureSite: session.callSites.closureSite(function:))
-        }
+        } + held.edges
         // Two addresses can come to one id (an object the registry took over from an
         // earlier snapshot, while another object sits where the snapshot saw it): one node
         // each, the first; their edges once.
@@ -270,6 +276,48 @@ final class SnapshotRecorder: Sendable {
             state.lastSnapshot = snapshot
             state.comparison?.snapshots.append(snapshot)
         }
+    }
+
+    /// The program's global and static variables that hold objects of `graph`, directly or
+    /// through objects outside it (``HeapInspector/inspectGlobals(_:reaching:objectLimit:excluding:)``):
+    /// a node for each such variable, one for each object between (named as any object only
+    /// inspection reached), and their edges. A variable keeps its id for the whole recording.
+    private func globalHolders(
+        of graph: HeapGraph, excluding: (UInt, String) -> Bool, state: inout State, ids: inout [UInt: TraceObjectID],
+        seenBefore: [DiscoveredKey: TraceObjectID], seenNow: inout [DiscoveredKey: TraceObjectID], session: RecordingSession
+    ) -> (nodes: [TraceSnapshot.Node], edges: [TraceSnapshot.Edge]) {
+        let variables = ProgramGlobals.variables(excluding: Self.tracerModules.contains)
+        let found = inspector.inspectGlobals(variables, reaching: graph.nodes.mapValues(\.typeName), excluding: excluding)
+        var nodes: [TraceSnapshot.Node] = []
+        for address in Self.discoveryOrder(of: found.objects, from: found.holdings.map(\.object)) {
+            let node = found.objects.nodes[address]!
+            let id = discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
+            ids[address] = id
+            nodes.append(describe(node, id: id, entry: nil, recorderWeak: 0, roots: state.rootNames))
+        }
+        var edges: [TraceSnapshot.Edge] = []
+        for holding in found.holdings {
+            guard let to = ids[holding.object] else { continue }
+            let variable = holding.variable
+            let id = state.globals[variable.address] ?? {
+                let id = session.registry.freshID()
+                session.declare(TraceObject(
+                    id: id, role: .object, typeName: variable.qualifiedName, shortTypeName: variable.declaration, lifetimeTracked: false
+                ))
+                state.globals[variable.address] = id
+                return id
+            }()
+            if !nodes.contains(where: { $0.id == id }) {
+                nodes.append(TraceSnapshot.Node(id: id, kind: .global, name: variable.declaration, retainCounts: nil, alive: true))
+            }
+            let field = holding.offset == 0 ? "" : "+\(holding.offset)"
+            edges.append(TraceSnapshot.Edge(from: id, to: to, field: field, ownership: .strong))
+        }
+        edges += found.objects.references.compactMap { reference in
+            guard let from = ids[reference.from], let to = ids[reference.to] else { return nil }
+            return TraceSnapshot.Edge(reference, from: from, to: to, closureSite: session.callSites.closureSite(function:))
+        }
+        return (nodes, edges)
     }
 
     /// Patches the last snapshot's graph with what changed since, and writes what changed.
@@ -696,6 +744,11 @@ final class SnapshotRecorder: Sendable {
     static func isTracerType(_ typeName: String) -> Bool {
         ["Lifeline.", "LifelineLog.", "LifelineHeap."].contains { typeName.hasPrefix($0) }
     }
+
+    /// Lifeline's own modules, whose global variables are the recorder's, not the program's.
+    static let tracerModules: Set<String> = [
+        "Lifeline", "LifelineLog", "LifelineHeap", "LifelineAnalysis", "LifelineRender", "LifelineGraphviz", "LifelineTesting",
+    ]
 
     /// `Swift.Set<OpenCombine.AnyCancellable>` becomes `Set<AnyCancellable>`: each qualified
     /// name keeps its last component, generic arguments stay.

@@ -26,7 +26,7 @@ import Synchronization
 package struct HeapInspector: Sendable {
     /// The metadata an inspector's inspections validated, behind the lock that runs them one
     /// at a time.
-    private final class SharedCatalog: @unchecked Sendable {
+    final class SharedCatalog: @unchecked Sendable {
         /// Held for a whole inspection: the catalog is only used under it.
         let lock = Mutex(())
         let catalog = MetadataCatalog(memory: ProcessMemory.empty)
@@ -51,7 +51,7 @@ package struct HeapInspector: Sendable {
 
     /// The most objects one inspection records; the walk stops growing there.
     package var objectLimit: Int
-    private let shared = SharedCatalog()
+    let shared = SharedCatalog()
 
     /// Creates an inspector that stops at `objectLimit` objects.
     package init(objectLimit: Int = 10_000) {

@@ -6,7 +6,8 @@ extension TraceSnapshot {
         /// What the object is, for grouping and drawing.
         public let kind: Kind
         /// The name the user registered a root under (`Lifeline.track(viewModel, name:
-        /// "ViewModel")`), or `nil`.
+        /// "ViewModel")`); for a global variable, its declaration (`static Service.shared`,
+        /// `global cache`); otherwise `nil`.
         public let name: String?
         /// The runtime's reference counts when the snapshot was taken, or `nil` when the
         /// object was deallocated or its counts could not be read.
@@ -51,6 +52,13 @@ extension TraceSnapshot {
             case collection
             /// The context of a closure: the box that holds its captures.
             case closureContext = "closure_context"
+            /// A global or static variable of the program: its storage, which holds what its
+            /// edges lead to for as long as the program runs, unless the program assigns it.
+            case global
+
+            /// Whether the node holds what it reaches from outside the program's objects: a
+            /// root the user registered, or a global variable.
+            public var isRoot: Bool { self == .root || self == .global }
         }
     }
 

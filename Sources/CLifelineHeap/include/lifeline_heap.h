@@ -73,4 +73,31 @@ typedef struct {
 /// `swift_enumerateAllMetadataSections`); never calls it on platforms other than Linux.
 void lifeline_heap_enumerate_images(void (*visit)(const lifeline_heap_image *image, void *context), void *context);
 
+/// How many writable segments of one image ``lifeline_heap_loaded_image`` holds.
+#define LIFELINE_HEAP_WRITABLE_SEGMENTS 4
+
+/// One image the dynamic loader loaded, and where its writable segments (its data and bss) are.
+typedef struct {
+    /// The file it was loaded from; empty for the program's executable.
+    const char *path;
+    /// What its symbols' values are relative to.
+    uintptr_t base;
+    uintptr_t writable_start[LIFELINE_HEAP_WRITABLE_SEGMENTS];
+    uintptr_t writable_end[LIFELINE_HEAP_WRITABLE_SEGMENTS];
+    size_t writable_count;
+} lifeline_heap_loaded_image;
+
+/// Calls `visit` with each image the dynamic loader has loaded (through `dl_iterate_phdr`); never
+/// calls it on platforms other than Linux.
+void lifeline_heap_enumerate_loaded_images(void (*visit)(const lifeline_heap_loaded_image *image, void *context), void *context);
+
+/// Calls `visit` with each data symbol of the ELF file at `path`'s symbol table (`.symtab`)
+/// whose name is a Swift variable's storage (`$s…vp`, or `$s…vpZ` for a static one): its name,
+/// value (relative to the image's base) and size. The file is read, never mapped. Returns 1
+/// when the file has a symbol table, 0 when it has none or cannot be read as a 64-bit
+/// little-endian ELF file (always 0 on platforms other than Linux).
+int lifeline_heap_enumerate_variable_symbols(
+    const char *path, void (*visit)(const char *name, uint64_t value, uint64_t size, void *context), void *context
+);
+
 #endif

@@ -10,7 +10,8 @@ public enum AliveExplanation: Hashable, Sendable {
     /// snapshot was taken, or found by a later check that last saw it alive before the
     /// snapshot (see ``TraceLifecycles/whyAlive(_:in:)``).
     case deallocatedBefore(Deallocation)
-    /// A registered root holds it through `path` (empty when the object is the root itself).
+    /// A registered root or a global variable holds it through `path` (empty when the object is
+    /// the root itself).
     case heldByRoot(TraceObjectID, path: [TraceSnapshot.Edge])
     /// Nothing in the graph holds the object the path starts from: it is held from the stack,
     /// a global or a place the inspection could not see, if at all. `path` leads from that
@@ -42,6 +43,9 @@ extension OwnershipGraph {
             let seen = death.lastSeenAlive.map { " (last seen alive at @\($0))" } ?? ""
             let when = death.seq <= snapshot.seq ? ", before the snapshot" : ""
             return "\(subject) was deallocated at @\(death.seq)\(seen)\(when)"
+        case .heldByRoot(let root, let path) where path.isEmpty && node(root)?.kind == .global:
+            return "\(subject) is a global variable: it lives as long as the program, and holds what it refers to until the "
+                + "program assigns it"
         case .heldByRoot(_, let path) where path.isEmpty:
             return "\(subject) is a registered root: what holds it is outside the graph (the stack, a global or a Task)"
                 + forAwaitLoops

@@ -3,7 +3,8 @@ import LifelineLog
 /// What held a retain cycle's objects from outside the loop, read back through the snapshots
 /// up to the one that reports the loop.
 ///
-/// An owner is a holder outside the loop and outside Combine's machinery: a registered root,
+/// An owner is a holder outside the loop and outside Combine's machinery: a registered root, a
+/// global variable,
 /// another user object (a screen holding its view model), a closure's context, an
 /// `AnyCancellable` or a collection that is not a subject's own. Subjects, publishers,
 /// subscriptions and subscribers holding the loop are the subscription it runs, not an owner.
@@ -83,7 +84,7 @@ enum LoopHolders: Hashable, Sendable {
     static func isOwner(_ holder: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
         guard let node = snapshot.node(holder), node.alive else { return false }
         switch node.kind {
-        case .root, .object, .closureContext, .cancellable: return true
+        case .root, .global, .object, .closureContext, .cancellable: return true
         case .collection: return !RetainCycleRule.isCombineStorage(holder, in: snapshot)
         case .publisher, .subscription, .subscriber, .subject: return false
         }

@@ -73,6 +73,8 @@ struct LoopLeakTrace {
             if !(inBrackets && character.isNumber) { field.append(character) }
         }
         let place = edge.closurePlace(in: trace)?.fileAndLine.map { " at \($0)" } ?? ""
-        return "\(holder).\(field)\(place)"
+        // A global variable's reference is its storage (`static Service.shared`), or a place in
+        // it (`static Settings.current+8`).
+        return (field.isEmpty || field.hasPrefix("+") ? holder + field : "\(holder).\(field)") + place
     }
 }

@@ -92,9 +92,9 @@ public struct OwnershipGraph: Sendable {
         }
         self.freeCycleOnChain = freeCycleOnChain
         let holders = strongHolders
-        origins = snapshot.nodes.filter { $0.alive && $0.kind == .root }.map(\.id)
-            + snapshot.nodes.filter { $0.alive && $0.kind != .root && holders[$0.id] == nil }.map(\.id)
-            + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind != .root }
+        origins = snapshot.nodes.filter { $0.alive && $0.kind.isRoot }.map(\.id)
+            + snapshot.nodes.filter { $0.alive && !$0.kind.isRoot && holders[$0.id] == nil }.map(\.id)
+            + freeCycles.flatMap(\.chainObjects).filter { nodes[$0]?.kind.isRoot != true }
         reachedBy = Self.breadthFirstTree(from: origins, strongEdges: strongEdges)
     }
 
@@ -135,7 +135,9 @@ public struct OwnershipGraph: Sendable {
     ///
     /// Each hop names the holder and the field that holds the next object. The field is left
     /// out where it says nothing to the user: a collection's element position (`[0]`), and an
-    /// `AnyCancellable`'s cancel closure, which is the only thing an `AnyCancellable` holds.
+    /// `AnyCancellable`'s cancel closure, which is the only thing an `AnyCancellable` holds. A
+    /// global variable is named by its declaration (`static Service.shared → Service.feed`),
+    /// with the place in its storage when that is not its start (`static Settings.current+8`).
     /// An object that shares its name with another one of the snapshot is told apart
     /// (``distinctName(of:)``): `Timeout.Inner #116.downstream.subscriber → Retry.Inner`.
     public func words(_ chain: [TraceSnapshot.Edge]) -> String {
@@ -144,6 +146,7 @@ public struct OwnershipGraph: Sendable {
         let hops = chain.map { edge in
             switch nodes[edge.from]?.kind {
             case .collection, .cancellable: return name(edge.from)
+            case .global: return name(edge.from) + edge.field
             default: return "\(name(edge.from)).\(edge.field)"
             }
         }
@@ -168,7 +171,7 @@ public struct OwnershipGraph: Sendable {
         // loops nothing outside holds (their other objects are reached from the chain). A root
         // that something in the graph holds is explained by that holder: the search for it
         // leaves it out of the origins.
-        let heldRoot = target.kind == .root && strongHolders[id] != nil
+        let heldRoot = target.kind.isRoot && strongHolders[id] != nil
         let parent = heldRoot
             ? Self.breadthFirstTree(from: origins.filter { $0 != id }, strongEdges: strongEdges)
             : reachedBy
@@ -179,7 +182,7 @@ public struct OwnershipGraph: Sendable {
             current = edge.from
         }
         let origin = current
-        if nodes[origin]?.kind == .root { return .heldByRoot(origin, path: path) }
+        if nodes[origin]?.kind.isRoot == true { return .heldByRoot(origin, path: path) }
         if let cycle = freeCycleOnChain[origin] { return .heldByCycle(cycle, path: path) }
         return .unheld(origin, path: path)
     }
@@ -189,7 +192,7 @@ public struct OwnershipGraph: Sendable {
     static func precedesAsCycleStart(_ lhs: TraceSnapshot.Node, _ rhs: TraceSnapshot.Node) -> Bool {
         func rank(_ kind: TraceSnapshot.Node.Kind) -> Int {
             switch kind {
-            case .root: return 0
+            case .root, .global: return 0
             case .object, .closureContext: return 1
             case .cancellable, .collection: return 2
             case .subscriber: return 3

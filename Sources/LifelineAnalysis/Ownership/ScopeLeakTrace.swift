@@ -2,7 +2,7 @@ import LifelineLog
 
 /// The ``LeakTrace`` of a pipeline an observed scope left subscribed (`leaked-subscription`
 /// with `--scope`): the shortest chain of strong references that held its subscriber in the
-/// snapshot that explains it, from where that chain starts (a registered root, an object
+/// snapshot that explains it, from where that chain starts (a registered root, a global variable, an object
 /// nothing in the graph holds, or an object of a loop nothing else holds) to the subscriber.
 ///
 /// Only the subscriber is proven stuck: it was still subscribed after its scope ended. What
@@ -22,6 +22,8 @@ struct ScopeLeakTrace {
     ) {
         let origin: String, path: [TraceSnapshot.Edge]
         switch explanation {
+        case .heldByRoot(let root, let rootPath) where !rootPath.isEmpty && graph.node(root)?.kind == .global:
+            (origin, path) = ("a global variable: it lives as long as the program", rootPath)
         case .heldByRoot(_, let rootPath) where !rootPath.isEmpty:
             (origin, path) = ("a registered root: what holds it is outside the graph", rootPath)
         case .unheld(_, let unheldPath) where !unheldPath.isEmpty:

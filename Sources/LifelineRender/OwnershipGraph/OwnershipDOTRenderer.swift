@@ -93,7 +93,8 @@ public enum OwnershipDOTRenderer {
     /// `deallocated` or `counts unknown` (``ReferenceTally``). The runtime's counts include
     /// references the graph cannot see (the stack, compiler temporaries, globals), so the label
     /// says how many of them it draws rather than presenting the counts as the graph's. A
-    /// system library's object says instead that its internals are not drawn. A node a
+    /// system library's object says instead that its internals are not drawn, and a global
+    /// variable (`static Service.shared`) what it is. A node a
     /// per-call snapshot did not check says which earlier snapshot it is drawn as:
     /// `as found after @96`.
     private static func label(_ node: TraceSnapshot.Node, in graph: OwnershipGraph, trace: Trace) -> String {
@@ -108,6 +109,8 @@ public enum OwnershipDOTRenderer {
         let detail: String
         if !node.alive {
             detail = "deallocated"
+        } else if node.kind == .global {
+            detail = "global variable: lives as long as the program"
         } else if node.opaque {
             // The graph cannot explain a count that its internals add to (and the library's
             // threads change from moment to moment); `lifeline why` still gives it.
@@ -129,7 +132,7 @@ public enum OwnershipDOTRenderer {
         case .subscription: return .subscription
         case .subscriber: return .subscriber
         case .cancellable: return .cancellable
-        case .root, .object, .collection, .closureContext: return .userObject
+        case .root, .global, .object, .collection, .closureContext: return .userObject
         }
     }
 
