@@ -125,12 +125,47 @@ enum CallStackSymbolicator {
     private static func frames(of addresses: [Address]) -> [[Frame]] {
         let missing = cache.withLock { cache in Array(Set(addresses.filter { cache[$0] == nil })).sorted() }
         if !missing.isEmpty {
-            let resolved = symbolicate(missing)
+            var resolved = symbolicate(missing)
+            placeCompilerMadeCalls(in: &resolved)
             cache.withLock { cache in
                 for address in missing { cache[address] = resolved[address] ?? [] }
             }
         }
         return cache.withLock { cache in addresses.map { cache[$0] ?? [] } }
+    }
+
+    /// How far before a call the search for its statement's line goes, in bytes.
+    private static let statementSearchLength: UInt = 48
+
+    /// Gives a line to each call the compiler made for a statement: code DWARF gives line 0
+    /// (the `makeAsyncIterator()` and `next()` calls of a `for await` loop, a `for in`'s
+    /// iterator), whose return address has the program's file but no line. Its line is the
+    /// statement's: the nearest line DWARF gives the same function's code before the call,
+    /// searched in one pass for all such calls.
+    private static func placeCompilerMadeCalls(in frames: inout [Address: [Frame]]) {
+        let unplaced = frames.filter { address, frames in
+            !address.isEntry && frames.first.map { $0.file != nil && $0.line == nil && $0.mangledName != nil } == true
+        }
+        guard !unplaced.isEmpty else { return }
+        let probes = unplaced.keys.sorted().flatMap { address in
+            (2...statementSearchLength).compactMap { back in
+                address.value > back ? Address(value: address.value - back, isEntry: true) : nil
+            }
+        }
+        let found = symbolicate(probes)
+        for (address, innermost) in unplaced.mapValues({ $0[0] }) {
+            let line = (2...statementSearchLength).lazy.compactMap { back -> Int? in
+                guard address.value > back, let frame = found[Address(value: address.value - back, isEntry: true)]?.first,
+                      frame.mangledName == innermost.mangledName, frame.file == innermost.file
+                else { return nil }
+                return frame.line
+            }.first
+            guard let line else { continue }
+            frames[address]?[0] = Frame(
+                mangledName: innermost.mangledName, name: innermost.name, file: innermost.file, line: line,
+                imageName: innermost.imageName, isThunk: innermost.isThunk
+            )
+        }
     }
 
     private static func symbolicate(_ addresses: [Address]) -> [Address: [Frame]] {

@@ -70,11 +70,7 @@ extension OwnershipGraph {
     /// program that made it. A `Task` that runs such a loop holds what its closure captured,
     /// and the inspection does not read a task's frames.
     var forAwaitLoops: String {
-        let iterators = ["AsyncPublisher<", "AsyncThrowingPublisher<"].flatMap { ["OpenCombine.\($0)", "Combine.\($0)"] }
-        let loops = snapshot.nodes.filter { node in
-            guard node.alive, let type = trace.object(node.id)?.typeName else { return false }
-            return iterators.contains(where: type.hasPrefix) && type.contains(">.Iterator.")
-        }
+        let loops = snapshot.nodes.filter { node in node.alive && trace.object(node.id)?.isForAwaitSubscriber == true }
         guard !loops.isEmpty else { return "" }
         let names = loops.prefix(3).map { node in trace.object(node.id)?.placedName ?? "object \(node.id)" }
         let running = loops.count == 1 ? "a `for await` loop over a publisher was" : "\(loops.count) `for await` loops over publishers were"

@@ -7,7 +7,9 @@ import LifelineLog
 /// Only a cleanly closed log that dropped no events says what was alive at the end, so
 /// nothing is reported otherwise. Only the end of a pipeline is checked: an operator's stage
 /// with no outstanding demand is waiting for its downstream (as `flatMap(maxPublishers:)`
-/// does while a child runs), which is back pressure, not a stall.
+/// does while a child runs), which is back pressure, not a stall. Nor is a `for await` loop's
+/// subscriber, which asks for the next value when the loop's body has finished with the last:
+/// the log cannot tell a body still running from one that never returns.
 ///
 /// The finding says what the stall holds back, from the hops upstream in a single chain:
 /// how many more values the nearest hop that got more than the end received, and the
@@ -24,6 +26,7 @@ public struct DemandStalledRule: DiagnosisRule {
             guard let subscription = lifecycle.subscription, let received = lifecycle.subscriptionCall,
                   lifecycle.state == .subscribed, lifecycle.outstandingDemand == .none,
                   lifecycles.isPipelineEnd(lifecycle), lifecycles.isAliveAtStop(lifecycle.subscriber),
+                  lifecycles.trace.object(lifecycle.subscriber)?.isForAwaitSubscriber != true,
                   lifecycles.deallocations[subscription] == nil,
                   lifecycles.overlappedLifecycle(for: lifecycle) == nil
             else { return nil }
