@@ -123,6 +123,10 @@ struct DiagnoseCommandTests {
         let accepted = try LifelineExecutable.run(["diagnose", forgotten, "--baseline", baseline])
         #expect(accepted.status == 0, "\(accepted.standardOutputText)")
         #expect(!accepted.standardOutputText.contains("error subscription-not-retained"))
+        // The summary speaks of new problems: the log has one, which the baseline accepts.
+        #expect(accepted.standardOutputText.contains("No new lifecycle problems found in ")
+            && accepted.standardOutputText.contains(" events; the baseline accepts 1 known finding.\n"), "\(accepted.standardOutputText)")
+        #expect(!accepted.standardOutputText.contains("No lifecycle problems found"))
         #expect(accepted.standardOutputText.hasSuffix(
             "Baseline \(baseline)\n  1 known finding not shown (1 subscription-not-retained)\n"
                 + "  every finding of the baseline was found again\n"
@@ -133,6 +137,7 @@ struct DiagnoseCommandTests {
         let other = try LifelineExecutable.run(["diagnose", try droppedCancellableLog(), "--baseline", baseline, "--strict"])
         #expect(other.status == 1)
         #expect(other.standardOutputText.contains("warning cancelled-immediately: "))
+        #expect(other.standardOutputText.contains("New: 1 warning in 1 subscription; the baseline accepts 0 known findings.\n"), "\(other.standardOutputText)")
         #expect(other.standardOutputText.hasSuffix("  resolved, no longer found: \(fingerprint ?? "?")\n"), "\(other.standardOutputText)")
     }
 

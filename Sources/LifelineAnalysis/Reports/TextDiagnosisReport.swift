@@ -29,13 +29,19 @@ public struct TextDiagnosisReport: Sendable {
     /// The problems Combine's implementation causes, listed apart from the findings and not
     /// counted with them (``LibraryFinding/find(in:)``).
     public let library: [LibraryFinding]
+    /// How many findings a baseline accepted and left out of ``diagnoses`` (`lifeline diagnose
+    /// --baseline`): the summary then speaks of new problems, and counts the known ones.
+    public let accepted: Int?
 
-    /// Creates a report.
-    public init(trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil, library: [LibraryFinding] = []) {
+    /// Creates a report; `accepted` is how many findings a baseline left out, `nil` without one.
+    public init(
+        trace: Trace, diagnoses: [Diagnosis], pipelines: TracePipelines? = nil, library: [LibraryFinding] = [], accepted: Int? = nil
+    ) {
         self.trace = trace
         self.diagnoses = diagnoses
         self.pipelines = pipelines
         self.library = library
+        self.accepted = accepted
     }
 
     /// The report's text, ending with a newline.
@@ -130,8 +136,10 @@ public struct TextDiagnosisReport: Sendable {
     }
 
     private func summary(groupCount: Int) -> String {
+        let known = accepted.map { "; the baseline accepts \($0) known \(plural($0, "finding"))" } ?? ""
         guard !diagnoses.isEmpty else {
-            return "No lifecycle problems found in \(trace.events.count) \(plural(trace.events.count, "event"))."
+            let events = "\(trace.events.count) \(plural(trace.events.count, "event"))"
+            return accepted == nil ? "No lifecycle problems found in \(events)." : "No new lifecycle problems found in \(events)\(known)."
         }
         let counts = Diagnosis.Severity.allCases.reversed().compactMap { severity -> String? in
             let count = diagnoses.count { $0.severity == severity }
@@ -139,7 +147,7 @@ public struct TextDiagnosisReport: Sendable {
             return "\(count) \(plural(count, severity == .info ? "info" : severity.rawValue, severity == .info ? "info" : nil))"
         }
         let scope = groupCount > 0 ? " in \(groupCount) \(plural(groupCount, "subscription"))" : ""
-        return "\(counts.joined(separator: ", "))\(scope)."
+        return accepted == nil ? "\(counts.joined(separator: ", "))\(scope)." : "New: \(counts.joined(separator: ", "))\(scope)\(known)."
     }
 
     /// The pipeline each subscriber belongs to, for the pipelines that share their name with

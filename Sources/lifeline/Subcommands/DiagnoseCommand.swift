@@ -86,7 +86,7 @@ struct DiagnoseCommand: ParsableCommand {
             let headed = diagnoses.contains { $0.hop != nil }
             let report = TextDiagnosisReport(
                 trace: trace, diagnoses: diagnoses, pipelines: headed ? TracePipelines(lifecycles) : nil,
-                library: LibraryFinding.find(in: lifecycles)
+                library: LibraryFinding.find(in: lifecycles), accepted: accepted.map { _ in known.count }
             )
             print(report.render(), terminator: "")
             if let accepted, let baseline {
