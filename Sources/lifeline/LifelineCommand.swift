@@ -9,7 +9,7 @@ struct LifelineCommand: ParsableCommand {
         version: LifelineVersion.description,
         subcommands: [
             SamplesCommand.self, TimelineCommand.self, DiagnoseCommand.self, RenderCommand.self, GraphCommand.self,
-            WhyCommand.self, SnapshotsCommand.self, PipelinesCommand.self, ExportCommand.self,
+            WhyCommand.self, SnapshotsCommand.self, PipelinesCommand.self, ExportCommand.self, DiffCommand.self,
         ]
     )
 }

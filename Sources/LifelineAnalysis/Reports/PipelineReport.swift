@@ -52,7 +52,7 @@ public struct PipelineReport: Sendable {
                 state += " (shares upstream with \(pipeline.sharesUpstreamWith.map(\.description).joined(separator: ", ")))"
             }
             return [
-                pipeline.id.description, Self.oneLine(pipeline.name), "\(pipeline.lifecycles.count)", "\(pipeline.values)",
+                pipeline.id.description, pipeline.name.onOneLine, "\(pipeline.lifecycles.count)", "\(pipeline.values)",
                 state, findings[pipeline.id].map { $0.map(String.init).joined(separator: ", ") } ?? "-",
             ]
         }
@@ -113,10 +113,5 @@ public struct PipelineReport: Sendable {
         let objects: [UInt64]
         let firstEvent: UInt64?
         let lastEvent: UInt64?
-    }
-
-    /// Control characters would break the one-row-per-pipeline table.
-    private static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "�" : $0 }))
     }
 }
