@@ -1,0 +1,58 @@
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombineShim
+#endif
+
+/// The hangs a test can ask the child for: each one a small program that waits for a value
+/// its pipeline never delivers, and the same program fixed.
+enum HangingCase: String, CaseIterable {
+    /// A hand-written subscriber keeps its subscription and never asks for a value.
+    case neverRequested = "never-requested"
+    /// `first()` on a subject that was sent its value before anyone subscribed.
+    case silentSubject = "silent-subject"
+    /// A `Future` whose promise is not called when the load fails.
+    case unkeptPromise = "unkept-promise"
+    /// `zip` of two subjects, only one of which is ever sent a value.
+    case zipOneSide = "zip-one-side"
+
+    /// Sets the case up, calling `delivered` when the pipeline delivers what the program waits
+    /// for (only when `fixed`), and returns what keeps its pipeline alive.
+    func run(fixed: Bool, delivered: @escaping @Sendable () -> Void) -> [AnyCancellable] {
+        switch self {
+        case .neverRequested:
+            let replies = PassthroughSubject<String, Never>()
+            let reader = ReplyReader(requestsOnSubscription: fixed) { _ in delivered() }
+            replies.lifeline("reply reader").subscribe(reader)
+            replies.send("hello")
+            return [AnyCancellable(reader)]
+        case .silentSubject:
+            let answers = PassthroughSubject<Int, Never>()
+            if !fixed { answers.send(42) }
+            let first = answers.first().lifeline("first answer").sink { _ in delivered() }
+            if fixed { answers.send(42) }
+            return [first]
+        case .unkeptPromise:
+            let profile = ProfileLoader(keepsEveryPromise: fixed).profile(id: 7)
+                .lifeline("profile")
+                .sink(receiveCompletion: { _ in delivered() }, receiveValue: { _ in delivered() })
+            return [profile]
+        case .zipOneSide:
+            let prices = PassthroughSubject<Int, Never>()
+            let quotes = PassthroughSubject<String, Never>()
+            let pairs = prices.lifeline("prices")
+                .zip(quotes.lifeline("quotes"))
+                .lifeline("priced quotes")
+                .sink(receiveCompletion: { _ in delivered() }, receiveValue: { _ in })
+            prices.send(1)
+            prices.send(2)
+            if fixed {
+                quotes.send("a")
+                quotes.send("b")
+                prices.send(completion: .finished)
+                quotes.send(completion: .finished)
+            }
+            return [pairs]
+        }
+    }
+}
