@@ -18,7 +18,7 @@ struct WaitWording {
         if lifecycle.state == .awaitingSubscription {
             state = "it was subscribed to \(source) and has received no subscription"
         } else if lifecycle.totalDemand == .none {
-            state = "it was handed \(source) and asked it for no values"
+            state = "it was handed \(handedName(of: lifecycle)) and asked it for no values"
         } else {
             state = "it asked \(source) for \(lifecycle.totalDemand.valuesPhrase) and received \(count(lifecycle.deliveries.count)) "
                 + "(\(outstandingPhrase(lifecycle.outstandingDemand)))"
@@ -88,7 +88,7 @@ struct WaitWording {
                 + "answers: unknown)."
         case .neverRequested:
             let handed = lifecycle.subscriptionCall.map { " at @\($0)" } ?? ""
-            return "\(name) cannot move: it was handed \(sourceName(of: lifecycle))\(handed) and never asked for a value "
+            return "\(name) cannot move: it was handed \(handedName(of: lifecycle))\(handed) and never asked for a value "
                 + "(no request(_:), no demand returned from receive(_:)), so nothing can reach it."
         case .demandUsedUp:
             let last = lifecycle.deliveries.last.map { " (the last at @\($0.begin))" } ?? ""
@@ -195,6 +195,11 @@ struct WaitWording {
     /// The publisher the hop's subscriber was subscribed to, else the subscription it holds.
     private func sourceName(of lifecycle: Lifecycle) -> String {
         lifecycles.name(lifecycle.publisher ?? lifecycle.subscription, otherwise: "an unknown publisher")
+    }
+
+    /// The subscription the hop's subscriber was handed, else its publisher.
+    private func handedName(of lifecycle: Lifecycle) -> String {
+        lifecycles.name(lifecycle.subscription ?? lifecycle.publisher, otherwise: "an unknown subscription")
     }
 
     private func outstandingPhrase(_ demand: TraceDemand) -> String {
