@@ -3,6 +3,7 @@ import Combine
 #else
 import OpenCombineShim
 #endif
+import Dispatch
 
 /// The hangs a test can ask the child for: each one a small program that waits for a value
 /// its pipeline never delivers, and the same program fixed.
@@ -15,6 +16,9 @@ enum HangingCase: String, CaseIterable {
     case unkeptPromise = "unkept-promise"
     /// `zip` of two subjects, only one of which is ever sent a value.
     case zipOneSide = "zip-one-side"
+    /// A `sink` whose closure waits for a signal that the code sending to it gives only once
+    /// the send has returned: the same thread, so never.
+    case blockedReceive = "blocked-receive"
 
     /// Sets the case up, calling `delivered` when the pipeline delivers what the program waits
     /// for (only when `fixed`), and returns what keeps its pipeline alive.
@@ -53,6 +57,20 @@ enum HangingCase: String, CaseIterable {
                 quotes.send(completion: .finished)
             }
             return [pairs]
+        case .blockedReceive:
+            let ticks = PassthroughSubject<Int, Never>()
+            let logged = DispatchSemaphore(value: 0)
+            let ticker = ticks.lifeline("ticker").sink(receiveCompletion: { _ in delivered() }) { _ in
+                // The fix does not wait inside receive(_:). The hang never returns from here, so
+                // it says it is ready itself, once its receive(_:) has begun.
+                guard !fixed else { return }
+                say("ready")
+                logged.wait()
+            }
+            ticks.send(1)
+            logged.signal()
+            ticks.send(completion: .finished)
+            return [ticker]
         }
     }
 }

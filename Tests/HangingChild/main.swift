@@ -2,12 +2,13 @@
 // records, sets up one pipeline that never delivers what the program waits for, says "ready"
 // on standard output and blocks, so that the test kills it with SIGKILL and diagnoses the log
 // it left. The same program fixed gets what it waits for, its pipeline ends, and it says
-// "ready" and blocks all the same, to be killed the same way.
+// "ready" and blocks all the same, to be killed the same way. (A case that hangs inside a call
+// the program makes says "ready" itself, from inside the call.)
 //
 //   lifeline-hanging-child CASE hang|fixed LOG
 //
 // CASE is one of HangingCase's raw values: never-requested, silent-subject, unkept-promise,
-// zip-one-side.
+// zip-one-side, blocked-receive.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

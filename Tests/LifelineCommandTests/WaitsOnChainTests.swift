@@ -104,7 +104,16 @@ struct WaitsOnChainTests {
         #expect(wait.message.hasSuffix("Waits on: \(pairs) → \(quotes) → PassthroughSubject #_."), "\(wait.message)")
     }
 
-    @Test(arguments: ["never-requested", "silent-subject", "unkept-promise", "zip-one-side"])
+    @Test func aReceiveThatNeverReturnedIsWhereTheChainEnds() throws {
+        let wait = try waitOf("blocked-receive")
+        let ticker = "Sink \"ticker\" #_ (\(try HangingChild.place(of: ".lifeline(\"ticker\")")))"
+        #expect(wait.severity == "warning")
+        #expect(wait.message.contains("\(ticker) cannot move: its receive(_:) began at @"), "\(wait.message)")
+        #expect(wait.message.contains(" on main and never returned"), "\(wait.message)")
+        #expect(wait.message.hasSuffix("Waits on: \(ticker)."), "\(wait.message)")
+    }
+
+    @Test(arguments: ["never-requested", "silent-subject", "unkept-promise", "zip-one-side", "blocked-receive"])
     func theSameProgramFixedHasNoWait(_ hangingCase: String) throws {
         let diagnosis = try diagnoseKilled(hangingCase, fixed: true)
         // Killed the same way: the log has no end record, so the check ran and found nothing.

@@ -161,8 +161,8 @@ struct WaitWording {
         switch wait.reason {
         case .upstream:
             return ""
-        case .callInProgress:
-            return "Let \(name)'s call return: don't block inside a subscriber's or a subscription's call (a semaphore, a lock, "
+        case .callInProgress(let begin):
+            return "Let the \(callName(begin)) of \(name) return: don't block inside a subscriber's or a subscription's call (a semaphore, a lock, "
                 + "or DispatchQueue.sync onto the queue the call runs on); hand long work to another queue and deliver its "
                 + "result as a value."
         case .noSubscription:
