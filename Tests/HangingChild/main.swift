@@ -14,33 +14,25 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
+import Foundation
 import Lifeline
 
-/// Writes `text` and a newline to standard output at once, unbuffered: the test reads it and
-/// kills this process as soon as it does.
-func say(_ text: String, to descriptor: Int32 = 1) {
-    var line = text + "\n"
-    line.withUTF8 { bytes in
-        var written = 0
-        while written < bytes.count {
-            let result = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if result <= 0 { exit(3) }
-            written += result
-        }
-    }
+/// Writes `text` and a newline to standard output (or `handle`) at once, unbuffered: the test
+/// reads it and kills this process as soon as it does.
+func say(_ text: String, to handle: FileHandle = .standardOutput) {
+    handle.write(Data((text + "\n").utf8))
 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let hangingCase = HangingCase(rawValue: arguments[1]),
       arguments[2] == "hang" || arguments[2] == "fixed" else {
-    say("usage: lifeline-hanging-child \(HangingCase.allCases.map(\.rawValue).joined(separator: "|")) hang|fixed LOG", to: 2)
+    say("usage: lifeline-hanging-child \(HangingCase.allCases.map(\.rawValue).joined(separator: "|")) hang|fixed LOG", to: .standardError)
     exit(2)
 }
 do {
     try Lifeline.start(writingTo: arguments[3])
 } catch {
-    say("lifeline-hanging-child: cannot start recording: \(error)", to: 2)
+    say("lifeline-hanging-child: cannot start recording: \(error)", to: .standardError)
     exit(2)
 }
 let done = DispatchSemaphore(value: 0)

@@ -48,69 +48,71 @@ struct WaitsOnChainTests {
         )
     }
 
-    /// The one `waits-on` finding of a hung case's log, which must be one without its end record.
-    func waitOf(_ hangingCase: String) throws -> Finding {
+    /// Checks the one `waits-on` finding of a hung case's log, which must be one without its end
+    /// record: its `severity`, the chain of `stages` it ends with, each of the sentences or
+    /// parts of one it is `saying`, and its evidence, events of the log in order.
+    func expectWait(_ hangingCase: String, severity: String, chain stages: [String], saying parts: [String]) throws {
         let diagnosis = try diagnoseKilled(hangingCase, fixed: false)
         #expect(diagnosis.endIsKnown == false)
         #expect(diagnosis.waits.count == 1, "\(diagnosis.waits.map(\.message))")
         let wait = try #require(diagnosis.waits.first)
+        #expect(wait.severity == severity)
+        #expect(wait.message.hasSuffix("Waits on: \(stages.joined(separator: " → "))."), "\(wait.message)")
+        for part in parts {
+            #expect(wait.message.contains(part), "\(wait.message)")
+        }
         #expect(!wait.evidence.isEmpty && wait.evidence.allSatisfy { $0 >= 1 && $0 <= diagnosis.events }, "\(wait.evidence)")
         #expect(wait.evidence == wait.evidence.sorted())
-        return wait
+    }
+
+    /// A stage as findings name it, ids left out: `Sink "profile" #_ (HangingCase.swift:37)`,
+    /// placed at the child's line that holds `marker`.
+    func stage(_ typeAndLabel: String, at marker: String) throws -> String {
+        "\(typeAndLabel) #_ (\(try HangingChild.place(of: marker)))"
     }
 
     @Test func aSubscriberThatNeverAskedIsTheStageThatCannotMove() throws {
-        let wait = try waitOf("never-requested")
-        let place = try HangingChild.place(of: ".lifeline(\"reply reader\")")
-        let reader = "ReplyReader \"reply reader\" #_ (\(place))"
-        #expect(wait.severity == "warning")
-        #expect(wait.message.hasPrefix("When the log ended, this pipeline was still open. \(reader) cannot move: it was handed "
-            + "PassthroughSubject.Conduit #_ (\(place)) at @"), "\(wait.message)")
-        #expect(wait.message.contains("and never asked for a value"), "\(wait.message)")
-        #expect(wait.message.hasSuffix("Waits on: \(reader)."), "\(wait.message)")
+        let reader = try stage("ReplyReader \"reply reader\"", at: ".lifeline(\"reply reader\")")
+        let conduit = try stage("PassthroughSubject.Conduit", at: ".lifeline(\"reply reader\")")
+        try expectWait("never-requested", severity: "warning", chain: [reader], saying: [
+            "When the log ended, this pipeline was still open. \(reader) cannot move: it was handed \(conduit) at @",
+            "and never asked for a value",
+        ])
     }
 
     @Test func firstOnASubjectNobodySendsToWaitsOnTheSubject() throws {
-        let wait = try waitOf("silent-subject")
-        let place = try HangingChild.place(of: ".lifeline(\"first answer\")")
-        #expect(wait.severity == "info")
-        #expect(wait.message.hasPrefix("When the log ended, Sink \"first answer\" #_ (\(place)) was still waiting: it asked "
-            + "First #_ for unlimited values and received none (unlimited demand outstanding)."), "\(wait.message)")
-        #expect(wait.message.contains("PassthroughSubject #_ cannot move: nothing was sent to it since First.Inner #_ (\(place)) "
-            + "asked it for values at @"), "\(wait.message)")
-        #expect(wait.message.hasSuffix("Waits on: Sink \"first answer\" #_ (\(place)) → First.Inner #_ (\(place)) → "
-            + "PassthroughSubject #_."), "\(wait.message)")
+        let sink = try stage("Sink \"first answer\"", at: ".lifeline(\"first answer\")")
+        let first = try stage("First.Inner", at: ".lifeline(\"first answer\")")
+        try expectWait("silent-subject", severity: "info", chain: [sink, first, "PassthroughSubject #_"], saying: [
+            "When the log ended, \(sink) was still waiting: it asked First #_ for unlimited values and received none "
+                + "(unlimited demand outstanding).",
+            "PassthroughSubject #_ cannot move: nothing was sent to it since \(first) asked it for values at @",
+        ])
     }
 
     @Test func aFutureWhosePromiseIsNeverCalledIsWhereTheChainEnds() throws {
-        let wait = try waitOf("unkept-promise")
-        let sink = "Sink \"profile\" #_ (\(try HangingChild.place(of: ".lifeline(\"profile\")")))"
-        #expect(wait.severity == "info")
-        #expect(wait.message.contains("Future #_ cannot move: its promise had not been called when the log ended: it delivered "
-            + "nothing since \(sink) asked it for values at @"), "\(wait.message)")
-        #expect(wait.message.hasSuffix("Waits on: \(sink) → Future #_."), "\(wait.message)")
+        let sink = try stage("Sink \"profile\"", at: ".lifeline(\"profile\")")
+        try expectWait("unkept-promise", severity: "info", chain: [sink, "Future #_"], saying: [
+            "Future #_ cannot move: its promise had not been called when the log ended: it delivered nothing since \(sink) "
+                + "asked it for values at @",
+        ])
     }
 
     @Test func zipWaitsOnTheSideThatReceivedNothing() throws {
-        let wait = try waitOf("zip-one-side")
-        let pairs = "Sink \"priced quotes\" #_ (\(try HangingChild.place(of: ".lifeline(\"priced quotes\")")))"
-        let quotes = "ChildSubscriber \"quotes\" #_ (\(try HangingChild.place(of: ".zip(quotes.lifeline(\"quotes\"))")))"
-        let prices = "ChildSubscriber \"prices\" #_ (\(try HangingChild.place(of: "prices.lifeline(\"prices\")")))"
-        #expect(wait.severity == "info")
-        #expect(wait.message.contains("\(pairs) waits on \(quotes): it asked PassthroughSubject #_ for unlimited values and "
-            + "received none"), "\(wait.message)")
-        #expect(wait.message.contains("It does not wait on the rest of its upstream, which is ahead: \(prices), which received "
-            + "2 values (the last at @"), "\(wait.message)")
-        #expect(wait.message.hasSuffix("Waits on: \(pairs) → \(quotes) → PassthroughSubject #_."), "\(wait.message)")
+        let pairs = try stage("Sink \"priced quotes\"", at: ".lifeline(\"priced quotes\")")
+        let quotes = try stage("ChildSubscriber \"quotes\"", at: ".zip(quotes.lifeline(\"quotes\"))")
+        let prices = try stage("ChildSubscriber \"prices\"", at: "prices.lifeline(\"prices\")")
+        try expectWait("zip-one-side", severity: "info", chain: [pairs, quotes, "PassthroughSubject #_"], saying: [
+            "\(pairs) waits on \(quotes): it asked PassthroughSubject #_ for unlimited values and received none",
+            "It does not wait on the rest of its upstream, which is ahead: \(prices), which received 2 values (the last at @",
+        ])
     }
 
     @Test func aReceiveThatNeverReturnedIsWhereTheChainEnds() throws {
-        let wait = try waitOf("blocked-receive")
-        let ticker = "Sink \"ticker\" #_ (\(try HangingChild.place(of: ".lifeline(\"ticker\")")))"
-        #expect(wait.severity == "warning")
-        #expect(wait.message.contains("\(ticker) cannot move: its receive(_:) began at @"), "\(wait.message)")
-        #expect(wait.message.contains(" on main and never returned"), "\(wait.message)")
-        #expect(wait.message.hasSuffix("Waits on: \(ticker)."), "\(wait.message)")
+        let ticker = try stage("Sink \"ticker\"", at: ".lifeline(\"ticker\")")
+        try expectWait("blocked-receive", severity: "warning", chain: [ticker], saying: [
+            "\(ticker) cannot move: its receive(_:) began at @", " on main and never returned",
+        ])
     }
 
     @Test(arguments: ["never-requested", "silent-subject", "unkept-promise", "zip-one-side", "blocked-receive"])
@@ -124,12 +126,12 @@ struct WaitsOnChainTests {
     }
 
     @Test func everyRunOfTheSameHangHasTheSameFingerprint() throws {
-        let first = try waitOf("silent-subject")
-        let second = try waitOf("silent-subject")
+        let first = try #require(try diagnoseKilled("silent-subject", fixed: false).waits.first)
+        let second = try #require(try diagnoseKilled("silent-subject", fixed: false).waits.first)
         #expect(first.fingerprint.count == 16)
         #expect(first.fingerprint == second.fingerprint)
         #expect(first.message == second.message)
-        let other = try waitOf("unkept-promise")
+        let other = try #require(try diagnoseKilled("unkept-promise", fixed: false).waits.first)
         #expect(other.fingerprint != first.fingerprint)
     }
 
