@@ -19,6 +19,11 @@ enum HangingCase: String, CaseIterable {
     /// A `sink` whose closure waits for a signal that the code sending to it gives only once
     /// the send has returned: the same thread, so never.
     case blockedReceive = "blocked-receive"
+    /// `flatMap(maxPublishers: .max(1))` whose inner publisher, a subject used as a one-shot,
+    /// never completes, so the next request is never asked for.
+    case unfinishedInner = "unfinished-inner"
+    /// `receive(on:)` a queue that is blocked waiting for the value that queue would deliver.
+    case blockedQueue = "blocked-queue"
 
     /// Sets the case up, calling `delivered` when the pipeline delivers what the program waits
     /// for (only when `fixed`), and returns what keeps its pipeline alive.
@@ -71,6 +76,37 @@ enum HangingCase: String, CaseIterable {
             logged.signal()
             ticks.send(completion: .finished)
             return [ticker]
+        case .unfinishedInner:
+            let requests = PassthroughSubject<Int, Never>()
+            let responses = requests
+                .flatMap(maxPublishers: .max(1)) { id -> AnyPublisher<String, Never> in
+                    // The hang answers with a subject that sends its value and never finishes.
+                    fixed ? Just("response \(id)").eraseToAnyPublisher() : CurrentValueSubject("response \(id)").eraseToAnyPublisher()
+                }
+                .lifeline("responses")
+                .sink(receiveCompletion: { _ in delivered() }, receiveValue: { _ in })
+            requests.send(1)
+            requests.send(2)
+            requests.send(completion: .finished)
+            return [responses]
+        case .blockedQueue:
+            let results = PassthroughSubject<Int, Never>()
+            let ui = DispatchQueue(label: "ui")
+            let shown = DispatchSemaphore(value: 0)
+            let display = results
+                .receive(on: ui)
+                .lifeline("display")
+                .sink(receiveCompletion: { _ in delivered() }, receiveValue: { _ in shown.signal() })
+            // The hang's job on the ui queue waits for a result that only the ui queue can show.
+            let blocking = DispatchSemaphore(value: 0)
+            ui.async {
+                blocking.signal()
+                if !fixed { shown.wait() }
+            }
+            blocking.wait()
+            results.send(1)
+            results.send(completion: .finished)
+            return [display]
         }
     }
 }

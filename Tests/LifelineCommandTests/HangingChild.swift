@@ -14,6 +14,12 @@ enum HangingChild {
         LifelineExecutable.url.deletingLastPathComponent().appendingPathComponent("lifeline-hanging-child")
     }
 
+    /// Every case the child can hang in.
+    static let cases = [
+        "never-requested", "silent-subject", "unkept-promise", "zip-one-side", "blocked-receive", "unfinished-inner",
+        "blocked-queue",
+    ]
+
     /// The child's source file that sets up the cases, whose lines the findings name.
     static let caseSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("HangingChild/HangingCase.swift")

@@ -115,7 +115,28 @@ struct WaitsOnChainTests {
         ])
     }
 
-    @Test(arguments: ["never-requested", "silent-subject", "unkept-promise", "zip-one-side", "blocked-receive"])
+    @Test func flatMapWaitsOnTheInnerPublisherThatNeverFinishes() throws {
+        let responses = try stage("Sink \"responses\"", at: ".lifeline(\"responses\")")
+        let outer = try stage("FlatMap.Outer", at: ".lifeline(\"responses\")")
+        let side = try stage("FlatMap.Outer.Side", at: ".lifeline(\"responses\")")
+        try expectWait("unfinished-inner", severity: "info", chain: [responses, outer, side, "AnyPublisher #_"], saying: [
+            "\(outer) asked for 1 value, received all of them, and asks for no more while the publishers it subscribed for them run",
+            "AnyPublisher #_ cannot move: it sent nothing after its last value at @",
+            " and did not finish, though \(side) asked it for values at @",
+        ])
+    }
+
+    @Test func receiveOnABlockedQueueHoldsWhatItWasSent() throws {
+        let display = try stage("Sink \"display\"", at: ".lifeline(\"display\")")
+        let receiveOn = try stage("ReceiveOn.Inner", at: ".lifeline(\"display\")")
+        try expectWait("blocked-queue", severity: "info", chain: [display, receiveOn], saying: [
+            "\(display) waits on \(receiveOn): it asked PassthroughSubject #_ for unlimited values and received 1 value",
+            "\(receiveOn) cannot move on: it holds 1 value it received and did not pass on and the .finished it received at @",
+            "the scheduler had not run them when the log ended",
+        ])
+    }
+
+    @Test(arguments: HangingChild.cases)
     func theSameProgramFixedHasNoWait(_ hangingCase: String) throws {
         let diagnosis = try diagnoseKilled(hangingCase, fixed: true)
         // Killed the same way: the log has no end record, so the check ran and found nothing.

@@ -7,13 +7,23 @@ import LifelineLog
 /// waits on the hops that feed it; with several (a `zip`'s sides), on those that received the
 /// fewest values, since the others are ahead of them. The chain ends at the hop that cannot
 /// move: a call into it that never returned, a subscriber that asked for nothing or for no
-/// more, a subscription never handed over, a hop upstream that ended, or a publisher that
-/// sent nothing more although it was asked.
+/// more, a subscription never handed over, a hop that ended without its end reaching the hop
+/// below, or a publisher that sent nothing more although it was asked. With no hop upstream
+/// still open, the hop waits on the one that ended last. An operator's stage that asked for no more while
+/// the publishers it made for its values run (`flatMap(maxPublishers:)`) waits on those; one
+/// that schedules its values (`receive(on:)`, `delay`) and passed none of the last on holds
+/// them on a scheduler that has not run them.
 struct HopWait: Sendable {
     /// Why the chain ends at a hop, or that it goes on upstream.
     enum Reason: Sendable {
         /// The hop waits on these hops upstream.
         case upstream([HopWait])
+        /// The hop's subscriber, an operator's stage, asked for no more while the publishers it
+        /// subscribed for its values run: it waits on their hops.
+        case innerPublishers([HopWait])
+        /// The hop's subscriber, an operator's stage that schedules what it passes on, received
+        /// this many values that never reached the hop below it.
+        case scheduledValues(Int)
         /// A call on the hop began and never returned: its `begin` event.
         case callInProgress(UInt64)
         /// The subscriber was subscribed and never received a subscription.
@@ -22,8 +32,8 @@ struct HopWait: Sendable {
         case neverRequested
         /// The subscriber received every value it asked for and asked for no more.
         case demandUsedUp
-        /// The hops upstream had all ended; the one that ended last.
-        case upstreamEnded(Lifecycle)
+        /// The hop completed or was cancelled, and that never reached the hop below it.
+        case ended
         /// The hop asked its publisher for values, and the publisher sent nothing more.
         case silentPublisher
     }
@@ -36,17 +46,37 @@ struct HopWait: Sendable {
     /// more values than those it waits on, and are still open.
     private(set) var ahead: [Lifecycle] = []
 
-    /// The wait of `lifecycle`, a hop still open when the log ended, and of every hop it waits on.
-    init(_ lifecycle: Lifecycle, in lifecycles: TraceLifecycles) {
+    /// The wait of `lifecycle`, a hop still open when the log ended, and of every hop it waits
+    /// on; `innerHops` are the trace's ``innerHops(in:)``.
+    init(_ lifecycle: Lifecycle, in lifecycles: TraceLifecycles, innerHops: [UInt64: [Lifecycle.ID]]) {
         var visited: Set<Lifecycle.ID> = []
-        self.init(lifecycle, in: lifecycles, visited: &visited)
+        self.init(lifecycle, below: nil, in: lifecycles, innerHops: innerHops, visited: &visited)
     }
 
-    private init(_ lifecycle: Lifecycle, in lifecycles: TraceLifecycles, visited: inout Set<Lifecycle.ID>) {
+    private init(
+        _ lifecycle: Lifecycle, below: Lifecycle?, in lifecycles: TraceLifecycles, innerHops: [UInt64: [Lifecycle.ID]],
+        visited: inout Set<Lifecycle.ID>
+    ) {
         visited.insert(lifecycle.id)
         self.lifecycle = lifecycle
+        // A stage that asks for no more, or whose upstream ended, still runs the publishers
+        // it subscribed for its values.
+        let inner = (lifecycle.outstandingDemand == .none || lifecycle.end != nil) && lifecycle.subscriberRelaysDownstream
+            ? lifecycle.deliveries.flatMap { innerHops[$0.begin] ?? [] }.filter { !visited.contains($0) }
+                .map(lifecycles.lifecycle).filter(Self.isOpen)
+            : []
         if let call = Self.callsInProgress(of: lifecycle, in: lifecycles).last {
             reason = .callInProgress(call)
+        } else if let below, let held = Self.scheduledValues(of: lifecycle, below: below, in: lifecycles) {
+            reason = .scheduledValues(held)
+        } else if !inner.isEmpty {
+            var waits: [HopWait] = []
+            for hop in inner {
+                waits.append(HopWait(hop, below: nil, in: lifecycles, innerHops: innerHops, visited: &visited))
+            }
+            reason = .innerPublishers(waits)
+        } else if lifecycle.end != nil {
+            reason = .ended
         } else if lifecycle.state == .awaitingSubscription {
             reason = .noSubscription
         } else if lifecycle.totalDemand == .none {
@@ -55,20 +85,49 @@ struct HopWait: Sendable {
             reason = .demandUsedUp
         } else {
             let upstream = lifecycle.upstream.filter { !visited.contains($0) }.map(lifecycles.lifecycle)
-            let open = upstream.filter { $0.end == nil && ($0.state == .subscribed || $0.state == .awaitingSubscription) }
+            let open = upstream.filter(Self.isOpen)
             if let fewest = open.map(\.deliveries.count).min() {
                 var waits: [HopWait] = []
                 for hop in open where hop.deliveries.count == fewest {
-                    waits.append(HopWait(hop, in: lifecycles, visited: &visited))
+                    waits.append(HopWait(hop, below: lifecycle, in: lifecycles, innerHops: innerHops, visited: &visited))
                 }
                 reason = .upstream(waits)
                 ahead = open.filter { $0.deliveries.count > fewest }
-            } else if let ended = upstream.max(by: { ($0.end ?? 0) < ($1.end ?? 0) }), ended.end != nil {
-                reason = .upstreamEnded(ended)
+            } else if let ended = upstream.filter({ $0.end != nil }).max(by: { ($0.end ?? 0) < ($1.end ?? 0) }) {
+                reason = .upstream([HopWait(ended, below: lifecycle, in: lifecycles, innerHops: innerHops, visited: &visited)])
             } else {
                 reason = .silentPublisher
             }
         }
+    }
+
+    /// Whether a hop was still open when the log ended: subscribed or awaiting its subscription,
+    /// neither completed nor cancelled.
+    private static func isOpen(_ lifecycle: Lifecycle) -> Bool {
+        lifecycle.end == nil && (lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription)
+    }
+
+    /// How many values the stage of `lifecycle`, a `receive(on:)` or `delay` that is the only
+    /// hop feeding `below`, received and never passed on to it; `nil` for another stage, or
+    /// when it holds neither a value nor a completion.
+    private static func scheduledValues(of lifecycle: Lifecycle, below: Lifecycle, in lifecycles: TraceLifecycles) -> Int? {
+        guard below.upstream == [lifecycle.id], let type = lifecycles.trace.object(lifecycle.subscriber)?.shortTypeName,
+              type.hasPrefix("ReceiveOn.") || type.hasPrefix("Delay.") else { return nil }
+        let held = max(0, lifecycle.deliveries.count - below.deliveries.count)
+        let heldCompletion = !lifecycle.completions.isEmpty && below.completions.isEmpty
+        return held > 0 || heldCompletion ? held : nil
+    }
+
+    /// The hops subscribed directly inside a value delivered to another hop (the publishers
+    /// `flatMap` makes for its values), by that delivery's `begin` event.
+    static func innerHops(in lifecycles: TraceLifecycles) -> [UInt64: [Lifecycle.ID]] {
+        var inner: [UInt64: [Lifecycle.ID]] = [:]
+        for lifecycle in lifecycles.lifecycles {
+            guard let subscribe = lifecycle.subscribeCall, let parent = lifecycles.calls.call(at: subscribe)?.parent,
+                  case .value? = lifecycles.event(parent)?.kind else { continue }
+            inner[parent, default: []].append(lifecycle.id)
+        }
+        return inner
     }
 
     /// The `begin` events of the calls on `lifecycle` that never returned in the log, in order.
@@ -81,22 +140,31 @@ struct HopWait: Sendable {
 
     /// This hop and every hop it waits on, each branch in turn.
     var hops: [HopWait] {
-        guard case .upstream(let waits) = reason else { return [self] }
-        return [self] + waits.flatMap(\.hops)
+        [self] + next.flatMap(\.hops)
+    }
+
+    /// The hops this one waits on, upstream or inner; none where the chain ends.
+    var next: [HopWait] {
+        switch reason {
+        case .upstream(let waits), .innerPublishers(let waits): return waits
+        default: return []
+        }
     }
 
     /// The hops where the chain ends, from the first branch to the last.
     var stuck: [HopWait] {
-        guard case .upstream(let waits) = reason else { return [self] }
-        return waits.flatMap(\.stuck)
+        next.isEmpty ? [self] : next.flatMap(\.stuck)
     }
 
     /// Whether the log proves the hop cannot move by itself (a call that never returned, a
     /// subscriber that asks for nothing), rather than waiting for a publisher that may still send.
     var provesAStall: Bool {
         switch reason {
-        case .callInProgress, .neverRequested, .demandUsedUp: return true
-        case .upstream, .noSubscription, .upstreamEnded, .silentPublisher: return false
+        case .callInProgress, .neverRequested: return true
+        // An operator's stage that asks for no more may be waiting for its downstream or its
+        // own work; only the end of a pipeline provably stopped asking.
+        case .demandUsedUp: return !lifecycle.subscriberRelaysDownstream
+        case .upstream, .innerPublishers, .scheduledValues, .noSubscription, .ended, .silentPublisher: return false
         }
     }
 }

@@ -23,6 +23,9 @@ struct WaitWording {
             state = "it asked \(source) for \(lifecycle.totalDemand.valuesPhrase) and received \(count(lifecycle.deliveries.count)) "
                 + "(\(outstandingPhrase(lifecycle.outstandingDemand)))"
         }
+        if let completion = lifecycle.completions.first {
+            state += "; it received \(completion.completion.swiftSpelling) at @\(completion.seq)"
+        }
         for begin in HopWait.callsInProgress(of: lifecycle, in: lifecycles) {
             state += "; its \(callName(begin)) began at @\(begin) on \(context(of: begin)) and never returned"
         }
@@ -42,9 +45,14 @@ struct WaitWording {
     /// The sentences that follow a hop upstream: each hop it waits on, the hops it does not
     /// wait on because they are ahead, and why the chain ends where it does.
     func upstreamSentences(of wait: HopWait) -> [String] {
-        guard case .upstream(let waits) = wait.reason else { return [ending(of: wait)] }
+        let waits = wait.next
+        guard !waits.isEmpty else { return [ending(of: wait)] }
         let waiter = stageName(wait.lifecycle)
         var sentences: [String] = []
+        if case .innerPublishers = wait.reason {
+            sentences.append("\(waiter) asked for \(wait.lifecycle.totalDemand.valuesPhrase), received all of them, and asks for "
+                + "no more while the publishers it subscribed for them run (it asks for more, or finishes, only as they finish).")
+        }
         for upstream in waits {
             var sentence = "\(waiter) waits on \(stageName(upstream.lifecycle)): \(state(of: upstream.lifecycle))"
             if let held = heldBack(by: upstream.lifecycle, below: wait.lifecycle) { sentence += "; \(held)" }
@@ -68,7 +76,7 @@ struct WaitWording {
         guard below.upstream == [upstream.id] else { return nil }
         let held = upstream.deliveries.count - below.deliveries.count
         guard held > 0, let last = upstream.deliveries.last else { return nil }
-        return "\(count(held)) of them (the last at @\(last.begin)) never reached \(stageName(below))"
+        return "\(held) of them (the last at @\(last.begin)) never reached \(stageName(below))"
     }
 
     /// Why the chain ends at `wait`, a hop that waits on no hop upstream.
@@ -76,8 +84,13 @@ struct WaitWording {
         let lifecycle = wait.lifecycle
         let name = stageName(lifecycle)
         switch wait.reason {
-        case .upstream:
+        case .upstream, .innerPublishers:
             return ""
+        case .scheduledValues(let held):
+            var holds = held > 0 ? ["\(count(held)) it received and did not pass on"] : []
+            if let completion = lifecycle.completions.first { holds.append("the \(completion.completion.swiftSpelling) it received at @\(completion.seq)") }
+            return "\(name) cannot move on: it holds \(holds.joined(separator: " and ")), which it hands to its scheduler, and the "
+                + "scheduler had not run them when the log ended (its queue blocked or busy: the log does not say which)."
         case .callInProgress(let begin):
             return "\(name) cannot move: its \(callName(begin)) began at @\(begin) on \(context(of: begin)) and never returned, "
                 + "so it is blocked in the code that call runs, or in what that code waits for."
@@ -94,11 +107,9 @@ struct WaitWording {
             let last = lifecycle.deliveries.last.map { " (the last at @\($0.begin))" } ?? ""
             return "\(name) cannot move: it asked for \(lifecycle.totalDemand.valuesPhrase), received all of them\(last), "
                 + "and asked for no more."
-        case .upstreamEnded(let ended):
-            let how = ended.completions.first.map { "received \($0.completion.swiftSpelling) at @\($0.seq)" }
-                ?? ended.cancels.first.map { "was cancelled at @\($0)" } ?? "ended"
-            return "Everything \(name) waits on has ended: \(stageName(ended)) \(how), and nothing reached "
-                + "\(name) after that; the log does not say why (unknown)."
+        case .ended:
+            return "\(name) cannot move: it \(endPhrase(of: lifecycle)), and that never reached the hop below it; the log does "
+                + "not say why (unknown)."
         case .silentPublisher:
             return silence(of: lifecycle)
         }
@@ -108,22 +119,23 @@ struct WaitWording {
     /// a `Future` that delivered nothing has not had its promise called; a subject keeps no
     /// value sent before a subscriber asks.
     private func silence(of lifecycle: Lifecycle) -> String {
-        let asked = lifecycle.grants.first.map { " since \(stageName(lifecycle)) asked it for values at @\($0.seq)" } ?? ""
+        let since = lifecycle.grants.first.map { " since \(stageName(lifecycle)) asked it for values at @\($0.seq)" } ?? ""
         let nothing = lifecycle.deliveries.last.map { "nothing after its last value at @\($0.begin)" } ?? "nothing"
+        let asked = lifecycle.grants.first.map { ", though \(stageName(lifecycle)) asked it for values at @\($0.seq)" } ?? ""
         guard let publisher = lifecycle.publisher, let type = lifecycles.trace.object(publisher)?.shortTypeName else {
-            return "\(sourceName(of: lifecycle)) cannot move: it sent \(nothing)\(asked), and the log shows no subscribe call "
-                + "that says which publisher it belongs to (unknown)."
+            return "\(sourceName(of: lifecycle)) cannot move: it sent \(nothing) and did not finish\(asked); the log shows no "
+                + "subscribe call that says which publisher it belongs to (unknown)."
         }
         let name = lifecycles.name(publisher)
         if type == "Future", lifecycle.deliveries.isEmpty {
-            return "\(name) cannot move: its promise had not been called when the log ended: it delivered nothing\(asked)."
+            return "\(name) cannot move: its promise had not been called when the log ended: it delivered nothing\(since)."
         }
         if type.hasSuffix("Subject") {
-            let after = lifecycle.deliveries.last.map { " after its last value at @\($0.begin)" } ?? asked
+            let after = lifecycle.deliveries.last.map { " after its last value at @\($0.begin)" } ?? since
             return "\(name) cannot move: nothing was sent to it\(after) (a subject keeps no value sent before a subscriber "
                 + "asks), and the log does not say whether any code still meant to send."
         }
-        return "\(name) cannot move: it sent \(nothing)\(asked); the log does not say why (unknown)."
+        return "\(name) cannot move: it sent \(nothing) and did not finish\(asked); the log does not say why (unknown)."
     }
 
     // MARK: The chain
@@ -132,10 +144,11 @@ struct WaitWording {
     /// PassthroughSubject #2`.
     func chains(from wait: HopWait) -> [String] {
         let name = stageName(wait.lifecycle)
-        guard case .upstream(let waits) = wait.reason else {
+        let waits = wait.next
+        guard !waits.isEmpty else {
             switch wait.reason {
             case .silentPublisher, .noSubscription: return ["\(name) → \(sourceName(of: wait.lifecycle))"]
-            case .upstreamEnded(let ended): return ["\(name) → \(stageName(ended)) (ended)"]
+            case .ended: return ["\(name) (ended)"]
             default: return [name]
             }
         }
@@ -150,7 +163,8 @@ struct WaitWording {
         var evidence = [lifecycle.subscribeCall, lifecycle.subscriptionCall, lifecycle.grants.first?.seq,
                         lifecycle.grants.last?.seq, lifecycle.deliveries.last?.begin].compactMap { $0 }
         evidence += HopWait.callsInProgress(of: lifecycle, in: lifecycles)
-        if case .upstreamEnded(let ended) = wait.reason, let end = ended.end { evidence.append(end) }
+        if case .ended = wait.reason, let end = lifecycle.end { evidence.append(end) }
+        if case .scheduledValues = wait.reason, let completion = lifecycle.completions.first { evidence.append(completion.seq) }
         evidence += wait.ahead.compactMap { $0.deliveries.last?.begin }
         return evidence
     }
@@ -159,8 +173,11 @@ struct WaitWording {
     func fix(for wait: HopWait) -> String {
         let name = stageName(wait.lifecycle)
         switch wait.reason {
-        case .upstream:
+        case .upstream, .innerPublishers:
             return ""
+        case .scheduledValues:
+            return "Let the scheduler that \(name) delivers on run: don't block its queue (a semaphore, a lock, or a sync call "
+                + "waiting on it) while the pipeline must deliver, and keep long work off it."
         case .callInProgress(let begin):
             return "Let the \(callName(begin)) of \(name) return: don't block inside a subscriber's or a subscription's call (a semaphore, a lock, "
                 + "or DispatchQueue.sync onto the queue the call runs on); hand long work to another queue and deliver its "
@@ -174,8 +191,8 @@ struct WaitWording {
         case .demandUsedUp:
             return "Ask for more when \(name) is ready (call request(_:) again, or return .max(n) from receive(_:)), or cancel "
                 + "the subscription once no more values are wanted."
-        case .upstreamEnded:
-            return "Find out why what \(name) waits on ended without its values or completion reaching \(name)."
+        case .ended:
+            return "Find out why \(name) did not pass its end on to the hop below it."
         case .silentPublisher:
             let type = wait.lifecycle.publisher.flatMap { lifecycles.trace.object($0)?.shortTypeName }
             if type == "Future" {
@@ -195,6 +212,14 @@ struct WaitWording {
     /// The publisher the hop's subscriber was subscribed to, else the subscription it holds.
     private func sourceName(of lifecycle: Lifecycle) -> String {
         lifecycles.name(lifecycle.publisher ?? lifecycle.subscription, otherwise: "an unknown publisher")
+    }
+
+    /// How the hop ended: `received .finished at @25`, `was cancelled at @9`.
+    private func endPhrase(of lifecycle: Lifecycle) -> String {
+        if let completion = lifecycle.completions.first, completion.seq == lifecycle.end {
+            return "received \(completion.completion.swiftSpelling) at @\(completion.seq)"
+        }
+        return lifecycle.end.map { "was cancelled at @\($0)" } ?? "ended"
     }
 
     /// The subscription the hop's subscriber was handed, else its publisher.

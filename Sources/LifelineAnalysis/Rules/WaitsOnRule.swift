@@ -23,11 +23,12 @@ public struct WaitsOnRule: DiagnosisRule {
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         guard lifecycles.trace.damage.contains(.notClosed) else { return [] }
+        let innerHops = HopWait.innerHops(in: lifecycles)
         return lifecycles.lifecycles.compactMap { lifecycle in
             guard lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription,
                   lifecycles.isPipelineEnd(lifecycle)
             else { return nil }
-            return diagnosis(of: HopWait(lifecycle, in: lifecycles), in: lifecycles)
+            return diagnosis(of: HopWait(lifecycle, in: lifecycles, innerHops: innerHops), in: lifecycles)
         }
     }
 
