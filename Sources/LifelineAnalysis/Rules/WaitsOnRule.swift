@@ -7,11 +7,13 @@ import LifelineLog
 /// Each hop on the way is told by its demand outstanding, the values it received and those it
 /// did not pass on, and its calls still in progress. The chain ends at a call that began and
 /// never returned, a subscriber that never asked for a value or asked for no more, a
-/// subscription that was never handed over, a hop upstream that ended, or a publisher that
-/// sent nothing more although it was asked: a `Future` whose promise was not called, a
-/// subject nothing was sent to. A chain that ends where the log proves a stall (a call that
-/// never returned, a subscriber that asks for nothing) is a warning; one that ends at a
-/// publisher that may yet send, info: the log cannot say whether the program meant it to.
+/// `receive(on:)` or `delay` stage holding values its scheduler never ran, a subscription that
+/// was never handed over, a hop that ended without its end reaching the hop below, or a
+/// publisher that sent nothing more although it was asked: a `Future` whose promise was not
+/// called, a subject nothing was sent to, a `flatMap`'s inner publisher that never finished
+/// (see ``HopWait``). A chain that ends where the log proves a stall (a call that never
+/// returned, a subscriber that asks for nothing) is a warning; one that ends where something
+/// may yet move, info: the log cannot say whether the program meant it to.
 ///
 /// A log with its end record says how the recording ended, and `demand-stalled` covers what
 /// stood still there, so this rule finds nothing in it.
