@@ -10,10 +10,10 @@ import LifelineLog
 /// `receive(on:)` or `delay` stage holding values its scheduler never ran, a subscription that
 /// was never handed over, a hop that ended without its end reaching the hop below, or a
 /// publisher that sent nothing more although it was asked: a `Future` whose promise was not
-/// called, a subject nothing was sent to, a `flatMap`'s inner publisher that never finished
-/// (see ``HopWait``). A chain that ends where the log proves a stall (a call that never
-/// returned, a subscriber that asks for nothing) is a warning; one that ends where something
-/// may yet move, info: the log cannot say whether the program meant it to.
+/// called, a subject nothing was sent to, a `flatMap`'s inner publisher that never finished.
+/// A chain that ends where the log proves a stall (a call that never returned, a subscriber
+/// that asks for nothing) is a warning; one that ends where something may yet move, info: the
+/// log cannot say whether the program meant it to.
 ///
 /// A log with its end record says how the recording ended, and `demand-stalled` covers what
 /// stood still there, so this rule finds nothing in it.
