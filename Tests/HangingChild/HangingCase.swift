@@ -24,6 +24,9 @@ enum HangingCase: String, CaseIterable {
     case unfinishedInner = "unfinished-inner"
     /// `receive(on:)` a queue that is blocked waiting for the value that queue would deliver.
     case blockedQueue = "blocked-queue"
+    /// A hand-written subscription that drops the demand its subscriber's `receive(_:)`
+    /// returns, read one value at a time.
+    case ignoredDemand = "ignored-demand"
 
     /// Sets the case up, calling `delivered` when the pipeline delivers what the program waits
     /// for (only when `fixed`), and returns what keeps its pipeline alive.
@@ -107,6 +110,10 @@ enum HangingCase: String, CaseIterable {
             results.send(1)
             results.send(completion: .finished)
             return [display]
+        case .ignoredDemand:
+            let reader = PacedReader(onFinished: delivered)
+            Countdown(start: 3, addsReturnedDemand: fixed).lifeline("countdown").subscribe(reader)
+            return [AnyCancellable(reader)]
         }
     }
 }

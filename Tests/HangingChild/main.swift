@@ -8,7 +8,7 @@
 //   lifeline-hanging-child CASE hang|fixed LOG
 //
 // CASE is one of HangingCase's raw values: never-requested, silent-subject, unkept-promise,
-// zip-one-side, blocked-receive, unfinished-inner, blocked-queue.
+// zip-one-side, blocked-receive, unfinished-inner, blocked-queue, ignored-demand.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -17,7 +17,7 @@ enum HangingChild {
     /// Every case the child can hang in.
     static let cases = [
         "never-requested", "silent-subject", "unkept-promise", "zip-one-side", "blocked-receive", "unfinished-inner",
-        "blocked-queue",
+        "blocked-queue", "ignored-demand",
     ]
 
     /// The child's source file that sets up the cases, whose lines the findings name.

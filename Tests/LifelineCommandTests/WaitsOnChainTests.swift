@@ -136,6 +136,15 @@ struct WaitsOnChainTests {
         ])
     }
 
+    @Test func aSubscriptionThatIgnoresAddedDemandIsNamedWithTheDemandItIgnored() throws {
+        let reader = try stage("PacedReader \"countdown\"", at: ".lifeline(\"countdown\")")
+        try expectWait("ignored-demand", severity: "info", chain: [reader, "Countdown #_"], saying: [
+            "\(reader) was still waiting: it asked Countdown #_ for 2 values and received 1 value (demand for 1 more outstanding).",
+            "Countdown #_ cannot move: it sent nothing after its last value at @",
+            "Nothing came for the demand granted after its last value (.max(1) returned from receive(_:) at @",
+        ])
+    }
+
     @Test(arguments: HangingChild.cases)
     func theSameProgramFixedHasNoWait(_ hangingCase: String) throws {
         let diagnosis = try diagnoseKilled(hangingCase, fixed: true)

@@ -135,7 +135,23 @@ struct WaitWording {
             return "\(name) cannot move: nothing was sent to it\(after) (a subject keeps no value sent before a subscriber "
                 + "asks), and the log does not say whether any code still meant to send."
         }
-        return "\(name) cannot move: it sent \(nothing) and did not finish\(asked); the log does not say why (unknown)."
+        let silent = "\(name) cannot move: it sent \(nothing) and did not finish\(asked)"
+        let later = demandAfterLastValue(of: lifecycle)
+        guard !later.isEmpty else { return silent + "; the log does not say why (unknown)." }
+        let granted = later.map { grant in
+            grant.source == .request ? "\(grant.demand.swiftSpelling) requested at @\(grant.seq)"
+                : "\(grant.demand.swiftSpelling) returned from receive(_:) at @\(grant.seq)"
+        }
+        return silent + ". Nothing came for the demand granted after its last value (\(granted.joined(separator: ", "))): a "
+            + "subscription that ignores demand added once it has begun sending (one that drops what receive(_:) returns, or "
+            + "keeps only its first request) stops exactly there, but the log does not say whether that is why (unknown)."
+    }
+
+    /// The demand the hop's subscriber granted once its last value had begun: what a
+    /// subscription that ignores additive demand never sends for.
+    private func demandAfterLastValue(of lifecycle: Lifecycle) -> [Lifecycle.DemandGrant] {
+        guard let last = lifecycle.deliveries.last else { return [] }
+        return lifecycle.grants.filter { $0.seq > last.begin && $0.demand != .none }
     }
 
     // MARK: The chain
@@ -202,6 +218,11 @@ struct WaitWording {
                 return "Send to the subject after the pipeline has subscribed (or use CurrentValueSubject, which keeps the "
                     + "latest value), and make sure the code that sends runs; add timeout(_:scheduler:) where the value may "
                     + "never come."
+            }
+            if !demandAfterLastValue(of: wait.lifecycle).isEmpty {
+                return "If the subscription is your own, make it add up demand: every request(_:) and every demand receive(_:) "
+                    + "returns adds to what it owes, and each value sent uses one. Otherwise find out why the publisher stopped "
+                    + "sending, and add timeout(_:scheduler:) where the value may never come."
             }
             return "Find out why the publisher stopped sending, and add timeout(_:scheduler:) where the value may never come."
         }
