@@ -33,10 +33,10 @@ enum HangingCase: String, CaseIterable {
     func run(fixed: Bool, delivered: @escaping @Sendable () -> Void) -> [AnyCancellable] {
         switch self {
         case .neverRequested:
-            let replies = PassthroughSubject<String, Never>()
-            let reader = ReplyReader(requestsOnSubscription: fixed) { _ in delivered() }
+            let replies = PassthroughSubject<Int, Never>()
+            let reader = HandWrittenSubscriber(initialDemand: fixed ? .max(1) : .none, afterValue: .cancel, onEnd: delivered)
             replies.lifeline("reply reader").subscribe(reader)
-            replies.send("hello")
+            replies.send(200)
             return [AnyCancellable(reader)]
         case .silentSubject:
             let answers = PassthroughSubject<Int, Never>()
@@ -111,7 +111,7 @@ enum HangingCase: String, CaseIterable {
             results.send(completion: .finished)
             return [display]
         case .ignoredDemand:
-            let reader = PacedReader(onFinished: delivered)
+            let reader = HandWrittenSubscriber(initialDemand: .max(1), afterValue: .ask(.max(1)), onEnd: delivered)
             Countdown(start: 3, addsReturnedDemand: fixed).lifeline("countdown").subscribe(reader)
             return [AnyCancellable(reader)]
         }

@@ -72,7 +72,7 @@ struct WaitsOnChainTests {
     }
 
     @Test func aSubscriberThatNeverAskedIsTheStageThatCannotMove() throws {
-        let reader = try stage("ReplyReader \"reply reader\"", at: ".lifeline(\"reply reader\")")
+        let reader = try stage("HandWrittenSubscriber \"reply reader\"", at: ".lifeline(\"reply reader\")")
         let conduit = try stage("PassthroughSubject.Conduit", at: ".lifeline(\"reply reader\")")
         try expectWait("never-requested", severity: "warning", chain: [reader], saying: [
             "When the log ended, this pipeline was still open. \(reader) cannot move: it was handed \(conduit) at @",
@@ -137,7 +137,7 @@ struct WaitsOnChainTests {
     }
 
     @Test func aSubscriptionThatIgnoresAddedDemandIsNamedWithTheDemandItIgnored() throws {
-        let reader = try stage("PacedReader \"countdown\"", at: ".lifeline(\"countdown\")")
+        let reader = try stage("HandWrittenSubscriber \"countdown\"", at: ".lifeline(\"countdown\")")
         try expectWait("ignored-demand", severity: "info", chain: [reader, "Countdown #_"], saying: [
             "\(reader) was still waiting: it asked Countdown #_ for 2 values and received 1 value (demand for 1 more outstanding).",
             "Countdown #_ cannot move: it sent nothing after its last value at @",
