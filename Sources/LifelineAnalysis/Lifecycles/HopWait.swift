@@ -5,14 +5,13 @@ import LifelineLog
 ///
 /// Read from the end of a pipeline upstream. A hop whose subscriber has demand outstanding
 /// waits on the hops that feed it; with several (a `zip`'s sides), on those that received the
-/// fewest values, since the others are ahead of them. The chain ends at the hop that cannot
-/// move: a call into it that never returned, a subscriber that asked for nothing or for no
-/// more, a subscription never handed over, a hop that ended without its end reaching the hop
-/// below, or a publisher that sent nothing more although it was asked. With no hop upstream
-/// still open, the hop waits on the one that ended last. An operator's stage that asked for no more while
-/// the publishers it made for its values run (`flatMap(maxPublishers:)`) waits on those; one
-/// that schedules its values (`receive(on:)`, `delay`) and passed none of the last on holds
-/// them on a scheduler that has not run them.
+/// fewest values, since the others are ahead of them; with none of them still open, on the one
+/// that ended last. An operator's stage that asks for no more (or whose upstream ended) while
+/// the publishers it subscribed for its values run (`flatMap(maxPublishers:)`) waits on those.
+/// The chain ends at the hop that cannot move: a call into it that never returned, a
+/// `receive(on:)` or `delay` stage holding values its scheduler has not run, a subscriber that
+/// asked for nothing or for no more, a subscription never handed over, a hop that ended without
+/// its end reaching the hop below, or a publisher that sent nothing more although it was asked.
 struct HopWait: Sendable {
     /// Why the chain ends at a hop, or that it goes on upstream.
     enum Reason: Sendable {
