@@ -84,7 +84,8 @@ enum HangingCase: String, CaseIterable {
             let responses = requests
                 .flatMap(maxPublishers: .max(1)) { id -> AnyPublisher<String, Never> in
                     // The hang answers with a subject that sends its value and never finishes.
-                    fixed ? Just("response \(id)").eraseToAnyPublisher() : CurrentValueSubject("response \(id)").eraseToAnyPublisher()
+                    fixed ? Just("response \(id)").eraseToAnyPublisher()
+                        : CurrentValueSubject("response \(id)").eraseToAnyPublisher()
                 }
                 .lifeline("responses")
                 .sink(receiveCompletion: { _ in delivered() }, receiveValue: { _ in })

@@ -26,7 +26,8 @@ func say(_ text: String, to handle: FileHandle = .standardOutput) {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let hangingCase = HangingCase(rawValue: arguments[1]),
       arguments[2] == "hang" || arguments[2] == "fixed" else {
-    say("usage: lifeline-hanging-child \(HangingCase.allCases.map(\.rawValue).joined(separator: "|")) hang|fixed LOG", to: .standardError)
+    let cases = HangingCase.allCases.map(\.rawValue).joined(separator: "|")
+    say("usage: lifeline-hanging-child \(cases) hang|fixed LOG", to: .standardError)
     exit(2)
 }
 do {

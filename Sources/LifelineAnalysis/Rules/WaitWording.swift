@@ -20,8 +20,8 @@ struct WaitWording {
         } else if lifecycle.totalDemand == .none {
             state = "it was handed \(handedName(of: lifecycle)) and asked it for no values"
         } else {
-            state = "it asked \(source) for \(lifecycle.totalDemand.valuesPhrase) and received \(count(lifecycle.deliveries.count)) "
-                + "(\(outstandingPhrase(lifecycle.outstandingDemand)))"
+            state = "it asked \(source) for \(lifecycle.totalDemand.valuesPhrase) and received "
+                + "\(count(lifecycle.deliveries.count)) (\(outstandingPhrase(lifecycle.outstandingDemand)))"
         }
         if let completion = lifecycle.completions.first {
             state += "; it received \(completion.completion.swiftSpelling) at @\(completion.seq)"
@@ -88,7 +88,9 @@ struct WaitWording {
             return ""
         case .scheduledValues(let held):
             var holds = held > 0 ? ["\(count(held)) it received and did not pass on"] : []
-            if let completion = lifecycle.completions.first { holds.append("the \(completion.completion.swiftSpelling) it received at @\(completion.seq)") }
+            if let completion = lifecycle.completions.first {
+                holds.append("the \(completion.completion.swiftSpelling) it received at @\(completion.seq)")
+            }
             return "\(name) cannot move on: it holds \(holds.joined(separator: " and ")), which it hands to its scheduler, and the "
                 + "scheduler had not run them when the log ended (its queue blocked or busy: the log does not say which)."
         case .callInProgress(let begin):
@@ -195,9 +197,9 @@ struct WaitWording {
             return "Let the scheduler that \(name) delivers on run: don't block its queue (a semaphore, a lock, or a sync call "
                 + "waiting on it) while the pipeline must deliver, and keep long work off it."
         case .callInProgress(let begin):
-            return "Let the \(callName(begin)) of \(name) return: don't block inside a subscriber's or a subscription's call (a semaphore, a lock, "
-                + "or DispatchQueue.sync onto the queue the call runs on); hand long work to another queue and deliver its "
-                + "result as a value."
+            return "Let the \(callName(begin)) of \(name) return: don't block inside a subscriber's or a subscription's call "
+                + "(a semaphore, a lock, or DispatchQueue.sync onto the queue the call runs on); hand long work to another "
+                + "queue and deliver its result as a value."
         case .noSubscription:
             return "Make sure the publisher \(name) was subscribed to hands out its subscription: a subscribe(on:) scheduler "
                 + "must run, and a hand-written publisher must call receive(subscription:)."
