@@ -1,4 +1,6 @@
 import Foundation
+import Lifeline
+import OpenCombineShim
 import Testing
 
 /// Programs that hang (Tests/HangingChild), killed with SIGKILL once every event of their hang
@@ -153,6 +155,26 @@ struct WaitsOnChainTests {
         #expect(diagnosis.events > 0)
         #expect(diagnosis.waits.isEmpty, "\(diagnosis.waits.map(\.message))")
         #expect(diagnosis.status == 0)
+    }
+
+    @Test func aCleanStopSaysNothingNew() throws {
+        // The silent subject's pipeline, still open when recording stops cleanly.
+        var kept: AnyCancellable?
+        let trace = try Lifeline.record {
+            let answers = PassthroughSubject<Int, Never>()
+            answers.send(42)
+            kept = answers.first().lifeline("first answer").sink { _ in }
+        }
+        defer { kept?.cancel() }
+        let log = try TraceLogFile.write(trace, named: "clean-stop.jsonl")
+        let run = try LifelineExecutable.run(["diagnose", log, "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        #expect((document["trace"] as? [String: Any])?["endIsKnown"] as? Bool == true)
+        let codes = (document["diagnoses"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes.isEmpty, "\(codes)")
+        let row = try LifelineExecutable.run(["pipelines", log]).standardOutputText.split(separator: "\n")
+            .first { $0.hasPrefix("P1 ") }
+        #expect(row?.contains(" live ") == true, "\(row ?? "no P1")")
     }
 
     @Test func everyRunOfTheSameHangHasTheSameFingerprint() throws {
