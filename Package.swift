@@ -150,6 +150,11 @@ let package = Package(
             dependencies: ["Lifeline", combine],
             path: "Tests/RecordingChild"
         ),
+        .executableTarget(
+            name: "lifeline-hanging-child",
+            dependencies: ["Lifeline", combine],
+            path: "Tests/HangingChild"
+        ),
         .testTarget(
             name: "LifelineTests",
             dependencies: ["Lifeline", "LifelineLog", "LifelineAnalysis", "CLifelineRuntime", "lifeline-recording-child", combine]
@@ -162,7 +167,7 @@ let package = Package(
         .testTarget(name: "LifelineAnalysisTests", dependencies: ["LifelineAnalysis", "LifelineLog"]),
         .testTarget(
             name: "LifelineCommandTests",
-            dependencies: ["lifeline", "Lifeline", "LifelineLog", "LifelineSamples", combine]
+            dependencies: ["lifeline", "lifeline-hanging-child", "Lifeline", "LifelineLog", "LifelineSamples", combine]
         ),
         .testTarget(
             name: "LifelineTestingTests",

@@ -21,6 +21,7 @@ public struct TraceAnalyzer: Sendable {
         CancelledImmediatelyRule(),
         DemandExceededRule(),
         DemandStalledRule(),
+        WaitsOnRule(),
         ValueAfterCompletionRule(),
         ValueAfterCancelRule(),
         CompletionDuringCancelRule(),

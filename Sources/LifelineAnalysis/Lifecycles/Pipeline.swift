@@ -48,6 +48,10 @@ public struct Pipeline: Hashable, Sendable, Identifiable {
         case deallocated
         /// Still subscribed (or still awaiting its subscription) when recording stopped.
         case live
+        /// Still subscribed (or still awaiting its subscription) when a log without its end
+        /// record ended: the program was killed, timed out or crashed while the pipeline
+        /// waited. The `waits-on` finding says what it waited on (``WaitsOnRule``).
+        case waiting
     }
 
     /// The pipeline's number.

@@ -253,7 +253,7 @@ public struct TracePipelines: Sendable {
         case .completed: state = end.completions.first?.completion == .finished ? .finished : .failed
         case .cancelled: state = .cancelled
         case .deallocated: state = .deallocated
-        default: state = .live
+        default: state = trace.damage.contains(.notClosed) ? .waiting : .live
         }
         return Pipeline(
             id: id, end: end.id, lifecycles: hops.map { all[$0].id }, objects: objects, events: events, name: name,
