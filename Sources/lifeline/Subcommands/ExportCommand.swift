@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace log to read, binary or JSON Lines.")
+    @Argument(help: "The trace log to read (.lifeline, binary or JSON Lines).")
     var trace: String
 
     @Option(name: [.short, .long], help: "The file to write; standard output when omitted.")
