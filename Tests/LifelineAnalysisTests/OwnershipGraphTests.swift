@@ -96,6 +96,31 @@ import Testing
         #expect(cycle.fix.contains("capture ViewModel weakly in Sink's closure (`[weak self]`)"))
     }
 
+    /// A set stores its elements in an order its hashing picks anew in each process: a loop
+    /// through a subject's set of conduits runs through the same conduit in every run.
+    @Test func aLoopThroughASetTakesTheSameElementWhateverOrderTheSetStoresThem() throws {
+        var script = TraceScript()
+        let subject = script.object("PassthroughSubject", .publisher)
+        let set = script.object("Set<ConduitBase<Int, Never>>", .object)
+        let first = script.object("PassthroughSubject.Conduit", .subscription)
+        let second = script.object("PassthroughSubject.Conduit", .subscription)
+        func graph(storing order: [TraceObjectID]) -> OwnershipGraph {
+            let kinds: [(TraceObjectID, Node.Kind)] = [(subject, .subject), (set, .collection), (first, .subscription), (second, .subscription)]
+            let nodes = kinds.map { Node(id: $0.0, kind: $0.1, retainCounts: .init(strong: 1, weak: 0, unowned: 0), alive: true) }
+            let edges = [Edge(from: subject, to: set, field: "downstreams.many", ownership: .strong)]
+                + order.enumerated().map { Edge(from: set, to: $1, field: "[\($0)]", ownership: .strong) }
+                + [first, second].map { Edge(from: $0, to: subject, field: "parent", ownership: .strong) }
+            var script = script
+            let snapshot = TraceSnapshot(index: 1, seq: 0, label: "now", reason: .requested, nodes: nodes, edges: edges)
+            script.snapshots = [snapshot]
+            return OwnershipGraph(snapshot: snapshot, trace: script.trace())
+        }
+        let stored = try #require(graph(storing: [first, second]).strongCycles.first)
+        let swapped = try #require(graph(storing: [second, first]).strongCycles.first)
+        #expect(stored.chain.map(\.to) == swapped.chain.map(\.to))
+        #expect(swapped.chain.map(\.to).contains(first) && !swapped.chain.map(\.to).contains(second), "\(swapped.chain)")
+    }
+
     @Test func aWeakCaptureClosesNoLoop() {
         let story = Story()
         let edges = story.conduitEdges + story.storeEdges(capture: .weak)

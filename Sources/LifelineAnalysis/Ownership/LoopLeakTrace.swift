@@ -66,12 +66,7 @@ struct LoopLeakTrace {
     /// SearchModel.swift:16`.
     static func reference(_ edge: TraceSnapshot.Edge, in trace: Trace) -> String {
         let holder = trace.object(edge.from)?.shortTypeName ?? "object"
-        var field = ""
-        var inBrackets = false
-        for character in edge.field {
-            if character == "[" { inBrackets = true } else if character == "]" { inBrackets = false }
-            if !(inBrackets && character.isNumber) { field.append(character) }
-        }
+        let field = edge.fieldWithoutPositions
         let place = edge.closurePlace(in: trace)?.fileAndLine.map { " at \($0)" } ?? ""
         // A global variable's reference is its storage (`static Service.shared`), or a place in
         // it (`static Settings.current+8`).

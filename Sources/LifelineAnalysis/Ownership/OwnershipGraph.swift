@@ -6,7 +6,8 @@ import LifelineLog
 /// Only strong references between live objects keep anything alive, so the cycles and paths
 /// follow strong edges only; weak and unowned edges are still in ``snapshot`` for drawing.
 /// Every answer is deterministic: objects are taken in id order and references in the order
-/// of their field name, then target.
+/// of their field name (without the positions of a collection's elements, which a set's hashing
+/// picks anew in each process), then target.
 ///
 /// ```swift
 /// let graph = OwnershipGraph(snapshot: trace.snapshots.last!, trace: trace)
@@ -25,7 +26,7 @@ public struct OwnershipGraph: Sendable {
 
     let trace: Trace
     private let nodes: [TraceObjectID: TraceSnapshot.Node]
-    /// Strong references leaving each live object, ordered by field, then target.
+    /// Strong references leaving each live object, ordered by field without element positions, then target (`TraceSnapshot.Edge.walkOrder`).
     private let strongEdges: [TraceObjectID: [TraceSnapshot.Edge]]
     private let strongHolders: [TraceObjectID: Int]
     /// The first loop, in ``strongCycles`` order, that nothing outside it holds and whose
@@ -53,7 +54,7 @@ public struct OwnershipGraph: Sendable {
         let live = { (id: TraceObjectID) in nodes[id]?.alive == true }
         let strong = snapshot.edges.filter { $0.ownership.isStrong && live($0.from) && live($0.to) }
         let strongEdges = Dictionary(grouping: strong, by: \.from).mapValues { edges in
-            edges.sorted { ($0.field, $0.to) < ($1.field, $1.to) }
+            edges.sorted(by: TraceSnapshot.Edge.walkOrder)
         }
         self.strongEdges = strongEdges
         strongHolders = strong.reduce(into: [:]) { counts, edge in counts[edge.to, default: 0] += 1 }

@@ -67,7 +67,7 @@ package struct StrongCycleHistory {
         queue = starts
         while let current = queue.popLast() {
             let inside = successors(current).filter { reaching.contains($0.to) }
-            edges[current] = inside.sorted { ($0.field, $0.to) < ($1.field, $1.to) }
+            edges[current] = inside.sorted(by: TraceSnapshot.Edge.walkOrder)
             for edge in inside where region.insert(edge.to).inserted { queue.append(edge.to) }
         }
         let components = StronglyConnectedComponents(nodes: Array(region), successors: edges.mapValues { $0.map(\.to) }).components
