@@ -99,9 +99,9 @@ enum BinaryLogLayout {
         }
     }
 
-    /// Whether the log's records were written in per-thread chunks (version 7 on).
+    /// Whether the log's records were written in per-thread chunks (versions 7 and 9).
     static func isChunked(_ header: TraceHeader) -> Bool {
-        header.version >= TraceHeader.chunkedBinaryVersion
+        header.format == .binary && header.version >= TraceHeader.chunkedBinaryVersion
     }
 
     /// Whether `line` is a `clock` line.

@@ -5,6 +5,7 @@ enum BinaryLogReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, header: TraceHeader, from start: Int) throws(TraceReadError) -> Trace {
         var conversion = BinaryLogLayout.conversion(of: bytes, from: start, header: header)
         var builder = TraceBuilder()
+        builder.namesTypes = header.namesTypes
         var flat = FlatLine()
         var damage: [TraceDamage] = []
         var firstUnwritten: Int?

@@ -10,47 +10,97 @@ public enum TraceLineEncoder {
         try withLine(capacity: capacity(for: event), build: { encode(event, into: &$0) }, body)
     }
 
-    /// Hands `body` the encoded declaration line for `object`.
+    /// Hands `body` the encoded declaration line for `object`, its type written out (the only
+    /// form before log format version 8).
     public static func withLine<Result>(
         for object: TraceObject, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        let source = object.sourceLocation?.fileAndLineAsRecorded
-        let function = object.sourceLocation?.function
-        let strings = [object.typeName, object.shortTypeName, object.label ?? "", source ?? "", function ?? ""]
-        let capacity = 160 + strings.reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
+        let capacity = 160 + TraceLineBuilder.capacity(forString: object.typeName)
+            + TraceLineBuilder.capacity(forString: object.shortTypeName) + capacity(forDetailsOf: object)
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"object\",\"id\":")
             line.number(object.id.rawValue)
             line.raw(",\"role\":\"")
-            switch object.role {
-            case .publisher: line.raw("publisher")
-            case .subscription: line.raw("subscription")
-            case .subscriber: line.raw("subscriber")
-            case .object: line.raw("object")
-            }
+            encode(object.role, into: &line)
             line.raw("\",\"type\":")
             line.string(object.typeName)
             line.raw(",\"short\":")
             line.string(object.shortTypeName)
-            if let label = object.label {
-                line.raw(",\"label\":")
-                line.string(label)
-            }
-            if let source {
-                line.raw(",\"source\":")
-                line.string(source)
-            }
-            if let function {
-                line.raw(",\"function\":")
-                line.string(function)
-            }
-            if let site = object.callSite {
-                line.raw(",\"site\":")
-                line.number(site)
-            }
-            if object.joinedMidStream { line.raw(",\"joined\":true") }
+            encodeDetails(of: object, into: &line)
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
+    }
+
+    /// Hands `body` the encoded declaration line for `object`, whose type, role and lifetime
+    /// tracking the `type` line numbered `type` declares (log format version 8 on).
+    package static func withLine<Result>(
+        for object: TraceObject, type: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: 96 + capacity(forDetailsOf: object), build: { line in
+            line.raw("{\"kind\":\"object\",\"id\":")
+            line.number(object.id.rawValue)
+            line.raw(",\"type\":")
+            line.number(type)
+            encodeDetails(of: object, into: &line)
+            line.raw("}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded `type` line for `type` (log format version 8 on).
+    package static func withLine<Result>(
+        for type: TraceObjectType, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let capacity = 128 + TraceLineBuilder.capacity(forString: type.typeName)
+            + TraceLineBuilder.capacity(forString: type.shortTypeName)
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"kind\":\"type\",\"id\":")
+            line.number(type.id)
+            line.raw(",\"role\":\"")
+            encode(type.role, into: &line)
+            line.raw("\",\"type\":")
+            line.string(type.typeName)
+            line.raw(",\"short\":")
+            line.string(type.shortTypeName)
+            line.raw(type.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
+        }, body)
+    }
+
+    private static func encode(_ role: TraceObjectRole, into line: inout TraceLineBuilder) {
+        switch role {
+        case .publisher: line.raw("publisher")
+        case .subscription: line.raw("subscription")
+        case .subscriber: line.raw("subscriber")
+        case .object: line.raw("object")
+        }
+    }
+
+    /// The most bytes an object line's fields after its type take.
+    private static func capacity(forDetailsOf object: TraceObject) -> Int {
+        let source = object.sourceLocation?.fileAndLineAsRecorded
+        let function = object.sourceLocation?.function
+        return 64 + [object.label ?? "", source ?? "", function ?? ""].reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
+    }
+
+    /// Writes an object line's fields after its type: `label`, `source`, `function`, `site` and
+    /// `joined`, each when present.
+    private static func encodeDetails(of object: TraceObject, into line: inout TraceLineBuilder) {
+        if let label = object.label {
+            line.raw(",\"label\":")
+            line.string(label)
+        }
+        if let source = object.sourceLocation?.fileAndLineAsRecorded {
+            line.raw(",\"source\":")
+            line.string(source)
+        }
+        if let function = object.sourceLocation?.function {
+            line.raw(",\"function\":")
+            line.string(function)
+        }
+        if let site = object.callSite {
+            line.raw(",\"site\":")
+            line.number(site)
+        }
+        if object.joinedMidStream { line.raw(",\"joined\":true") }
     }
 
     /// Hands `body` the encoded line for `snapshot`. Its nodes must be declared by object lines
@@ -166,7 +216,7 @@ public enum TraceLineEncoder {
             } else {
                 line.raw("null")
             }
-            if header.version >= TraceHeader.binaryVersion {
+            if header.format == .binary {
                 if let ticks = header.ticks {
                     line.raw(",\"ticks\":{\"source\":\"tsc\",\"tsc\":")
                     line.number(ticks.tsc)
