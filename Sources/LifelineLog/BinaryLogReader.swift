@@ -1,4 +1,4 @@
-/// Reads a version 6 or 7 log (binary event records between JSON lines) into a ``Trace``, with the
+/// Reads a version 6, 7 or 9 log (binary event records between JSON lines) into a ``Trace``, with the
 /// same checks and the same tolerance of crash damage as a log of JSON lines.
 enum BinaryLogReader {
     /// Reads the parts of `bytes` after the header line, which ends before `start`.

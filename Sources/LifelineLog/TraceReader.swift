@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 5) or binary event
-/// records between JSON lines (version 6), told apart by the header's version.
+/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 5 and 8) or binary
+/// event records between JSON lines (versions 6, 7 and 9), told apart by the header's version.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
 /// no end record, unwritten zero bytes, an object, thread or queue whose declaration was lost,
