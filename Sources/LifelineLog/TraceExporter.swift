@@ -6,13 +6,14 @@ import Foundation
 /// A version 6, 7 or 9 log's lines are kept in file order: its JSON lines as they are, its
 /// binary records as the event lines a JSON recorder writes (times converted to nanoseconds),
 /// its header as the version 5 header (version 8 for a version 9 log), without the `clock`
-/// lines and without the damage a crash left (torn records, unwritten bytes). So a recording made in binary and exported has the
-/// bytes the same recording made in JSON Lines would have. A log of JSON lines is written line
-/// by line as the reader reads it: without the zero bytes a crash left and the torn line
-/// before them, and with its last line only when that line is a JSON object (a kill cuts it
-/// short of one). Either way every line written is a JSON object, and the export reads back
-/// with the events the log read with; damage it still shows (an object whose declaration was
-/// lost, a log with no end record) is left for the reader of the export to report again.
+/// lines and without the damage a crash left (torn records, unwritten bytes). So a recording
+/// made in binary and exported has the bytes the same recording made in JSON Lines would have.
+/// A log of JSON lines is written line by line as the reader reads it: without the zero bytes a
+/// crash left and the torn line before them, and with its last line only when that line is a
+/// JSON object (a kill cuts it short of one). Either way every line written is a JSON object,
+/// and the export reads back with the events the log read with; damage it still shows (an
+/// object whose declaration was lost, a log with no end record) is left for the reader of the
+/// export to report again.
 public enum TraceExporter {
     /// Reads the log at `path` (once: it can be a pipe) and returns what ``TraceReader`` reads
     /// of it, with its damage, and its JSON Lines form.

@@ -20,12 +20,7 @@ public enum TraceLineEncoder {
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"object\",\"id\":")
             line.number(object.id.rawValue)
-            line.raw(",\"role\":\"")
-            encode(object.role, into: &line)
-            line.raw("\",\"type\":")
-            line.string(object.typeName)
-            line.raw(",\"short\":")
-            line.string(object.shortTypeName)
+            encodeType(role: object.role, typeName: object.typeName, shortTypeName: object.shortTypeName, into: &line)
             encodeDetails(of: object, into: &line)
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
@@ -55,23 +50,25 @@ public enum TraceLineEncoder {
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"type\",\"id\":")
             line.number(type.id)
-            line.raw(",\"role\":\"")
-            encode(type.role, into: &line)
-            line.raw("\",\"type\":")
-            line.string(type.typeName)
-            line.raw(",\"short\":")
-            line.string(type.shortTypeName)
+            encodeType(role: type.role, typeName: type.typeName, shortTypeName: type.shortTypeName, into: &line)
             line.raw(type.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
     }
 
-    private static func encode(_ role: TraceObjectRole, into line: inout TraceLineBuilder) {
+    /// Writes `,"role":…,"type":…,"short":…`: what a type line declares, and what an object line
+    /// that writes its type out holds.
+    private static func encodeType(
+        role: TraceObjectRole, typeName: String, shortTypeName: String, into line: inout TraceLineBuilder
+    ) {
         switch role {
-        case .publisher: line.raw("publisher")
-        case .subscription: line.raw("subscription")
-        case .subscriber: line.raw("subscriber")
-        case .object: line.raw("object")
+        case .publisher: line.raw(",\"role\":\"publisher\",\"type\":")
+        case .subscription: line.raw(",\"role\":\"subscription\",\"type\":")
+        case .subscriber: line.raw(",\"role\":\"subscriber\",\"type\":")
+        case .object: line.raw(",\"role\":\"object\",\"type\":")
         }
+        line.string(typeName)
+        line.raw(",\"short\":")
+        line.string(shortTypeName)
     }
 
     /// The most bytes an object line's fields after its type take.
