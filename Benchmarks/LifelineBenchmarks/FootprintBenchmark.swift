@@ -58,10 +58,10 @@ enum FootprintBenchmark {
             for automatic in [false, true] {
                 let small = try logBytes(cycles: 1_000, automatic: automatic, format: format, path: path)
                 let large = try logBytes(cycles: 101_000, automatic: automatic, format: format, path: path)
-                print(String(format: "%@ %7.1f log bytes per subscribe/cancel cycle",
+                print(String(format: "%@ %7.1f log bytes per subscribe/cancel cycle, %5.1f of them declarations",
                              "\(automatic ? "automatic, subject.sink" : "operator, subject.lifeline(\"x\").sink"), \(format.rawValue):"
                                 .padding(toLength: 52, withPad: " ", startingAt: 0),
-                             Double(large - small) / 100_000))
+                             Double(large.total - small.total) / 100_000, Double(large.declarations - small.declarations) / 100_000))
             }
         }
         for automatic in [false, true] {
@@ -91,12 +91,13 @@ enum FootprintBenchmark {
                      many.typeLines - one.typeLines))
     }
 
-    /// The log's size after `cycles` subscribe/cancel cycles.
-    private static func logBytes(cycles: Int, automatic: Bool, format: TraceLogFormat, path: String) throws -> Int {
+    /// The log's size after `cycles` subscribe/cancel cycles, and the bytes of its declarations.
+    private static func logBytes(cycles: Int, automatic: Bool, format: TraceLogFormat, path: String) throws -> (total: Int, declarations: Int) {
         try Lifeline.start(writingTo: path, options: RecordingOptions(automatic: automatic, logFormat: format))
         runCycles(cycles, automatic: automatic)
         Lifeline.stop()
-        return try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        let declarations = try Declarations(ofLogAt: path)
+        return (try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int, declarations.typeBytes + declarations.objectBytes)
     }
 
     /// Subscribes a short pipeline to one subject and cancels it, `count` times.
@@ -126,11 +127,11 @@ enum FootprintBenchmark {
         }
         let after = heapInUse()
         Lifeline.stop()
-        var line = String(format: "%@ heap grew %+.2f MB over %d cycles (%+.1f bytes a cycle)",
+        var line = String(format: "%@ heap grew %+d bytes over %d cycles (%+.1f bytes a cycle)",
                           "\(automatic ? "automatic" : "operator"), 64 MiB log:".padding(toLength: 30, withPad: " ", startingAt: 0),
-                          Double(after - before) / 1_000_000, cycles, Double(after - before) / Double(cycles))
+                          after - before, cycles, Double(after - before) / Double(cycles))
         if let full {
-            line += String(format: "; %+.2f MB over the %d cycles after the log was full", Double(after - full.heap) / 1_000_000, cycles - full.cycles)
+            line += String(format: "; %+d bytes over the %d cycles after the log was full", after - full.heap, cycles - full.cycles)
         } else {
             line += "; the log never filled"
         }

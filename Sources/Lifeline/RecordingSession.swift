@@ -522,10 +522,10 @@ final class RecordingSession: Sendable {
         return identity.id
     }
 
-    /// Writes an object's declaration line, which names its type by the number of a `type` line,
-    /// written the first time.
+    /// Writes an object's declaration line, which names its type and hop by the number of a
+    /// `type` line, written the first time.
     func declare(_ object: TraceObject) {
-        let type = types.number(for: object) { type in TraceLineEncoder.withLine(for: type) { writer.append($0) } }
+        let type = types.type(of: object) { type in TraceLineEncoder.withLine(for: type) { writer.append($0) } }
         TraceLineEncoder.withLine(for: object, type: type) { writer.append($0) }
     }
 

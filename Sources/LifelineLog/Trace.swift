@@ -120,8 +120,8 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
     /// Object lines name a type (by its number, log format version 8 on) that no line declares:
     /// its declaration was lost, as when the recording was killed while writing it or the log was
     /// cut off before it. `objects` object lines name it; each of their objects is in the trace
-    /// with its label and place, of unknown type (``TraceObject/unknownTypeName``), in the role
-    /// the first event that names it gives it.
+    /// with what its own line says (its site), of unknown type (``TraceObject/unknownTypeName``),
+    /// in the role the first event that names it gives it.
     case undeclaredType(UInt64, objects: Int)
     /// Events ran on a thread that no line declares; the trace names it `unknown thread <tid>`.
     case undeclaredThread(UInt64, events: Int)

@@ -214,7 +214,8 @@ struct TraceBuilder {
     private static func objectType(_ fields: LineFields) throws(TraceReadError) -> TraceObjectType {
         TraceObjectType(
             id: try typeNumber(fields, "id"), typeName: try fields.string("type"), shortTypeName: try fields.string("short"),
-            role: try fields.choice("role", of: TraceObjectRole.self), lifetimeTracked: try fields.boolean("lifetime")
+            role: try fields.choice("role", of: TraceObjectRole.self), lifetimeTracked: try fields.boolean("lifetime"),
+            label: try fields.optionalString("label"), sourceLocation: try hopLocation(fields)
         )
     }
 

@@ -16,27 +16,31 @@ public enum TraceLineEncoder {
         for object: TraceObject, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         let capacity = 160 + TraceLineBuilder.capacity(forString: object.typeName)
-            + TraceLineBuilder.capacity(forString: object.shortTypeName) + capacity(forDetailsOf: object)
+            + TraceLineBuilder.capacity(forString: object.shortTypeName) + capacity(forHop: object.label, object.sourceLocation)
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"object\",\"id\":")
             line.number(object.id.rawValue)
             encodeType(role: object.role, typeName: object.typeName, shortTypeName: object.shortTypeName, into: &line)
-            encodeDetails(of: object, into: &line)
+            encodeHop(label: object.label, sourceLocation: object.sourceLocation, into: &line)
+            encodeSiteAndJoined(of: object, into: &line)
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
     }
 
     /// Hands `body` the encoded declaration line for `object`, whose type, role and lifetime
-    /// tracking the `type` line numbered `type` declares (log format version 8 on).
+    /// tracking the line of `type` declares (log format version 8 on), and so its label and
+    /// place when the type names a hop (then they must be the object's).
     package static func withLine<Result>(
-        for object: TraceObject, type: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Result
+        for object: TraceObject, type: TraceObjectType, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        try withLine(capacity: 96 + capacity(forDetailsOf: object), build: { line in
+        let ownHop = !type.namesHop
+        return try withLine(capacity: 96 + (ownHop ? capacity(forHop: object.label, object.sourceLocation) : 0), build: { line in
             line.raw("{\"kind\":\"object\",\"id\":")
             line.number(object.id.rawValue)
             line.raw(",\"type\":")
-            line.number(type)
-            encodeDetails(of: object, into: &line)
+            line.number(type.id)
+            if ownHop { encodeHop(label: object.label, sourceLocation: object.sourceLocation, into: &line) }
+            encodeSiteAndJoined(of: object, into: &line)
             line.raw("}\n")
         }, body)
     }
@@ -46,11 +50,12 @@ public enum TraceLineEncoder {
         for type: TraceObjectType, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         let capacity = 128 + TraceLineBuilder.capacity(forString: type.typeName)
-            + TraceLineBuilder.capacity(forString: type.shortTypeName)
+            + TraceLineBuilder.capacity(forString: type.shortTypeName) + capacity(forHop: type.label, type.sourceLocation)
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"type\",\"id\":")
             line.number(type.id)
             encodeType(role: type.role, typeName: type.typeName, shortTypeName: type.shortTypeName, into: &line)
+            encodeHop(label: type.label, sourceLocation: type.sourceLocation, into: &line)
             line.raw(type.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
     }
@@ -71,28 +76,30 @@ public enum TraceLineEncoder {
         line.string(shortTypeName)
     }
 
-    /// The most bytes an object line's fields after its type take.
-    private static func capacity(forDetailsOf object: TraceObject) -> Int {
-        let source = object.sourceLocation?.fileAndLineAsRecorded
-        let function = object.sourceLocation?.function
-        return 64 + [object.label ?? "", source ?? "", function ?? ""].reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
+    /// The most bytes a hop's `label`, `source` and `function` take.
+    private static func capacity(forHop label: String?, _ sourceLocation: TraceSourceLocation?) -> Int {
+        let source = sourceLocation?.fileAndLineAsRecorded, function = sourceLocation?.function
+        return 64 + [label ?? "", source ?? "", function ?? ""].reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
     }
 
-    /// Writes an object line's fields after its type: `label`, `source`, `function`, `site` and
-    /// `joined`, each when present.
-    private static func encodeDetails(of object: TraceObject, into line: inout TraceLineBuilder) {
-        if let label = object.label {
+    /// Writes the `label`, `source` and `function` of a `.lifeline` hop, each when present.
+    private static func encodeHop(label: String?, sourceLocation: TraceSourceLocation?, into line: inout TraceLineBuilder) {
+        if let label {
             line.raw(",\"label\":")
             line.string(label)
         }
-        if let source = object.sourceLocation?.fileAndLineAsRecorded {
+        if let source = sourceLocation?.fileAndLineAsRecorded {
             line.raw(",\"source\":")
             line.string(source)
         }
-        if let function = object.sourceLocation?.function {
+        if let function = sourceLocation?.function {
             line.raw(",\"function\":")
             line.string(function)
         }
+    }
+
+    /// Writes an object line's `site` and `joined`, each when present.
+    private static func encodeSiteAndJoined(of object: TraceObject, into line: inout TraceLineBuilder) {
         if let site = object.callSite {
             line.raw(",\"site\":")
             line.number(site)

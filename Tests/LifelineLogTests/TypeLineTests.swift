@@ -31,7 +31,7 @@ import Testing
             let id = TraceObjectID(UInt64(index + 2))
             let object = TraceObject(id: id, role: .subscriber, typeName: longName, shortTypeName: "Map.Inner", label: index == 0 ? "first" : nil,
                                      callSite: 3, lifetimeTracked: true)
-            TraceLineEncoder.withLine(for: object, type: sinkType.id, add)
+            TraceLineEncoder.withLine(for: object, type: sinkType, add)
             for (phase, kind) in [(TraceEvent.Phase.begin, TraceEvent.Kind.subscribe(publisher: subject.id, subscriber: id)),
                                   (.end, .subscribe(publisher: subject.id, subscriber: id)),
                                   (.instant, .deallocation(object: id, evidence: .exact))] {
@@ -62,11 +62,30 @@ import Testing
         #expect(trace.object(TraceObjectID(2))?.label == "first")
     }
 
+    /// Even an object of a `.lifeline` hop, whose label and place its type line holds.
     @Test func anObjectLineAfterItsTypesFirstTakesAtMost64Bytes() {
         let object = TraceObject(id: TraceObjectID(1_234_567), role: .subscriber, typeName: Self.longName, shortTypeName: "Map.Inner",
-                                 callSite: 12, lifetimeTracked: true, joinedMidStream: false)
-        let length = TraceLineEncoder.withLine(for: object, type: 4_321) { $0.count }
+                                 label: "search results", sourceLocation: "App/SearchViewModel.swift:42", callSite: 12, lifetimeTracked: true)
+        let length = TraceLineEncoder.withLine(for: object, type: TraceObjectType(of: object, id: 4_321)) { $0.count }
         #expect(length <= 64)
+    }
+
+    @Test func anObjectTakesItsHopFromItsTypeLineUnlessItsLineNamesOne() throws {
+        let hop = TraceObject(id: TraceObjectID(1), role: .subscriber, typeName: "Sink", shortTypeName: "Sink", label: "search",
+                              sourceLocation: "App/Search.swift:42", callSite: 2, lifetimeTracked: true)
+        let type = TraceObjectType(of: hop, id: 1)
+        var lines = [Data]()
+        let add = { (line: UnsafeRawBufferPointer) in lines.append(Data(line)) }
+        TraceLineEncoder.withLine(for: TraceHeader(processID: 1, processName: "hop", startedAt: "2026-11-27T08:00:00Z", clockOrigin: 0,
+                                                   valueDescriptionLimit: nil), add)
+        TraceLineEncoder.withLine(for: type, add)
+        TraceLineEncoder.withLine(for: hop, type: type, add)
+        lines.append(Data("{\"kind\":\"object\",\"id\":2,\"type\":1,\"label\":\"other\"}\n".utf8))
+        #expect(String(decoding: lines[2], as: UTF8.self) == "{\"kind\":\"object\",\"id\":1,\"type\":1,\"site\":2}\n")
+        let trace = try TraceReader.read(lines.reduce(Data(), +))
+        #expect(trace.object(TraceObjectID(1)) == hop)
+        let other = try #require(trace.object(TraceObjectID(2)))
+        #expect(other.label == "other" && other.sourceLocation == nil && other.typeName == "Sink")
     }
 
     @Test(arguments: TraceLogFormat.allCases)
