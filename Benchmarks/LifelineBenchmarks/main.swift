@@ -19,7 +19,9 @@ import LifelineLog
 /// the view model 200 times with one inspector and prints nothing (for
 /// `--toggle-collect='*InspectionBenchmark*inspectRepeatedly*'`), `per-call` prints the per-call
 /// snapshot figure among 803 objects alone (for `--toggle-collect='*SnapshotRecorder*take*'`),
-/// `long-labels` how long drawing a log with a 30,000- to 120,000-character label takes.
+/// `long-labels` how long drawing a log with a 30,000- to 120,000-character label takes,
+/// `footprint` the log's bytes per declared object and per subscribe/cancel cycle and the
+/// recorder's heap growth over the number of values as cycles (``FootprintBenchmark``).
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 
 // glibc's mutexes skip their atomic instructions while the process has a single thread, and an
@@ -66,8 +68,10 @@ if let only, only != "recording", only != "subscribing" {
         InspectionBenchmark.measurePerCallSnapshots(pipelines: 200, calls: 100)
     case "long-labels":
         try LongLabelBenchmark.run(logDirectory: logDirectory)
+    case "footprint":
+        try FootprintBenchmark.run(cycles: values, logDirectory: logDirectory)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm, per-call or long-labels")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm, per-call, long-labels or footprint")
         exit(2)
     }
     try? FileManager.default.removeItem(atPath: path)
@@ -150,6 +154,9 @@ try ReadingBenchmark.run(events: 1_000_000, logDirectory: logDirectory)
 
 print()
 try LongLabelBenchmark.run(logDirectory: logDirectory)
+
+print()
+try FootprintBenchmark.run(cycles: values, logDirectory: logDirectory)
 
 /// The median of three runs of `run`, as a `Double` (ReadingBenchmark's timings).
 func median(_ run: () throws -> UInt64) rethrows -> Double {

@@ -10,6 +10,9 @@
 #include <string.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -43,6 +46,16 @@ uint64_t lifeline_thread_id(void) {
 
 uint64_t lifeline_process_id(void) {
     return (uint64_t)getpid();
+}
+
+size_t lifeline_malloc_in_use(void) {
+#if defined(__GLIBC__)
+    // Large blocks are mapped on their own (a big table's storage): counted apart.
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+#else
+    return 0;
+#endif
 }
 
 uint64_t lifeline_monotonic_ns(void) {

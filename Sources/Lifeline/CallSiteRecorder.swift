@@ -163,6 +163,18 @@ final class CallSiteRecorder: Sendable {
         state.withLock { $0.objectSites[object] = site }
     }
 
+    /// Forgets the site of an object that died: it receives no more values, and a recording of
+    /// a million short pipelines keeps the sites of those alive, not of every one it saw.
+    func forget(_ object: TraceObjectID) {
+        guard capturing else { return }
+        state.withLock { _ = $0.objectSites.removeValue(forKey: object) }
+    }
+
+    /// How many objects' sites are remembered: one per live object declared in a subscribe.
+    var rememberedObjectSites: Int {
+        state.withLock { $0.objectSites.count }
+    }
+
     /// The site of the closure whose function is at `function` (a snapshot found a reference
     /// held through it), numbered with the other sites and symbolicated with them: where the
     /// closure is written. `nil` when call sites are not recorded.

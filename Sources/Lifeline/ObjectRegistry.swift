@@ -342,6 +342,15 @@ final class ObjectRegistry: Sendable {
         }
     }
 
+    /// How many entries the registry keeps, in all its tables: as many as the objects it holds
+    /// (alive, or dead and not yet swept) and the values it has identified, not as the objects
+    /// it has ever seen.
+    var entryCount: Int {
+        state.withLock { state in
+            state.live.count + state.liveKeys.count + state.values.count + state.objectKeys.count + state.sweepOrder.count
+        }
+    }
+
     /// Lets go of every object, once the recording has stopped and its log is closed: the memory
     /// of the dead ones the sweeps had not reached yet is freed, and nothing the program makes
     /// later is held. An object identified after this gets an id that nothing declares.

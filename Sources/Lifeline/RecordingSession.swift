@@ -32,11 +32,13 @@ final class RecordingSession: Sendable {
     let path: String
 
     private let writer: TraceFileWriter
+    /// The types the log has declared.
+    private let types = DeclaredTypes()
     /// The writer's sequence counter and ids, which `lifeline_record` reads.
     nonisolated(unsafe) private let log: UnsafeMutablePointer<lifeline_log>
     private let generation: UInt64
     private let clockOrigin: UInt64
-    /// Whether events are written as binary records (log format version 7).
+    /// Whether events are written as binary records (log format version 9).
     private let writesRecords: Bool
     /// Whether event times are time-stamp counter readings, which the reader converts.
     private let readsTimeStampCounter: Bool
@@ -80,7 +82,7 @@ final class RecordingSession: Sendable {
         recordsFields = writesRecords && !snapshotsEveryCall
         recordsDeliveriesDirectly = recordsFields && options.callSites && options.valueDescriptionLimit == nil
         let header = TraceHeader(
-            version: writesRecords ? TraceHeader.chunkedBinaryVersion : TraceHeader.jsonLinesVersion,
+            version: writesRecords ? TraceHeader.typedBinaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
             startedAt: ISO8601DateFormatter().string(from: Date()), clockOrigin: origin,
             valueDescriptionLimit: options.valueDescriptionLimit,
@@ -520,9 +522,11 @@ final class RecordingSession: Sendable {
         return identity.id
     }
 
-    /// Writes an object's declaration line.
+    /// Writes an object's declaration line, which names its type and hop by the number of a
+    /// `type` line, written the first time.
     func declare(_ object: TraceObject) {
-        TraceLineEncoder.withLine(for: object) { writer.append($0) }
+        let type = types.type(of: object) { type in TraceLineEncoder.withLine(for: type) { writer.append($0) } }
+        TraceLineEncoder.withLine(for: object, type: type) { writer.append($0) }
     }
 
     private func note(_ identity: ObjectRegistry.Identity) {
@@ -574,7 +578,9 @@ final class RecordingSession: Sendable {
 
     /// Records that `id` was deallocated, seen as it happened.
     func recordExactDeath(of id: TraceObjectID) {
-        if registry.retire(id) { record(.instant, .deallocation(object: id, evidence: .exact)) }
+        guard registry.retire(id) else { return }
+        callSites.forget(id)
+        record(.instant, .deallocation(object: id, evidence: .exact))
     }
 
     /// Records an exact deallocation of an object the registry does not track (a proxy).
@@ -624,6 +630,7 @@ final class RecordingSession: Sendable {
     }
 
     private func recordDeath(_ death: ObjectRegistry.Death) {
+        callSites.forget(death.id)
         record(.instant, .deallocation(object: death.id, evidence: .observed(aliveAtSeq: death.aliveAtSeq)))
     }
 

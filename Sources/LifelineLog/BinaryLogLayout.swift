@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The parts of a version 6 or 7 log after its header, in file order: JSON lines, binary records,
+/// The parts of a version 6, 7 or 9 log after its header, in file order: JSON lines, binary records,
 /// and what a crash left (docs/LogFormat.md, "Binary event records").
 ///
 /// Each part begins with a byte that says what it is: `{` a JSON line, up to its newline; a
@@ -23,7 +23,7 @@ enum BinaryLogLayout {
         /// Something skipped: unwritten bytes, a torn record or line, a record cut off by the
         /// end of the file.
         case damage(TraceDamage)
-        /// In a version 7 log, a run of zero bytes between parts: the unused end of a chunk of
+        /// In a version 7 or 9 log, a run of zero bytes between parts: the unused end of a chunk of
         /// a process killed before it stopped recording (an event that took its chunk's space
         /// and wrote nothing of it is lost with it), or damage in a log that was stopped.
         case unwritten(line: Int)
@@ -99,9 +99,9 @@ enum BinaryLogLayout {
         }
     }
 
-    /// Whether the log's records were written in per-thread chunks (version 7 on).
+    /// Whether the log's records were written in per-thread chunks (versions 7 and 9).
     static func isChunked(_ header: TraceHeader) -> Bool {
-        header.version >= TraceHeader.chunkedBinaryVersion
+        header.format == .binary && header.version >= TraceHeader.chunkedBinaryVersion
     }
 
     /// Whether `line` is a `clock` line.

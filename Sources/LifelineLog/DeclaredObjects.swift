@@ -2,8 +2,10 @@
 /// table indexed by the id itself while the ids stay small (the recorder numbers objects from
 /// 1), so that neither declaring an object nor checking each event's objects hashes anything.
 struct DeclaredObjects {
-    /// Every declaration, in the order of the log.
-    private(set) var declarations: [(object: TraceObject, line: Int)] = []
+    /// Every declaration, in the order of the log, with the number of the `type` line that
+    /// says its object's type, role and lifetime tracking (0 for a line that wrote them out:
+    /// the object holds them).
+    private(set) var declarations: [(object: TraceObject, line: Int, type: UInt64)] = []
     /// For each small id, its declaration's index plus one; 0 for none.
     private var positions: [Int32] = []
     /// The declarations of ids too large for `positions`.
@@ -12,7 +14,7 @@ struct DeclaredObjects {
     var count: Int { declarations.count }
 
     /// The declaration of `id`, if a line declared it.
-    func declaration(of id: TraceObjectID) -> (object: TraceObject, line: Int)? {
+    func declaration(of id: TraceObjectID) -> (object: TraceObject, line: Int, type: UInt64)? {
         position(of: id).map { declarations[$0] }
     }
 
@@ -20,10 +22,11 @@ struct DeclaredObjects {
         position(of: id) != nil
     }
 
-    /// Adds the declaration of an id not declared yet.
-    mutating func add(_ object: TraceObject, line: Int) {
+    /// Adds the declaration of an id not declared yet: `object`, whose type, role and lifetime
+    /// tracking the `type` line numbered `type` says, unless `type` is 0.
+    mutating func add(_ object: TraceObject, line: Int, type: UInt64) {
         let position = declarations.count
-        declarations.append((object, line))
+        declarations.append((object, line, type))
         // Ids up to a few times the number of objects (and a million) get a slot; a log that
         // numbers its objects sparsely falls back to hashing.
         let id = object.id.rawValue

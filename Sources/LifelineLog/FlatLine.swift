@@ -214,6 +214,12 @@ struct FlatLine {
         return flag
     }
 
+    /// Whether the value at `key` is a string without escapes.
+    func isString(_ key: Key) -> Bool {
+        if case .string = self[key] { return true }
+        return false
+    }
+
     /// Whether the string at `key` is exactly `text`. Inlined, so that the comparison of a
     /// known number of bytes compiles to a few loads: the reader asks it for every kind.
     @inline(__always)

@@ -1,16 +1,48 @@
-/// What a log names without declaring: objects, threads and queues whose declaration lines were
-/// lost (a recording killed while writing one, a log cut off before it), counted as the reader
-/// meets them, and what stands for them in the trace: a placeholder each, and a
+/// What a log names without declaring: objects, types, threads and queues whose declaration
+/// lines were lost (a recording killed while writing one, a log cut off before it), counted as
+/// the reader meets them, and what stands for them in the trace: a placeholder each, and a
 /// ``TraceDamage`` that says how much of the log names it.
 ///
 /// A lost declaration costs only what it said (a type, a label, a name); every event that
-/// names the object, thread or queue is kept.
+/// names the object, thread or queue is kept, and so is every object declared with a lost type.
 struct LostDeclarations {
     private var objects: [TraceObjectID: (role: TraceObjectRole, events: Int, snapshots: Int)] = [:]
     private var threads: [UInt64: Int] = [:]
     private var queues: [UInt32: Int] = [:]
+    /// For each lost type, how many object lines name it.
+    private var types: [UInt64: Int] = [:]
+    /// The objects declared with a lost type, each in the role the first event that names it
+    /// gives it (`object` until then).
+    private var rolesOfTypeless: [TraceObjectID: TraceObjectRole] = [:]
 
-    var isEmpty: Bool { objects.isEmpty && threads.isEmpty && queues.isEmpty }
+    var isEmpty: Bool { objects.isEmpty && threads.isEmpty && queues.isEmpty && types.isEmpty }
+
+    /// Whether some object line named a type that no line declares.
+    var hasObjectsOfLostTypes: Bool { !types.isEmpty }
+
+    /// Counts the object `id`, declared with the number of a type no line declares.
+    mutating func noteObject(_ id: TraceObjectID, ofLostType type: UInt64) {
+        types[type, default: 0] += 1
+        rolesOfTypeless[id] = .object
+    }
+
+    /// Gives each object of a lost type that `kind` names the role the event gives it, unless
+    /// an earlier event gave it one.
+    mutating func noteRoles(in kind: TraceEvent.Kind) {
+        for (id, role) in Self.roles(in: kind) where rolesOfTypeless[id] == .object {
+            rolesOfTypeless[id] = role
+        }
+    }
+
+    /// What stands for the lost type `type` of the object `id`: an unknown type, in the role the
+    /// first event that names the object gives it, its lifetime not known to be tracked (so that
+    /// nothing is concluded from a missing deallocation).
+    func placeholderType(_ type: UInt64, for id: TraceObjectID) -> TraceObjectType {
+        TraceObjectType(
+            id: type, typeName: TraceObject.unknownTypeName, shortTypeName: TraceObject.unknownTypeName,
+            role: rolesOfTypeless[id] ?? .object, lifetimeTracked: false
+        )
+    }
 
     /// Counts an event whose `kind` names objects that `declared` lacks, each in the role the
     /// event gives it.
@@ -40,9 +72,10 @@ struct LostDeclarations {
         queues[id, default: 0] += 1
     }
 
-    /// The damage to report, objects first, each kind by id.
+    /// The damage to report, objects first, then types, threads and queues, each kind by id.
     var damage: [TraceDamage] {
         objects.sorted { $0.key < $1.key }.map { .undeclaredObject($0.key, events: $0.value.events, snapshots: $0.value.snapshots) }
+            + types.sorted { $0.key < $1.key }.map { .undeclaredType($0.key, objects: $0.value) }
             + threads.sorted { $0.key < $1.key }.map { .undeclaredThread($0.key, events: $0.value) }
             + queues.sorted { $0.key < $1.key }.map { .undeclaredQueue($0.key, events: $0.value) }
     }

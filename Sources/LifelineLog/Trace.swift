@@ -117,6 +117,12 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
     /// an object of unknown type (``TraceObject/unknownTypeName``) in the role it was first
     /// named in.
     case undeclaredObject(TraceObjectID, events: Int, snapshots: Int)
+    /// Object lines name a type (by its number, log format version 8 on) that no line declares:
+    /// its declaration was lost, as when the recording was killed while writing it or the log was
+    /// cut off before it. `objects` object lines name it; each of their objects is in the trace
+    /// with what its own line says (its site), of unknown type (``TraceObject/unknownTypeName``),
+    /// in the role the first event that names it gives it.
+    case undeclaredType(UInt64, objects: Int)
     /// Events ran on a thread that no line declares; the trace names it `unknown thread <tid>`.
     case undeclaredThread(UInt64, events: Int)
     /// Events ran on a dispatch queue that no line declares; the trace labels it
@@ -143,6 +149,10 @@ public enum TraceDamage: Hashable, Sendable, CustomStringConvertible {
             return "object \(id.rawValue) is used but never declared (its declaration was lost, as when a recording is "
                 + "killed while writing it): \(naming.joined(separator: " and ")) \(events + snapshots == 1 ? "names" : "name") it; "
                 + "it is shown as an object of unknown type"
+        case .undeclaredType(let id, let objects):
+            return "type \(id) is used but never declared (its declaration was lost, as when a recording is killed while "
+                + "writing it): \(Self.count(objects, "object")) \(objects == 1 ? "names" : "name") it; "
+                + "\(objects == 1 ? "it is" : "they are") shown as \(objects == 1 ? "an object" : "objects") of unknown type"
         case .undeclaredThread(let tid, let events):
             return "thread \(tid) is used but never declared (its declaration was lost): \(Self.count(events, "event")) "
                 + "ran on it; it is shown as \"unknown thread \(tid)\""

@@ -14,6 +14,11 @@ struct TraceBuilder {
     private var callSites: [UInt64: TraceCallSite] = [:]
     private var end: (events: UInt64, dropped: UInt64, line: Int)?
     private var interner = TextInterner()
+    /// Whether the log may hold `type` lines and object lines that name their type by number
+    /// (version 8 on): set once the header is read.
+    var namesTypes = false
+    /// Each declared type, with the line that declared it.
+    private var types: [UInt64: (type: TraceObjectType, line: Int)] = [:]
 
     /// Makes room for `events` events.
     mutating func reserveCapacity(events count: Int) {
@@ -30,10 +35,16 @@ struct TraceBuilder {
             eventLines.append(number)
             return true
         }
-        guard line.string(.kind, is: "object"), let object = Self.object(line, interner: &interner) else {
-            return false
+        guard line.string(.kind, is: "object") else { return false }
+        if namesTypes && line.has(.type) && !line.isString(.type) {
+            guard let type = line.unsigned(.type), type > 0, let object = Self.object(line, ofType: .unresolved, interner: &interner) else {
+                return false
+            }
+            try declare(object, line: number, type: type)
+            return true
         }
-        try declare(object, line: number)
+        guard let object = Self.object(line, interner: &interner) else { return false }
+        try declare(object, line: number, type: 0)
         return true
     }
 
@@ -51,7 +62,20 @@ struct TraceBuilder {
         }
         switch try fields.string("kind") {
         case "object":
-            try declare(try Self.object(fields), line: fields.number)
+            if namesTypes && fields.has("type") && (try? fields.string("type")) == nil {
+                try declare(try Self.object(fields, ofType: .unresolved), line: fields.number, type: try Self.typeNumber(fields, "type"))
+            } else {
+                try declare(try Self.object(fields), line: fields.number, type: 0)
+            }
+        case "type" where namesTypes:
+            let type = try Self.objectType(fields)
+            if let earlier = types[type.id] {
+                guard earlier.type == type else {
+                    throw .conflictingDeclaration(line: fields.number, what: "type \(type.id)", firstLine: earlier.line)
+                }
+            } else {
+                types[type.id] = (type, fields.number)
+            }
         case "site":
             let site = try Self.callSite(fields)
             guard callSites.updateValue(site, forKey: site.id) == nil else {
@@ -79,15 +103,16 @@ struct TraceBuilder {
     }
 
     /// The recorder declares each object once; a repeat that says the same is harmless, one
-    /// that says otherwise leaves no way to know which object the events meant.
-    private mutating func declare(_ object: TraceObject, line: Int) throws(TraceReadError) {
+    /// that says otherwise leaves no way to know which object the events meant. `type` is the
+    /// number of the type line that says the object's type, or 0 when the line wrote it out.
+    private mutating func declare(_ object: TraceObject, line: Int, type: UInt64) throws(TraceReadError) {
         if let earlier = objects.declaration(of: object.id) {
-            guard earlier.object == object else {
+            guard earlier.object == object && earlier.type == type else {
                 throw .conflictingDeclaration(line: line, what: "object \(object.id.rawValue)", firstLine: earlier.line)
             }
             return
         }
-        objects.add(object, line: line)
+        objects.add(object, line: line, type: type)
     }
 
     func finish(header: TraceHeader, damage: [TraceDamage]) throws(TraceReadError) -> Trace {
@@ -112,6 +137,9 @@ struct TraceBuilder {
         var seen = Set<UInt64>()
         // A declaration lost to a kill or a cut costs what it said, not the events that need it.
         var lost = LostDeclarations()
+        for (object, _, type) in objects.declarations where type != 0 && types[type] == nil {
+            lost.noteObject(object.id, ofLostType: type)
+        }
         var lastThread: UInt64?, lastQueue: UInt32?
         var lastThreadDeclared = true, lastQueueDeclared = true
         // By index, field by field: a million events are not copied one by one.
@@ -121,6 +149,7 @@ struct TraceBuilder {
             if objects.namesUndeclared(events[index].kind) {
                 lost.noteEvent(events[index].kind, missingFrom: objects)
             }
+            if lost.hasObjectsOfLostTypes { lost.noteRoles(in: events[index].kind) }
             if thread != lastThread {
                 lastThread = thread
                 lastThreadDeclared = threads[thread] != nil
@@ -148,7 +177,8 @@ struct TraceBuilder {
         // A log cut off before recording stopped has no site lines: its objects keep their
         // site numbers, unresolved.
         var resolved = [TraceObjectID: TraceObject](minimumCapacity: objects.count)
-        for (object, _) in objects.declarations {
+        for (declared, _, type) in objects.declarations {
+            let object = type == 0 ? declared : declared.typed(types[type]?.type ?? lost.placeholderType(type, for: declared.id))
             let site = object.sourceLocation == nil ? object.callSite.flatMap { callSites[$0]?.location } : nil
             resolved[object.id] = site.map(object.resolvingSourceLocation) ?? object
         }
@@ -164,14 +194,36 @@ struct TraceBuilder {
     }
 
     static func object(_ fields: LineFields) throws(TraceReadError) -> TraceObject {
+        try object(fields, ofType: TraceObjectType(
+            id: 0, typeName: try fields.string("type"), shortTypeName: try fields.string("short"),
+            role: try fields.choice("role", of: TraceObjectRole.self), lifetimeTracked: try fields.boolean("lifetime")
+        ))
+    }
+
+    /// The object an object line declares, of `type`: its fields after the type.
+    private static func object(_ fields: LineFields, ofType type: TraceObjectType) throws(TraceReadError) -> TraceObject {
         TraceObject(
-            id: try fields.id("id"), role: try fields.choice("role", of: TraceObjectRole.self), typeName: try fields.string("type"),
-            shortTypeName: try fields.string("short"), label: try fields.optionalString("label"),
-            sourceLocation: try Self.hopLocation(fields),
-            callSite: fields.has("site") ? try fields.unsigned("site") : nil,
-            lifetimeTracked: try fields.boolean("lifetime"),
+            id: try fields.id("id"), role: type.role, typeName: type.typeName, shortTypeName: type.shortTypeName,
+            label: try fields.optionalString("label"), sourceLocation: try Self.hopLocation(fields),
+            callSite: fields.has("site") ? try fields.unsigned("site") : nil, lifetimeTracked: type.lifetimeTracked,
             joinedMidStream: fields.has("joined") ? try fields.boolean("joined") : false
         )
+    }
+
+    /// A `type` line's type.
+    private static func objectType(_ fields: LineFields) throws(TraceReadError) -> TraceObjectType {
+        TraceObjectType(
+            id: try typeNumber(fields, "id"), typeName: try fields.string("type"), shortTypeName: try fields.string("short"),
+            role: try fields.choice("role", of: TraceObjectRole.self), lifetimeTracked: try fields.boolean("lifetime"),
+            label: try fields.optionalString("label"), sourceLocation: try hopLocation(fields)
+        )
+    }
+
+    /// The type number at `key`: a positive integer.
+    private static func typeNumber(_ fields: LineFields, _ key: String) throws(TraceReadError) -> UInt64 {
+        let number = try fields.unsigned(key)
+        guard number > 0 else { throw .badField(line: fields.number, field: key, reason: "must be a positive integer") }
+        return number
     }
 
     /// The location a `.lifeline` hop wrote on its objects: `source` (`File.swift:42`), with
@@ -390,12 +442,20 @@ struct TraceBuilder {
     /// The object `line` declares, read as ``add(_:)-(LineFields)`` reads it; `nil` where that
     /// one would need to say more.
     static func object(_ line: FlatLine, interner: inout TextInterner) -> TraceObject? {
-        guard let id = line.id(.id), let role = line.choice(.role, of: TraceObjectRole.self),
+        guard let role = line.choice(.role, of: TraceObjectRole.self),
               let typeName = line.string(.type, interner: &interner), let shortTypeName = line.string(.short, interner: &interner),
-              let label = line.optionalString(.label, interner: &interner),
-              let source = line.optionalString(.source, interner: &interner),
-              let function = line.optionalString(.function, interner: &interner),
               let lifetimeTracked = line.boolean(.lifetime)
+        else { return nil }
+        let type = TraceObjectType(id: 0, typeName: typeName, shortTypeName: shortTypeName, role: role, lifetimeTracked: lifetimeTracked)
+        return object(line, ofType: type, interner: &interner)
+    }
+
+    /// The object an object line declares, of `type`, read the quick way: its fields after the
+    /// type.
+    private static func object(_ line: FlatLine, ofType type: TraceObjectType, interner: inout TextInterner) -> TraceObject? {
+        guard let id = line.id(.id), let label = line.optionalString(.label, interner: &interner),
+              let source = line.optionalString(.source, interner: &interner),
+              let function = line.optionalString(.function, interner: &interner)
         else { return nil }
         var callSite: UInt64?
         if line.has(.site) {
@@ -412,8 +472,8 @@ struct TraceBuilder {
             return TraceSourceLocation(file: place.file, line: place.line, function: function)
         }
         return TraceObject(
-            id: id, role: role, typeName: typeName, shortTypeName: shortTypeName, label: label,
-            sourceLocation: location, callSite: callSite, lifetimeTracked: lifetimeTracked, joinedMidStream: joinedMidStream
+            id: id, role: type.role, typeName: type.typeName, shortTypeName: type.shortTypeName, label: label,
+            sourceLocation: location, callSite: callSite, lifetimeTracked: type.lifetimeTracked, joinedMidStream: joinedMidStream
         )
     }
 }

@@ -33,9 +33,9 @@ import Synchronization
 /// Binary records of events numbered by ``beginEvent()`` go into a chunk of the file that their
 /// thread reserved (4 KiB, with one atomic add), so such an event takes no shared atomic
 /// operation but its sequence number; a chunk's unused end is filled with filler bytes when the
-/// thread takes its next chunk and when writing stops (log format version 7, docs/LogFormat.md).
+/// thread takes its next chunk and when writing stops (log format versions 7 and 9, docs/LogFormat.md).
 ///
-/// A version 6 or 7 header makes a log of binary event records (``appendRecord(_:)``). Its lines
+/// A version 6, 7 or 9 header makes a log of binary event records (``appendRecord(_:)``). Its lines
 /// and records are written so that a kill leaves each either whole, absent, or recognisably
 /// torn: a line front to back, a record's length first and its commit byte last. When such a
 /// log's events are timed by the time-stamp counter, each growth step also writes a `clock`
@@ -43,7 +43,7 @@ import Synchronization
 public final class TraceFileWriter: Sendable {
     /// The path written to.
     public let path: String
-    /// How events are written: binary records for a version 6 or 7 header, JSON lines otherwise.
+    /// How events are written: binary records for a version 6, 7 or 9 header, JSON lines otherwise.
     public let format: TraceLogFormat
 
     private let descriptor: Int32

@@ -2,26 +2,32 @@
 public struct TraceHeader: Hashable, Sendable {
     /// The value of the header's `format` field.
     public static let formatName = "lifeline-trace"
-    /// The log format version this build writes for a log of JSON lines. Version 2 added
-    /// snapshot lines, version 3 call-site lines, version 4 delta snapshot lines (a snapshot
-    /// line with a `base`), version 5 per-call snapshots that take the nodes they did not
-    /// check from earlier snapshots.
-    public static let jsonLinesVersion = 5
+    /// The last log format version of JSON lines whose object lines write their type out: what
+    /// `lifeline export` writes for a version 6 or 7 log. Version 2 added snapshot lines,
+    /// version 3 call-site lines, version 4 delta snapshot lines (a snapshot line with a `base`),
+    /// version 5 per-call snapshots that take the nodes they did not check from earlier
+    /// snapshots.
+    static let untypedJSONLinesVersion = 5
     /// The first log format version with binary event records (``TraceLogFormat/binary``):
     /// version 5 with events as binary records and `clock` lines.
     public static let binaryVersion = 6
-    /// The log format version this build writes for a log of binary event records: version 6
-    /// with each thread's records in chunks of the file it reserved, whose unused ends are
-    /// filler bytes (`0x83`) when recording stopped and zero bytes when it was killed.
+    /// Version 6 with each thread's records in chunks of the file it reserved, whose unused ends
+    /// are filler bytes (`0x83`) when recording stopped and zero bytes when it was killed.
     public static let chunkedBinaryVersion = 7
+    /// The log format version this build writes for a log of JSON lines: version 5 with `type`
+    /// lines, each naming a type once, that object lines refer to by number.
+    public static let jsonLinesVersion = 8
+    /// The log format version this build writes for a log of binary event records: version 7
+    /// with the `type` lines of version 8.
+    public static let typedBinaryVersion = 9
     /// The newest log format version this build reads and writes.
-    public static let currentVersion = chunkedBinaryVersion
+    public static let currentVersion = typedBinaryVersion
     /// The log format versions this build reads. A version 1 log is a version 2 log without
     /// snapshots, a version 2 log a version 3 log without call sites, a version 3 log a
     /// version 4 log without delta snapshots, a version 4 log a version 5 log whose
     /// snapshots all checked every node, a version 5 log a version 6 log without binary
-    /// records, and a version 6 log a version 7 log whose records were written one reservation
-    /// each.
+    /// records, a version 6 log a version 7 log whose records were written one reservation
+    /// each, and a version 5 or 7 log a version 8 or 9 log without type lines.
     public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.
@@ -63,9 +69,20 @@ public struct TraceHeader: Hashable, Sendable {
         }
     }
 
-    /// How this log writes its events: binary records from version 6 on.
+    /// How this log writes its events: binary records in versions 6, 7 and 9.
     public var format: TraceLogFormat {
-        version >= Self.binaryVersion ? .binary : .jsonLines
+        Self.isBinary(version: version) ? .binary : .jsonLines
+    }
+
+    /// Whether a log of version `version` writes its events as binary records.
+    static func isBinary(version: Int) -> Bool {
+        [binaryVersion, chunkedBinaryVersion, typedBinaryVersion].contains(version)
+    }
+
+    /// Whether the log may hold `type` lines, and object lines that name their type by the
+    /// number of one: versions 8 and 9.
+    var namesTypes: Bool {
+        version >= Self.jsonLinesVersion
     }
 
     /// Creates a header.

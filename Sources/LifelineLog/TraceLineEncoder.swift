@@ -10,47 +10,101 @@ public enum TraceLineEncoder {
         try withLine(capacity: capacity(for: event), build: { encode(event, into: &$0) }, body)
     }
 
-    /// Hands `body` the encoded declaration line for `object`.
+    /// Hands `body` the encoded declaration line for `object`, its type written out (the only
+    /// form before log format version 8).
     public static func withLine<Result>(
         for object: TraceObject, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        let source = object.sourceLocation?.fileAndLineAsRecorded
-        let function = object.sourceLocation?.function
-        let strings = [object.typeName, object.shortTypeName, object.label ?? "", source ?? "", function ?? ""]
-        let capacity = 160 + strings.reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
+        let capacity = 160 + TraceLineBuilder.capacity(forString: object.typeName)
+            + TraceLineBuilder.capacity(forString: object.shortTypeName) + capacity(forHop: object.label, object.sourceLocation)
         return try withLine(capacity: capacity, build: { line in
             line.raw("{\"kind\":\"object\",\"id\":")
             line.number(object.id.rawValue)
-            line.raw(",\"role\":\"")
-            switch object.role {
-            case .publisher: line.raw("publisher")
-            case .subscription: line.raw("subscription")
-            case .subscriber: line.raw("subscriber")
-            case .object: line.raw("object")
-            }
-            line.raw("\",\"type\":")
-            line.string(object.typeName)
-            line.raw(",\"short\":")
-            line.string(object.shortTypeName)
-            if let label = object.label {
-                line.raw(",\"label\":")
-                line.string(label)
-            }
-            if let source {
-                line.raw(",\"source\":")
-                line.string(source)
-            }
-            if let function {
-                line.raw(",\"function\":")
-                line.string(function)
-            }
-            if let site = object.callSite {
-                line.raw(",\"site\":")
-                line.number(site)
-            }
-            if object.joinedMidStream { line.raw(",\"joined\":true") }
+            encodeType(role: object.role, typeName: object.typeName, shortTypeName: object.shortTypeName, into: &line)
+            encodeHop(label: object.label, sourceLocation: object.sourceLocation, into: &line)
+            encodeSiteAndJoined(of: object, into: &line)
             line.raw(object.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
         }, body)
+    }
+
+    /// Hands `body` the encoded declaration line for `object`, whose type, role and lifetime
+    /// tracking the line of `type` declares (log format version 8 on), and so its label and
+    /// place when the type names a hop (then they must be the object's).
+    package static func withLine<Result>(
+        for object: TraceObject, type: TraceObjectType, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let ownHop = !type.namesHop
+        return try withLine(capacity: 96 + (ownHop ? capacity(forHop: object.label, object.sourceLocation) : 0), build: { line in
+            line.raw("{\"kind\":\"object\",\"id\":")
+            line.number(object.id.rawValue)
+            line.raw(",\"type\":")
+            line.number(type.id)
+            if ownHop { encodeHop(label: object.label, sourceLocation: object.sourceLocation, into: &line) }
+            encodeSiteAndJoined(of: object, into: &line)
+            line.raw("}\n")
+        }, body)
+    }
+
+    /// Hands `body` the encoded `type` line for `type` (log format version 8 on).
+    package static func withLine<Result>(
+        for type: TraceObjectType, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        let capacity = 128 + TraceLineBuilder.capacity(forString: type.typeName)
+            + TraceLineBuilder.capacity(forString: type.shortTypeName) + capacity(forHop: type.label, type.sourceLocation)
+        return try withLine(capacity: capacity, build: { line in
+            line.raw("{\"kind\":\"type\",\"id\":")
+            line.number(type.id)
+            encodeType(role: type.role, typeName: type.typeName, shortTypeName: type.shortTypeName, into: &line)
+            encodeHop(label: type.label, sourceLocation: type.sourceLocation, into: &line)
+            line.raw(type.lifetimeTracked ? ",\"lifetime\":true}\n" : ",\"lifetime\":false}\n")
+        }, body)
+    }
+
+    /// Writes `,"role":…,"type":…,"short":…`: what a type line declares, and what an object line
+    /// that writes its type out holds.
+    private static func encodeType(
+        role: TraceObjectRole, typeName: String, shortTypeName: String, into line: inout TraceLineBuilder
+    ) {
+        switch role {
+        case .publisher: line.raw(",\"role\":\"publisher\",\"type\":")
+        case .subscription: line.raw(",\"role\":\"subscription\",\"type\":")
+        case .subscriber: line.raw(",\"role\":\"subscriber\",\"type\":")
+        case .object: line.raw(",\"role\":\"object\",\"type\":")
+        }
+        line.string(typeName)
+        line.raw(",\"short\":")
+        line.string(shortTypeName)
+    }
+
+    /// The most bytes a hop's `label`, `source` and `function` take.
+    private static func capacity(forHop label: String?, _ sourceLocation: TraceSourceLocation?) -> Int {
+        let source = sourceLocation?.fileAndLineAsRecorded, function = sourceLocation?.function
+        return 64 + [label ?? "", source ?? "", function ?? ""].reduce(0) { $0 + TraceLineBuilder.capacity(forString: $1) }
+    }
+
+    /// Writes the `label`, `source` and `function` of a `.lifeline` hop, each when present.
+    private static func encodeHop(label: String?, sourceLocation: TraceSourceLocation?, into line: inout TraceLineBuilder) {
+        if let label {
+            line.raw(",\"label\":")
+            line.string(label)
+        }
+        if let source = sourceLocation?.fileAndLineAsRecorded {
+            line.raw(",\"source\":")
+            line.string(source)
+        }
+        if let function = sourceLocation?.function {
+            line.raw(",\"function\":")
+            line.string(function)
+        }
+    }
+
+    /// Writes an object line's `site` and `joined`, each when present.
+    private static func encodeSiteAndJoined(of object: TraceObject, into line: inout TraceLineBuilder) {
+        if let site = object.callSite {
+            line.raw(",\"site\":")
+            line.number(site)
+        }
+        if object.joinedMidStream { line.raw(",\"joined\":true") }
     }
 
     /// Hands `body` the encoded line for `snapshot`. Its nodes must be declared by object lines
@@ -166,7 +220,7 @@ public enum TraceLineEncoder {
             } else {
                 line.raw("null")
             }
-            if header.version >= TraceHeader.binaryVersion {
+            if header.format == .binary {
                 if let ticks = header.ticks {
                     line.raw(",\"ticks\":{\"source\":\"tsc\",\"tsc\":")
                     line.number(ticks.tsc)

@@ -85,6 +85,17 @@ public struct TraceObject: Hashable, Sendable {
         placeName.map { "\(displayName) (\($0))" } ?? displayName
     }
 
+    /// The same declaration with the type, role and lifetime tracking of `type`, and its hop
+    /// unless the declaration has one: an object line that named its type by number, resolved.
+    func typed(_ type: TraceObjectType) -> TraceObject {
+        let hop = label != nil || sourceLocation != nil
+        return TraceObject(
+            id: id, role: type.role, typeName: type.typeName, shortTypeName: type.shortTypeName, label: hop ? label : type.label,
+            sourceLocation: hop ? sourceLocation : type.sourceLocation, callSite: callSite, lifetimeTracked: type.lifetimeTracked,
+            joinedMidStream: joinedMidStream
+        )
+    }
+
     /// The same declaration with its source location resolved from its call site.
     public func resolvingSourceLocation(_ location: TraceSourceLocation?) -> TraceObject {
         TraceObject(

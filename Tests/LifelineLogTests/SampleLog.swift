@@ -3,8 +3,9 @@ import Foundation
 
 /// A small log with every kind of line, encoded the way the recorder encodes it.
 struct SampleLog {
+    /// A version 5 header: the sample's objects write their types out, as before type lines.
     var header = TraceHeader(
-        processID: 42, processName: "sample", startedAt: "2026-11-23T08:00:00Z", clockOrigin: 1_000,
+        version: TraceHeader.untypedJSONLinesVersion, processID: 42, processName: "sample", startedAt: "2026-11-23T08:00:00Z", clockOrigin: 1_000,
         valueDescriptionLimit: 80
     )
     var objects = [

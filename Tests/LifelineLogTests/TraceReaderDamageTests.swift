@@ -41,7 +41,7 @@ import Testing
 
     @Test func anUnknownVersionIsRefused() {
         var text = lines(log.data())
-        text[0] = text[0].replacingOccurrences(of: "\"version\":\(TraceHeader.jsonLinesVersion)", with: "\"version\":99")
+        text[0] = text[0].replacingOccurrences(of: "\"version\":\(TraceHeader.untypedJSONLinesVersion)", with: "\"version\":99")
         #expect(throws: TraceReadError.unsupportedVersion(found: 99, supported: TraceHeader.currentVersion)) { try TraceReader.read(data(text)) }
     }
 

@@ -115,7 +115,7 @@ import Testing
 
     @Test func aVersionOneLogWithoutSnapshotsIsStillRead() throws {
         var lines = Self.lines(SampleLog().data())
-        lines[0] = lines[0].replacingOccurrences(of: "\"version\":\(TraceHeader.jsonLinesVersion)", with: "\"version\":1")
+        lines[0] = lines[0].replacingOccurrences(of: "\"version\":\(TraceHeader.untypedJSONLinesVersion)", with: "\"version\":1")
         let trace = try Self.read(lines)
         #expect(trace.header.version == 1)
         #expect(trace.snapshots.isEmpty)

@@ -13,6 +13,11 @@ uint64_t lifeline_process_id(void);
 /// CLOCK_MONOTONIC in nanoseconds.
 uint64_t lifeline_monotonic_ns(void);
 
+/// The bytes malloc has handed out and not taken back (glibc's `mallinfo2()`: `uordblks`, and
+/// `hblkhd` for the blocks it mapped on their own); 0 where the C library does not say. For
+/// measuring what the recorder keeps: the files it maps, the log among them, are not counted.
+size_t lifeline_malloc_in_use(void);
+
 /// The processor's time-stamp counter (`rdtsc`) on x86_64, where it ticks at a constant rate;
 /// CLOCK_MONOTONIC in nanoseconds elsewhere. About 10 ns, against 23 for clock_gettime.
 uint64_t lifeline_cycle_counter(void);

@@ -137,7 +137,8 @@ public struct TraceLifecycles: Sendable {
         !damage.contains { damage in
             switch damage {
             case .notClosed, .droppedEvents, .eventCountMismatch: return true
-            case .truncatedFinalLine, .unwrittenGap, .undeclaredObject, .undeclaredThread, .undeclaredQueue: return false
+            case .truncatedFinalLine, .unwrittenGap, .undeclaredObject, .undeclaredType, .undeclaredThread, .undeclaredQueue:
+                return false
             }
         }
     }
