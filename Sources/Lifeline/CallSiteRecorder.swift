@@ -206,6 +206,23 @@ final class CallSiteRecorder: Sendable {
         }
     }
 
+    /// The return address of the program's frame nearest the call `capture` was taken at,
+    /// when that frame has a file and no line (code the compiler made for a statement) and is
+    /// the innermost frame at its address.
+    private static func unplacedCall(_ capture: Capture) -> UInt? {
+        let frames = CallStackSymbolicator.frames(returnAddresses: capture.returnAddresses)
+        let reading = CallStackReading(frames: frames.flatMap { $0 })
+        guard let index = reading.locationIndex, let location = reading.location, location.file != nil, location.line == nil
+        else { return nil }
+        var start = 0
+        for (address, framesThere) in zip(capture.returnAddresses, frames) {
+            if start == index { return address }
+            start += framesThere.count
+            if start > index { return nil }
+        }
+        return nil
+    }
+
     /// Every site captured so far, symbolicated: the program's frame nearest each call, and
     /// for a cancel's site, who cancelled.
     func resolvedSites() -> [TraceCallSite] {
@@ -213,6 +230,9 @@ final class CallSiteRecorder: Sendable {
         // One pass over every distinct address: the binaries' images are mapped once.
         let stacks = captures.filter { !$0.isClosure }
         _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(stacks.flatMap(\.returnAddresses))))
+        // The calls the stacks are named by that DWARF gives no line: each gets its statement's
+        // line, in one search for all of them.
+        CallStackSymbolicator.placeCompilerMadeCalls(at: Array(Set(stacks.compactMap(Self.unplacedCall))))
         let closureIndices = captures.indices.filter { captures[$0].isClosure }
         let closures = Dictionary(uniqueKeysWithValues: zip(
             closureIndices, CallStackSymbolicator.closures(at: closureIndices.map { captures[$0].returnAddresses[0] })

@@ -11,6 +11,8 @@ import LifelineLog
 struct CallStackReading {
     /// The program's frame nearest the call.
     private(set) var location: TraceSourceLocation?
+    /// Where that frame is among the frames read, counted from 0.
+    private(set) var locationIndex: Int?
     /// Whether the search ended at a value delivery before reaching the program.
     private(set) var stoppedAtDelivery = false
     /// Whether an `AnyCancellable`'s deinit was passed on the way.
@@ -25,7 +27,7 @@ struct CallStackReading {
     ]
 
     init(frames: [CallStackSymbolicator.Frame]) {
-        for frame in frames {
+        for (index, frame) in frames.enumerated() {
             if Self.isTokenRelease(frame) { passedTokenRelease = true }
             if Self.isDelivery(frame) {
                 stoppedAtDelivery = true
@@ -33,6 +35,7 @@ struct CallStackReading {
             }
             if Self.isProgram(frame) {
                 location = TraceSourceLocation(frame)
+                locationIndex = index
                 return
             }
         }

@@ -125,8 +125,7 @@ enum CallStackSymbolicator {
     private static func frames(of addresses: [Address]) -> [[Frame]] {
         let missing = cache.withLock { cache in Array(Set(addresses.filter { cache[$0] == nil })).sorted() }
         if !missing.isEmpty {
-            var resolved = symbolicate(missing)
-            placeCompilerMadeCalls(in: &resolved)
+            let resolved = symbolicate(missing)
             cache.withLock { cache in
                 for address in missing { cache[address] = resolved[address] ?? [] }
             }
@@ -134,37 +133,45 @@ enum CallStackSymbolicator {
         return cache.withLock { cache in addresses.map { cache[$0] ?? [] } }
     }
 
-    /// How far before a call the search for its statement's line goes, in bytes.
-    private static let statementSearchLength: UInt = 48
+    /// How far before a call the search for its statement's line goes, in bytes, in rounds:
+    /// each round looks at every other byte of its range, for the calls still without a line.
+    private static let statementSearchRounds: [StrideThrough<UInt>] = [stride(from: 2, through: 16, by: 2), stride(from: 18, through: 48, by: 2)]
 
-    /// Gives a line to each call the compiler made for a statement: code DWARF gives line 0
-    /// (the `makeAsyncIterator()` and `next()` calls of a `for await` loop, a `for in`'s
-    /// iterator), whose return address has the program's file but no line. Its line is the
-    /// statement's: the nearest line DWARF gives the same function's code before the call,
-    /// searched in one pass for all such calls.
-    private static func placeCompilerMadeCalls(in frames: inout [Address: [Frame]]) {
-        let unplaced = frames.filter { address, frames in
-            !address.isEntry && frames.first.map { $0.file != nil && $0.line == nil && $0.mangledName != nil } == true
-        }
-        guard !unplaced.isEmpty else { return }
-        let probes = unplaced.keys.sorted().flatMap { address in
-            (2...statementSearchLength).compactMap { back in
-                address.value > back ? Address(value: address.value - back, isEntry: true) : nil
+    /// Gives a line to each call at `returnAddresses` (already symbolicated) whose innermost
+    /// frame has a file and no line: code the compiler made for a statement, which DWARF gives
+    /// line 0 (the `makeAsyncIterator()` and `next()` calls of a `for await` loop, a `for in`'s
+    /// iterator). Its line is the statement's: the nearest line DWARF gives the same function's
+    /// code before the call. Each round symbolicates its probes for all the calls still
+    /// without a line at once.
+    static func placeCompilerMadeCalls(at returnAddresses: [UInt]) {
+        var unplaced: [Address: Frame] = cache.withLock { cache in
+            var unplaced: [Address: Frame] = [:]
+            for value in returnAddresses {
+                let address = Address(value: value, isEntry: false)
+                if let innermost = cache[address]?.first, innermost.file != nil, innermost.line == nil { unplaced[address] = innermost }
             }
+            return unplaced
         }
-        let found = symbolicate(probes)
-        for (address, innermost) in unplaced.mapValues({ $0[0] }) {
-            let line = (2...statementSearchLength).lazy.compactMap { back -> Int? in
-                guard address.value > back, let frame = found[Address(value: address.value - back, isEntry: true)]?.first,
-                      frame.mangledName == innermost.mangledName, frame.file == innermost.file
-                else { return nil }
-                return frame.line
-            }.first
-            guard let line else { continue }
-            frames[address]?[0] = Frame(
-                mangledName: innermost.mangledName, name: innermost.name, file: innermost.file, line: line,
-                imageName: innermost.imageName, isThunk: innermost.isThunk
-            )
+        for distances in statementSearchRounds where !unplaced.isEmpty {
+            let probes = unplaced.keys.sorted().flatMap { address in
+                distances.compactMap { back in address.value > back ? Address(value: address.value - back, isEntry: true) : nil }
+            }
+            let found = symbolicate(probes)
+            for (address, innermost) in unplaced {
+                let line = distances.lazy.compactMap { back -> Int? in
+                    guard address.value > back, let frame = found[Address(value: address.value - back, isEntry: true)]?.first,
+                          frame.mangledName == innermost.mangledName, frame.file == innermost.file
+                    else { return nil }
+                    return frame.line
+                }.first
+                guard let line else { continue }
+                unplaced[address] = nil
+                let placed = Frame(
+                    mangledName: innermost.mangledName, name: innermost.name, file: innermost.file, line: line,
+                    imageName: innermost.imageName, isThunk: innermost.isThunk
+                )
+                cache.withLock { $0[address]?[0] = placed }
+            }
         }
     }
 

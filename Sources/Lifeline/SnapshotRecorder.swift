@@ -289,8 +289,9 @@ final class SnapshotRecorder: Sendable {
         let variables = ProgramGlobals.variables(excluding: Self.tracerModules.contains)
         let found = inspector.inspectGlobals(variables, reaching: graph.nodes.mapValues(\.typeName), excluding: excluding)
         var nodes: [TraceSnapshot.Node] = []
+        // The order runs on into the graph's own objects, which have their ids already.
         for address in Self.discoveryOrder(of: found.objects, from: found.holdings.map(\.object)) {
-            let node = found.objects.nodes[address]!
+            guard let node = found.objects.nodes[address] else { continue }
             let id = discoveredID(node, seenBefore: seenBefore, seenNow: &seenNow, session: session)
             ids[address] = id
             nodes.append(describe(node, id: id, entry: nil, recorderWeak: 0, roots: state.rootNames))
