@@ -21,27 +21,32 @@ public struct TraceComparison: Sendable {
         public let diagnoses: [Diagnosis]
         /// Its pipelines.
         public let pipelines: TracePipelines
+        /// Its pipelines with their keys, in their order.
+        let keyed: [(key: PipelineKey, pipeline: Pipeline)]
+        /// Its pipelines by key.
+        let pipelinesByKey: [PipelineKey: Pipeline]
+        /// The key of each of its pipelines.
+        let keyOfPipeline: [Pipeline.ID: PipelineKey]
+        /// How many objects of each short type name were alive in the snapshot taken at stop;
+        /// `nil` without one.
+        let aliveAtStop: [String: Int]?
 
         init(_ lifecycles: TraceLifecycles, analyzer: TraceAnalyzer) {
             self.lifecycles = lifecycles
             diagnoses = analyzer.diagnose(lifecycles)
             pipelines = TracePipelines(lifecycles)
-        }
-
-        /// The pipelines by key.
-        var pipelinesByKey: [PipelineKey: Pipeline] {
-            Dictionary(PipelineKey.keys(of: pipelines, in: lifecycles).map { ($0.key, $0.pipeline) }, uniquingKeysWith: { first, _ in first })
-        }
-
-        /// How many objects of each short type name were alive in the snapshot taken at stop;
-        /// `nil` without one.
-        var aliveAtStop: [String: Int]? {
-            guard let stop = lifecycles.trace.snapshots.last, stop.reason == .stop else { return nil }
-            var counts: [String: Int] = [:]
-            for node in stop.nodes where node.alive && node.kind != .global {
-                counts[lifecycles.trace.object(node.id)?.shortTypeName ?? "unknown", default: 0] += 1
+            keyed = PipelineKey.keys(of: pipelines, in: lifecycles)
+            pipelinesByKey = Dictionary(keyed.map { ($0.key, $0.pipeline) }, uniquingKeysWith: { first, _ in first })
+            keyOfPipeline = Dictionary(keyed.map { ($0.pipeline.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+            if let stop = lifecycles.trace.snapshots.last, stop.reason == .stop {
+                var counts: [String: Int] = [:]
+                for node in stop.nodes where node.alive && node.kind != .global {
+                    counts[lifecycles.trace.object(node.id)?.shortTypeName ?? "unknown", default: 0] += 1
+                }
+                aliveAtStop = counts
+            } else {
+                aliveAtStop = nil
             }
-            return counts
         }
     }
 
@@ -110,7 +115,7 @@ public struct TraceComparison: Sendable {
         unchangedFindings = unchanged
 
         let before = base.pipelinesByKey
-        let keyed = PipelineKey.keys(of: new.pipelines, in: new.lifecycles)
+        let keyed = new.keyed
         let matched = Set(keyed.map(\.key)).intersection(before.keys)
         changedPipelines = keyed.compactMap { entry in
             guard let old = before[entry.key], Self.differs(old, entry.pipeline) else { return nil }
@@ -141,11 +146,7 @@ public struct TraceComparison: Sendable {
     /// The pipeline of the new recording made where the base recording's pipeline that
     /// `diagnosis` cites was made: where a resolved finding's objects went.
     public func newPipeline(for diagnosis: Diagnosis) -> Pipeline? {
-        let keys = Dictionary(
-            PipelineKey.keys(of: base.pipelines, in: base.lifecycles).map { ($0.pipeline.id, $0.key) }, uniquingKeysWith: { first, _ in first }
-        )
-        let after = new.pipelinesByKey
-        return base.pipelines.pipelines(citedBy: diagnosis).lazy.compactMap { keys[$0] }.compactMap { after[$0] }.first
+        base.pipelines.pipelines(citedBy: diagnosis).lazy.compactMap { base.keyOfPipeline[$0] }.compactMap { new.pipelinesByKey[$0] }.first
     }
 
     private static func differs(_ lhs: Pipeline, _ rhs: Pipeline) -> Bool {
