@@ -26,10 +26,13 @@ final class ClassLayout {
     /// The collection type whose storage instances of the class are (the standard library's
     /// array, set and dictionary storage classes), or `nil`.
     let collectionType: Any.Type?
+    /// The strong references the object holds to itself, which the runtime counts and the
+    /// graph leaves out of its counts: a running task's one.
+    let selfReferences: Int
 
     init(
         type: Any.Type, typeName: String, instanceSize: Int, fields: [Field], referenceFields: [Field], isSystemLibrary: Bool,
-        collectionType: Any.Type?
+        collectionType: Any.Type?, selfReferences: Int = 0
     ) {
         self.type = type
         self.typeName = typeName
@@ -38,5 +41,6 @@ final class ClassLayout {
         self.referenceFields = referenceFields
         self.isSystemLibrary = isSystemLibrary
         self.collectionType = collectionType
+        self.selfReferences = selfReferences
     }
 }

@@ -27,6 +27,11 @@ package struct HeapGraph: Sendable {
         package let strong: Int
         package let weak: Int
         package let unowned: Int
+
+        /// The counts without `strong` references the object holds to itself.
+        func leavingOut(strong own: Int) -> Counts {
+            own == 0 ? self : Counts(strong: max(strong - own, 0), weak: weak, unowned: unowned)
+        }
     }
 
     /// One stored reference.

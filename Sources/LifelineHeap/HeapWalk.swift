@@ -171,7 +171,7 @@ struct HeapWalk {
         nodeAddresses.insert(address)
         graph.nodes[address] = HeapGraph.Node(
             address: address, typeName: layout.typeName, isCollection: false,
-            isOpaque: layout.isSystemLibrary, counts: counts(of: address)
+            isOpaque: layout.isSystemLibrary, counts: counts(of: address)?.leavingOut(strong: layout.selfReferences)
         )
         if known(address) != layout.typeName { queue(address, layout) }
         return true
@@ -319,8 +319,15 @@ struct HeapWalk {
                           ownership: ownership, holder: holder, depth: depth.intoValue)
             }
         case RuntimeLayout.opaqueMetadataKind:
-            guard catalog.isReference(builtin: type), let word = memory.word(at: address) else { return }
-            followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
+            guard let word = memory.word(at: address) else { return }
+            if catalog.isReference(builtin: type) {
+                followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
+            } else if catalog.isContinuation(builtin: type), let kind = memory.word(at: word).flatMap(catalog.heapKind(metadata:)),
+                      case .task = kind, let layout = taskLayout(at: word) {
+                // The task a continuation resumes waits on its holder; the continuation does not
+                // retain it.
+                reach(word, layout, path: path, ownership: .unownedUnsafe, holder: holder)
+            }
         default:
             // Metatypes and the other kinds hold no references.
             return
@@ -411,7 +418,7 @@ struct HeapWalk {
         else { return }
         switch kind {
         case .box, .closureContext: break
-        case .instance, .errorBox: return
+        case .instance, .errorBox, .task: return
         }
         guard let size = openContainer(word, holder: holder) else { return }
         defer { openContainers.remove(word) }
@@ -455,6 +462,10 @@ struct HeapWalk {
         if depth.isReadable, let metadata = memory.word(at: word), let kind = catalog.heapKind(metadata: metadata) {
             if case .instance = kind {} else { container = kind }
         }
+        if case .task? = container {
+            if let layout = taskLayout(at: word) { reach(word, layout, path: path, ownership: ownership, holder: holder) }
+            return
+        }
         if container == nil, let object = objectOwningSideTable(word & ~RuntimeLayout.weakReferenceTagMask),
            let layout = instanceLayout(at: object) {
             reach(object, layout, path: path, ownership: .weak, holder: holder)
@@ -483,6 +494,8 @@ struct HeapWalk {
                                       ownership: captureOwnership, holder: holder, depth: depth.intoContainer)
                     }
                     offset += 2 * MemoryLayout<UInt>.size
+                    // An `@isolated(any)` closure's isolation is not read, nor what follows it.
+                    guard !capture.isIsolatedFunction || index == captures.count - 1 else { return }
                     continue
                 }
                 let bound = capture.binding.flatMap { binding in
@@ -513,7 +526,7 @@ struct HeapWalk {
             let offset = (RuntimeLayout.errorBoxHeaderSize + alignment - 1) & ~(alignment - 1)
             guard offset + self.size(of: boxed) <= size else { return }
             scanValue(at: word + UInt(offset), type: boxed, path: path, ownership: ownership, holder: holder, depth: depth.intoContainer)
-        case .instance:
+        case .instance, .task:
             return
         }
     }

@@ -48,6 +48,12 @@ enum MangledName {
         scan(at: address, in: memory).map { RuntimeLayout.isThickLoweredFunction($0.tail) } ?? false
     }
 
+    /// Whether the mangled name at `address` ends a thick `@isolated(any)` lowered function
+    /// type (``RuntimeLayout/isIsolatedThickLoweredFunction(_:)``).
+    static func namesIsolatedThickFunction(at address: UInt, in memory: ProcessMemory) -> Bool {
+        scan(at: address, in: memory).map { RuntimeLayout.isIsolatedThickLoweredFunction($0.tail) } ?? false
+    }
+
     /// The index of the generic parameter the mangled type name at `address` is, when it is
     /// nothing else: a parameter of the outermost generic context
     /// (``RuntimeLayout/genericParameterIndex(_:)``).

@@ -21,6 +21,9 @@ final class MetadataCatalog {
         case box(offset: Int, boxed: Any.Type)
         /// The box of an `any Error` value; each box names its value's type itself.
         case errorBox
+        /// A Swift concurrency task (``RuntimeLayout/taskMetadataKind``): each task's layout is
+        /// its own (``HeapWalk/taskLayout(at:)``).
+        case task
     }
 
     /// One case of an enum.
@@ -62,6 +65,8 @@ final class MetadataCatalog {
         let ownership: ReferenceOwnership
         /// Whether the capture is a closure: a function and its context, two words.
         let isThickFunction: Bool
+        /// Whether the closure is `@isolated(any)`: its isolation follows the two words.
+        let isIsolatedFunction: Bool
         /// When the capture's type is one of the closure's generic parameters, whose metadata
         /// the context keeps among its bindings: that binding's index.
         let binding: Int?
@@ -83,6 +88,8 @@ final class MetadataCatalog {
     private static let referenceBuiltins = Set(
         RuntimeLayout.referenceBuiltinNames.compactMap { _typeByName($0) }.map { unsafeBitCast($0, to: UInt.self) }
     )
+    /// The metadata of `Builtin.RawUnsafeContinuation`.
+    private static let continuationBuiltin = _typeByName(RuntimeLayout.continuationBuiltinName).map { unsafeBitCast($0, to: UInt.self) }
 
     // The caches are read and written only under the inspector's lock, by one walk at a time,
     // and no access to one overlaps another: the runtime's exclusivity checks on them were 3 %
@@ -154,6 +161,11 @@ final class MetadataCatalog {
             return true
         }
         memory.forgetCopies()  // the field types' metadata may be new
+        // A struct whose one field is a native object or a continuation (a `Task`'s `_task`, an
+        // `UnsafeContinuation`'s `context`) is that reference: its field adds nothing to the path.
+        if fields.count == 1, let only = fields.first, isReference(builtin: only.type) || isContinuation(builtin: only.type) {
+            fields = [StructField(name: only.name, paths: PathJoins(suffix: ""), offset: only.offset, type: only.type, ownership: only.ownership)]
+        }
         structs[metadata] = fields
         return fields
     }
@@ -186,7 +198,7 @@ final class MetadataCatalog {
         else { return true }
         switch kind {
         case RuntimeLayout.opaqueMetadataKind:
-            return isReference(builtin: type)
+            return isReference(builtin: type) || isContinuation(builtin: type)
         case RuntimeLayout.structMetadataKind:
             return fields(ofStruct: type).contains { $0.ownership != .strong || mayHoldReferences($0.type) }
         case RuntimeLayout.enumMetadataKind, RuntimeLayout.optionalMetadataKind:
@@ -274,6 +286,12 @@ final class MetadataCatalog {
         Self.referenceBuiltins.contains(unsafeBitCast(type, to: UInt.self))
     }
 
+    /// Whether a builtin (opaque) type is `Builtin.RawUnsafeContinuation`: its value is the
+    /// task suspended on the continuation, a reference the runtime does not count.
+    func isContinuation(builtin type: Any.Type) -> Bool {
+        Self.continuationBuiltin == unsafeBitCast(type, to: UInt.self)
+    }
+
     /// The type `metadata` (a word read from memory) is metadata of, once it checks out as
     /// type metadata the inspector can walk.
     func type(metadata: UInt) -> Any.Type? {
@@ -329,6 +347,8 @@ final class MetadataCatalog {
             return .box(offset: Int(offset), boxed: boxed)
         case RuntimeLayout.errorBoxMetadataKind:
             return .errorBox
+        case RuntimeLayout.taskMetadataKind:
+            return .task
         default:
             return nil
         }
@@ -434,6 +454,7 @@ final class MetadataCatalog {
             captures.append(Capture(
                 type: resolved?.type, ownership: ownership,
                 isThickFunction: resolved == nil && MangledName.namesThickFunction(at: name, in: memory),
+                isIsolatedFunction: resolved == nil && MangledName.namesIsolatedThickFunction(at: name, in: memory),
                 binding: binding
             ))
         }

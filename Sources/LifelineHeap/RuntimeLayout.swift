@@ -154,26 +154,42 @@ enum RuntimeLayout {
 
     /// A closure context names a captured closure by its lowered function type (Mangling.rst:
     /// `impl-function-type ::= type* 'I' FUNC-ATTRIBUTES '_'`), which the runtime cannot turn
-    /// into type metadata. After an optional pseudo-generic `P` and escaping `e` come the
-    /// callee convention (`g` guaranteed, `x` owned, `y` unowned: a context; `t` thin: none)
-    /// and an optional representation (`B` block, `C` C function, `M`, `O` and `W` methods:
-    /// not a Swift closure). A thick one is laid out as a function value: the function, then
-    /// the context (``closureContextWordOffset``).
+    /// into type metadata. After an optional pseudo-generic `P`, escaping `e` and isolation `A`
+    /// (`@isolated(any)`, as a `Task`'s operation) come the callee convention (`g` guaranteed,
+    /// `x` owned, `y` unowned: a context; `t` thin: none) and an optional representation (`B`
+    /// block, `C` C function, `M`, `O` and `W` methods: not a Swift closure). A thick one is laid
+    /// out as a function value: the function, then the context (``closureContextWordOffset``);
+    /// an `@isolated(any)` one is followed by its isolation.
     static let loweredFunctionMarker = UInt8(ascii: "I")
     static let loweredFunctionEnd = UInt8(ascii: "_")
+    static let isolatedAnyAttribute = UInt8(ascii: "A")
     static let thickCalleeConventions: Set<UInt8> = Set("gxy".utf8)
     static let nonClosureRepresentations: Set<UInt8> = Set("BCMOW".utf8)
 
     /// Whether the plain bytes that end a mangled name end a thick lowered function type.
     static func isThickLoweredFunction(_ tail: [UInt8]) -> Bool {
-        guard tail.last == loweredFunctionEnd, let marker = tail.lastIndex(of: loweredFunctionMarker) else { return false }
+        thickFunctionAttributes(tail) != nil
+    }
+
+    /// Whether the plain bytes that end a mangled name end a thick `@isolated(any)` lowered
+    /// function type, whose value is longer than a function and a context.
+    static func isIsolatedThickLoweredFunction(_ tail: [UInt8]) -> Bool {
+        thickFunctionAttributes(tail)?.first == isolatedAnyAttribute
+    }
+
+    /// The attributes of the thick lowered function type whose mangled name ends in `tail`,
+    /// from its isolation (if any) on; `nil` when it names none.
+    private static func thickFunctionAttributes(_ tail: [UInt8]) -> ArraySlice<UInt8>? {
+        guard tail.last == loweredFunctionEnd, let marker = tail.lastIndex(of: loweredFunctionMarker) else { return nil }
         var attributes = tail[(marker + 1)..<(tail.count - 1)]
         guard attributes.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
-        else { return false }
+        else { return nil }
         if attributes.first == UInt8(ascii: "P") { attributes = attributes.dropFirst() }
         if attributes.first == UInt8(ascii: "e") { attributes = attributes.dropFirst() }
-        guard let convention = attributes.first, thickCalleeConventions.contains(convention) else { return false }
-        return attributes.dropFirst().first.map { !nonClosureRepresentations.contains($0) } ?? true
+        let convention = attributes.first == isolatedAnyAttribute ? attributes.dropFirst() : attributes
+        guard let callee = convention.first, thickCalleeConventions.contains(callee) else { return nil }
+        guard convention.dropFirst().first.map({ !nonClosureRepresentations.contains($0) }) ?? true else { return nil }
+        return attributes
     }
 
     /// The index of the depth-0 generic parameter a whole mangled type name is (Mangling.rst):
@@ -263,6 +279,9 @@ extension RuntimeLayout {
     /// Mangled names of the builtin types whose value is a reference (Mangling.rst):
     /// `Builtin.NativeObject`, `Builtin.UnknownObject` and `Builtin.BridgeObject`.
     static let referenceBuiltinNames = ["Bo", "BO", "Bb"]
+    /// Mangled name of `Builtin.RawUnsafeContinuation`, an `UnsafeContinuation`'s value: the
+    /// address of the task suspended on it, which it does not retain.
+    static let continuationBuiltinName = "Bc"
 
     // MARK: Value witness tables (ValueWitness.def, Metadata.h TargetValueWitnessTable)
 
@@ -412,4 +431,54 @@ extension RuntimeLayout {
     static let typeGenericParameterKind: UInt8 = 0
     static let keyArgumentFlag: UInt8 = 0x80
 
+}
+
+extension RuntimeLayout {
+    // MARK: Tasks (swift/include/swift/ABI/Task.h, MetadataValues.h; Concurrency/Task.cpp)
+
+    // A `Task` value holds its `AsyncTask`, a heap object with one metadata all tasks share.
+    // An unstructured task is one malloc allocation: the task's header, its future fragment
+    // (the wait queue, the result's type, the error, then the result's storage), the prefix
+    // of its first async context (the result's address, the entry point, the closure context,
+    // the error's address), then that context. The task holds its closure's context from its
+    // creation until its closure returns, and one reference to itself while it runs.
+
+    /// `MetadataKind::Task`.
+    static let taskMetadataKind: UInt = 0x502
+    /// Offset of the 32-bit `JobFlags` in a task.
+    static let taskFlagsOffset = 32
+    /// `JobFlags` bits: a child task (24), a future (25), a task group's child (26), an
+    /// `async let` task (28). Only a future that is none of the others, an unstructured task,
+    /// is read: the others live in their parent's memory, laid out with more fragments.
+    static let taskIsChildFlag: UInt32 = 1 << 24
+    static let taskIsFutureFlag: UInt32 = 1 << 25
+    static let taskIsGroupChildFlag: UInt32 = 1 << 26
+    static let taskIsAsyncLetFlag: UInt32 = 1 << 28
+    /// `sizeof(AsyncTask)`: an unstructured task's future fragment starts here.
+    static let taskHeaderSize = 208
+    /// The future fragment: its wait queue word, whose low two bits are the status (0 while
+    /// the task runs, 1 or 2 once it has completed), then the result's type metadata; the
+    /// result's storage follows the fragment's 24 bytes at the result's alignment.
+    static let futureWaitQueueOffset = 0
+    static let futureStatusMask: UInt = 0x3
+    static let futureRunningStatus: UInt = 0
+    static let futureResultTypeOffset = 8
+    static let futureFragmentSize = 24
+    /// `FutureAsyncContextPrefix`: four words ending where the first async context starts (the
+    /// header's end, 16-byte aligned); the closure context is its third word.
+    static let futureContextPrefixSize = 32
+    static let asyncContextAlignment = 16
+    static let closureContextPrefixOffset = 16
+
+    /// The offset of a running unstructured task's closure context, for a result of `size`
+    /// bytes aligned to `alignment`.
+    static func taskClosureContextOffset(resultSize size: Int, alignment: Int) -> Int {
+        let storage = align(taskHeaderSize + futureFragmentSize, to: alignment)
+        let contextStart = align(storage + size + futureContextPrefixSize, to: asyncContextAlignment)
+        return contextStart - futureContextPrefixSize + closureContextPrefixOffset
+    }
+
+    private static func align(_ offset: Int, to alignment: Int) -> Int {
+        (offset + alignment - 1) & ~(alignment - 1)
+    }
 }

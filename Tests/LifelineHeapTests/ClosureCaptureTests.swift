@@ -110,9 +110,15 @@ import Testing
         #expect(RuntimeLayout.genericParameterIndex(Array(name.utf8)) == nil)
     }
 
-    @Test(arguments: [("Ieg_", true), ("SiIegd_", true), ("IeAgH_", false), ("Iegn_", true), ("Iet_", false),
-                      ("IeyB_", false), ("IegC_", false), ("Si", false), ("yyc", false)])
+    @Test(arguments: [("Ieg_", true), ("SiIegd_", true), ("IeAgH_", true), ("Iegn_", true), ("Iet_", false),
+                      ("IeAt_", false), ("IeyB_", false), ("IegC_", false), ("Si", false), ("yyc", false)])
     func loweredFunctionTypes(name: String, isThick: Bool) {
         #expect(RuntimeLayout.isThickLoweredFunction(Array(name.utf8)) == isThick)
+    }
+
+    /// A `Task`'s operation is `@isolated(any)`: its isolation follows the function and context.
+    @Test(arguments: [("xIeAgHr_", true), ("IeAgH_", true), ("Ieg_", false), ("IeAt_", false), ("SiIegd_", false)])
+    func isolatedLoweredFunctionTypes(name: String, isIsolated: Bool) {
+        #expect(RuntimeLayout.isIsolatedThickLoweredFunction(Array(name.utf8)) == isIsolated)
     }
 }
