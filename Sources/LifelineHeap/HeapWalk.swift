@@ -490,7 +490,11 @@ struct HeapWalk {
                     guard offset + 2 * MemoryLayout<UInt>.size <= size else { return }
                     let contextWord = word + UInt(offset + RuntimeLayout.closureContextWordOffset)
                     if let context = memory.word(at: contextWord), context != 0 {
-                        followClosure(function: memory.word(at: word + UInt(offset)) ?? 0, context: context, path: path,
+                        var function = memory.word(at: word + UInt(offset)) ?? 0
+                        if capture.isAsyncFunction {
+                            function = memory.uint32(at: function).map { RuntimeLayout.asyncFunctionEntry(function, relative: Int32(bitPattern: $0)) } ?? 0
+                        }
+                        followClosure(function: function, context: context, path: path,
                                       ownership: captureOwnership, holder: holder, depth: depth.intoContainer)
                     }
                     offset += 2 * MemoryLayout<UInt>.size

@@ -54,6 +54,12 @@ enum MangledName {
         scan(at: address, in: memory).map { RuntimeLayout.isIsolatedThickLoweredFunction($0.tail) } ?? false
     }
 
+    /// Whether the mangled name at `address` ends a thick `async` lowered function type
+    /// (``RuntimeLayout/isAsyncThickLoweredFunction(_:)``).
+    static func namesAsyncThickFunction(at address: UInt, in memory: ProcessMemory) -> Bool {
+        scan(at: address, in: memory).map { RuntimeLayout.isAsyncThickLoweredFunction($0.tail) } ?? false
+    }
+
     /// The index of the generic parameter the mangled type name at `address` is, when it is
     /// nothing else: a parameter of the outermost generic context
     /// (``RuntimeLayout/genericParameterIndex(_:)``).

@@ -67,6 +67,8 @@ final class MetadataCatalog {
         let isThickFunction: Bool
         /// Whether the closure is `@isolated(any)`: its isolation follows the two words.
         let isIsolatedFunction: Bool
+        /// Whether the closure is `async`: its function word is an async function pointer.
+        let isAsyncFunction: Bool
         /// When the capture's type is one of the closure's generic parameters, whose metadata
         /// the context keeps among its bindings: that binding's index.
         let binding: Int?
@@ -455,6 +457,7 @@ final class MetadataCatalog {
                 type: resolved?.type, ownership: ownership,
                 isThickFunction: resolved == nil && MangledName.namesThickFunction(at: name, in: memory),
                 isIsolatedFunction: resolved == nil && MangledName.namesIsolatedThickFunction(at: name, in: memory),
+                isAsyncFunction: resolved == nil && MangledName.namesAsyncThickFunction(at: name, in: memory),
                 binding: binding
             ))
         }

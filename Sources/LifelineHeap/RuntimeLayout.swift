@@ -177,6 +177,24 @@ enum RuntimeLayout {
         thickFunctionAttributes(tail)?.first == isolatedAnyAttribute
     }
 
+    /// Whether the plain bytes that end a mangled name end a thick `async` lowered function
+    /// type (`H` after the callee convention): its function word is an async function pointer
+    /// (``asyncFunctionEntry(_:)``).
+    static func isAsyncThickLoweredFunction(_ tail: [UInt8]) -> Bool {
+        guard let attributes = thickFunctionAttributes(tail) else { return false }
+        let afterIsolation = attributes.first == isolatedAnyAttribute ? attributes.dropFirst() : attributes
+        return afterIsolation.dropFirst().contains(asyncAttribute)
+    }
+
+    static let asyncAttribute = UInt8(ascii: "H")
+
+    /// An async function's value is the address of its `AsyncFunctionPointer`: a 32-bit
+    /// relative pointer to the function's entry, then its context's size. The entry of the one
+    /// at `pointer`, whose relative pointer is `relative`.
+    static func asyncFunctionEntry(_ pointer: UInt, relative: Int32) -> UInt {
+        UInt(bitPattern: Int(bitPattern: pointer) &+ Int(relative))
+    }
+
     /// The attributes of the thick lowered function type whose mangled name ends in `tail`,
     /// from its isolation (if any) on; `nil` when it names none.
     private static func thickFunctionAttributes(_ tail: [UInt8]) -> ArraySlice<UInt8>? {

@@ -121,4 +121,9 @@ import Testing
     func isolatedLoweredFunctionTypes(name: String, isIsolated: Bool) {
         #expect(RuntimeLayout.isIsolatedThickLoweredFunction(Array(name.utf8)) == isIsolated)
     }
+
+    @Test(arguments: [("xIeAgHr_", true), ("IegH_", true), ("Ieg_", false), ("IeAg_", false), ("IetH_", false)])
+    func asyncLoweredFunctionTypes(name: String, isAsync: Bool) {
+        #expect(RuntimeLayout.isAsyncThickLoweredFunction(Array(name.utf8)) == isAsync)
+    }
 }

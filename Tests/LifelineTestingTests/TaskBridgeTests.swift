@@ -7,43 +7,77 @@ import OpenCombineShim
 import Testing
 
 /// Pipelines that Swift concurrency code runs: a `Task` iterating a publisher with `for await`.
-/// The inspection does not read a task's frames, so what the task holds is said to be held by
-/// something not inspected, naming the `for await` loop that was still running.
+/// Inspection reads what a running task's closure captured, and the continuation by which the
+/// loop's subscriber resumes the task: a model that keeps the task that captures it is a loop
+/// through the task, which runs the subscription.
 @Suite("Task-bridged pipelines, recorded", .serialized)
 struct TaskBridgeTests {
-    @Test func aModelThatATaskKeepsIsSaidToBeHeldByTheTasksForAwaitLoop() throws {
+    /// The line of ItemsModel.swift that holds `text`.
+    private func itemsModelLine(_ text: String) throws -> Int {
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ThirdPartyStyle/ItemsModel.swift"),
+            encoding: .utf8
+        )
+        return try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(text) }) + 1
+    }
+
+    /// Records a screen that makes an `ItemsModel`, lets it render the store's items twice, and
+    /// lets go of it, calling `stop()` first when `stopping`.
+    private func recordScreen(stopping: Bool) throws -> Trace {
         let store = ItemsStore()
         let rendered = DispatchSemaphore(value: 0)
-        let trace = try Lifeline.record {
-            // The model's task captures it, and the model keeps the task: the screen lets go of
-            // the model at the end of this block, and the task keeps it.
+        return try Lifeline.record {
             let model = ItemsModel()
             Lifeline.track(model, name: "ItemsModel")
             model.start(store) { rendered.signal() }
             #expect(rendered.wait(timeout: .now() + .seconds(10)) == .success)
             store.items.send(["a"])
             #expect(rendered.wait(timeout: .now() + .seconds(10)) == .success)
+            if stopping {
+                model.stop()
+                // The cancelled loop ends, and the task lets go of its closure and the model.
+                let deadline = Date().addingTimeInterval(10)
+                while !model.isStopped, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+                #expect(model.isStopped)
+            }
         }
+    }
+
+    @Test func aModelThatKeepsTheTaskThatCapturesItIsALoopThroughTheTaskAndItsForAwaitLoop() throws {
+        let trace = try recordScreen(stopping: false)
         let lifecycles = TraceLifecycles(trace)
         let stop = try #require(trace.snapshots.last)
         let graph = OwnershipGraph(snapshot: stop, trace: trace)
         let model = try #require(stop.nodes.first { $0.kind == .root && $0.alive })
         let sentence = graph.sentence(explaining: lifecycles.whyAlive(model.id, in: graph), subject: "ItemsModel")
-        #expect(sentence.hasPrefix("ItemsModel is a registered root: what holds it is outside the graph (the stack, a global or a "
-            + "Task); a `for await` loop over a publisher was still running in a Task, whose frames the inspection does not read "
-            + "(AsyncPublisher.Iterator.Inner #"), "\(sentence)")
-        // The loop is named by its `for await` line: the iterator subscribes in code the compiler
-        // made for that statement, which DWARF gives line 0.
-        let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ThirdPartyStyle/ItemsModel.swift"),
-            encoding: .utf8
-        )
-        let loopLine = try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("for await items in") }) + 1
-        #expect(sentence.hasSuffix("(ItemsModel.swift:\(loopLine)))"), "\(sentence)")
-        // The iterator's subscription is Combine's own loop, held by the task: no finding claims
-        // more than the log proves. Nor does a stall: when recording stops, the loop's body may
-        // still be running with the last value, and the loop asks for the next one after it.
-        #expect(TraceAnalyzer().diagnose(lifecycles).isEmpty)
+        #expect(sentence == "ItemsModel is held by a retain cycle that nothing else in the graph holds: ItemsModel.task → "
+            + "Task.operation (closure) → ItemsModel", "\(sentence)")
+        // The screen let go of the model: only the loop holds it, and only the loop holds the
+        // task's handle, the one way to cancel its `for await` loop. The task is named by its
+        // closure's line, the loop by its `for await` line (the iterator subscribes in code the
+        // compiler made for that statement, which DWARF gives line 0).
+        let taskLine = try itemsModelLine("task = Task {"), loopLine = try itemsModelLine("for await items in")
+        let findings = TraceAnalyzer().diagnose(lifecycles)
+        #expect(findings.map(\.code) == ["retain-cycle"] && findings.map(\.severity) == [.error], "\(findings)")
+        let finding = try #require(findings.first)
+        #expect(finding.message.contains("The Task at ItemsModel.swift:\(taskLine) is suspended in a `for await` loop over "
+            + "AsyncPublisher.Iterator.Inner #"), "\(finding.message)")
+        #expect(finding.message.contains("(ItemsModel.swift:\(loopLine)): it runs until that publisher completes"), "\(finding.message)")
+        #expect(finding.fix.hasPrefix("Break the loop: cancel the Task at ItemsModel.swift:\(taskLine) on teardown"), "\(finding.fix)")
+        #expect(finding.fix.contains("in the closure at ItemsModel.swift:\(taskLine)"), "\(finding.fix)")
+        // The evidence is the loop's subscribe call, not the last event before the snapshot.
+        let first = try #require(finding.evidence.first.flatMap { seq in trace.events.first { $0.seq == seq } })
+        guard case .subscribe(_, let subscriber) = first.kind else {
+            Issue.record("the first evidence is \(first)")
+            return
+        }
+        #expect(trace.object(subscriber)?.shortTypeName == "AsyncPublisher.Iterator.Inner")
+    }
+
+    @Test func aModelWhoseScreenCancelsItsTaskIsNoFinding() throws {
+        let trace = try recordScreen(stopping: true)
+        let findings = TraceAnalyzer().diagnose(TraceLifecycles(trace))
+        #expect(findings.isEmpty, "\(findings)")
     }
 
     @Test func aForAwaitLoopStillInItsBodyWhenRecordingStopsHasNotStalled() throws {

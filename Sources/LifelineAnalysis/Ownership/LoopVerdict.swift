@@ -82,7 +82,11 @@ enum LoopVerdict: Hashable, Sendable {
             self = .ended(endings)
             return
         }
-        let holdsCancellable = loop.contains { snapshot.node($0)?.kind == .cancellable }
+        // The loop holds the way to end its subscription: its `AnyCancellable`, or the handle of
+        // a task suspended in a `for await` loop over it.
+        let holdsCancellable = loop.contains { id in
+            snapshot.node(id)?.kind == .cancellable || SuspendedTask(id, in: snapshot, trace: lifecycles.trace) != nil
+        }
         if !holdsCancellable, let handle = owners.first(where: { snapshot.node($0.from)?.kind == .cancellable }) {
             self = .cancelInReach(handle)
             return

@@ -61,7 +61,7 @@ public struct RetainCycleRule: DiagnosisRule {
                 Dictionary(ids.compactMap { history.cycle(containing: $0) }.map { ($0.objects[0], $0) }, uniquingKeysWith: { first, _ in first })
                     .values.filter { cycle in cycle.chain.allSatisfy { ids.contains($0.from) } }
             } ?? history.cycles.values.filter { Self.isChecked($0.chain, in: snapshot) }
-            for cycle in candidates where Self.holdsCombineObject(cycle, in: snapshot) {
+            for cycle in candidates where Self.holdsCombineObject(cycle, in: snapshot, trace: lifecycles.trace) {
                 latest[cycle.chain] = position
             }
         }
@@ -94,8 +94,11 @@ public struct RetainCycleRule: DiagnosisRule {
     ) -> Diagnosis? {
         let snapshot = graph.snapshot
         let objects = cycle.chainObjects
-        let made = Self.events(making: objects, before: snapshot.seq, lifecycles: lifecycles)
-        let holding: String
+        // A task on the loop suspended in a `for await` loop runs that loop's subscription: its
+        // subscriber's subscribe call made it.
+        let suspended = cycle.objects.compactMap { SuspendedTask($0, in: snapshot, trace: lifecycles.trace) }
+        let made = Self.events(making: objects + suspended.map(\.subscriber), before: snapshot.seq, lifecycles: lifecycles)
+        var holding: String
         var cited: [UInt64] = []
         switch verdict {
         case .ended(let endings):
@@ -117,6 +120,10 @@ public struct RetainCycleRule: DiagnosisRule {
         case .cancelInReach, .unknown:
             return nil
         }
+        holding += suspended.map { waiting in
+            " \(waiting.name(in: lifecycles, startingASentence: true)) is suspended in a `for await` loop over \(lifecycles.name(waiting.subscriber)): it runs "
+                + "until that publisher completes or the task is cancelled through its handle, which only the loop holds."
+        }.joined()
         // Without calls that made the loop, the first events of its objects; the last event
         // before the snapshot, which may be any pipeline's, only when it has none.
         let seen = Array(Set(objects.compactMap(lifecycles.firstSeen))).sorted()
@@ -140,6 +147,10 @@ public struct RetainCycleRule: DiagnosisRule {
             fix = "Break the loop where the work ends: an operator's or a subscription's cancel() and completion must cancel "
                 + "what it subscribed to and let go of (set to nil) its subscription and its subscriber"
                 + (weakening.map { "; or \($0)." } ?? ".")
+        } else if let task = suspended.first {
+            fix = "Break the loop: cancel \(task.name(in: lifecycles)) on teardown (`task?.cancel()`, before the owner is released: "
+                + "its `for await` loop ends when the task is cancelled), or " + (weakening.map { "\($0) and leave the loop once it is nil" }
+                    ?? "make one of the references weak") + "."
         } else {
             fix = "Break the loop: " + (weakening ?? "make one of the references weak") + ", or cancel the subscription on "
                 + "teardown (call cancel() on the AnyCancellable, or empty the set that stores it) before the owner is released."
@@ -214,10 +225,13 @@ public struct RetainCycleRule: DiagnosisRule {
         }
     }
 
-    /// Whether the loop holds a subscriber, a subscription or an `AnyCancellable`: a loop of
-    /// the program's objects alone is no business of this rule.
-    static func holdsCombineObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot) -> Bool {
-        cycle.objects.contains { id in [.subscriber, .subscription, .cancellable].contains(snapshot.node(id)?.kind) }
+    /// Whether the loop holds a subscriber, a subscription, an `AnyCancellable` or a `Task`
+    /// suspended in a `for await` loop over a publisher (``SuspendedTask``): a loop of the
+    /// program's objects alone is no business of this rule.
+    static func holdsCombineObject(_ cycle: RetainCycle, in snapshot: TraceSnapshot, trace: Trace) -> Bool {
+        cycle.objects.contains { id in
+            [.subscriber, .subscription, .cancellable].contains(snapshot.node(id)?.kind) || SuspendedTask(id, in: snapshot, trace: trace) != nil
+        }
     }
 
     /// Whether the snapshot checked every holder on `chain` itself: a per-call snapshot takes
@@ -295,7 +309,7 @@ extension OwnershipGraph {
         let position = snapshots.firstIndex { $0.index == snapshot.index && $0.seq == snapshot.seq } ?? snapshots.endIndex - 1
         let through = position >= 0 ? snapshots[...position] : snapshots[...]
         return strongCycles.filter { cycle in
-            RetainCycleRule.holdsCombineObject(cycle, in: snapshot) && RetainCycleRule.isChecked(cycle.chain, in: snapshot)
+            RetainCycleRule.holdsCombineObject(cycle, in: snapshot, trace: lifecycles.trace) && RetainCycleRule.isChecked(cycle.chain, in: snapshot)
                 && !LoopVerdict.isLibraryOwn(cycle, in: lifecycles.trace)
                 && LoopVerdict(of: cycle, in: self, through: through, lifecycles: lifecycles).isReported
         }
