@@ -329,3 +329,4 @@ extension ProvenLeakVerdictTests {
         #expect(kept, "the multicast's subject subscriber no longer holds its subject weakly: the test no longer shows the case")
     }
 }
+

@@ -33,6 +33,8 @@ struct TaskBridgeTests {
             #expect(rendered.wait(timeout: .now() + .seconds(10)) == .success)
             store.items.send(["a"])
             #expect(rendered.wait(timeout: .now() + .seconds(10)) == .success)
+            // The loop asked for its first value, its second, and, once it waits again, its third.
+            for _ in 0..<3 { #expect(store.asked.wait(timeout: .now() + .seconds(10)) == .success) }
             if stopping {
                 model.stop()
                 // The cancelled loop ends, and the task lets go of its closure and the model.
@@ -72,6 +74,28 @@ struct TaskBridgeTests {
             return
         }
         #expect(trace.object(subscriber)?.shortTypeName == "AsyncPublisher.Iterator.Inner")
+    }
+
+    @Test func aModelATaskKeepsWithoutAHandleIsHeldByTheTaskThatRunsOnByItself() throws {
+        let store = ItemsStore()
+        let rendered = DispatchSemaphore(value: 0)
+        let trace = try Lifeline.record {
+            let model = ItemsFeedModel()
+            Lifeline.track(model, name: "ItemsFeedModel")
+            model.start(store) { rendered.signal() }
+            #expect(rendered.wait(timeout: .now() + .seconds(10)) == .success)
+            // The loop asked for its first value and, once it waits again, its second.
+            for _ in 0..<2 { #expect(store.asked.wait(timeout: .now() + .seconds(10)) == .success) }
+        }
+        let stop = try #require(trace.snapshots.last)
+        let graph = OwnershipGraph(snapshot: stop, trace: trace)
+        let model = try #require(stop.nodes.first { $0.kind == .root && $0.alive })
+        let sentence = graph.sentence(explaining: TraceLifecycles(trace).whyAlive(model.id, in: graph), subject: "ItemsFeedModel")
+        #expect(sentence.hasPrefix("Task.operation (closure) → ItemsFeedModel keeps ItemsFeedModel alive, and Task runs on by itself: "
+            + "it is suspended in a `for await` loop over AsyncPublisher.Iterator.Inner"), "\(sentence)")
+        #expect(sentence.hasSuffix("until that publisher completes or the task is cancelled; nothing in the graph holds its handle"))
+        // No loop, and the store can still complete the task's loop: nothing proves a leak.
+        #expect(TraceAnalyzer().diagnose(trace).isEmpty)
     }
 
     @Test func aModelWhoseScreenCancelsItsTaskIsNoFinding() throws {

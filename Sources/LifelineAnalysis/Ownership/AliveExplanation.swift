@@ -54,6 +54,15 @@ extension OwnershipGraph {
         case .unheld(_, let path) where path.isEmpty:
             return "nothing in the graph holds \(subject): only the stack, a global, a Task or something the inspection "
                 + "could not see can" + forAwaitLoops
+        case .unheld(let origin, let path) where trace.object(origin)?.typeName == SuspendedTask.typeName:
+            // A running task holds itself until its closure returns: what keeps it is its work.
+            let waiting = SuspendedTask(origin, in: snapshot, trace: trace).map { task in
+                let loop = trace.object(task.subscriber)?.placedName ?? distinctName(of: task.subscriber)
+                return ": it is suspended in a `for await` loop over \(loop), until that publisher completes "
+                    + "or the task is cancelled"
+            } ?? " until its closure returns"
+            return "\(words(path)) keeps \(subject) alive, and \(distinctName(of: origin)) runs on by itself\(waiting); nothing in "
+                + "the graph holds its handle"
         case .unheld(let origin, let path):
             return "\(words(path)) keeps \(subject) alive, and nothing in the graph holds \(distinctName(of: origin))"
         case .heldByCycle(let cycle, let path) where path.isEmpty:

@@ -1,3 +1,4 @@
+import Dispatch
 import OpenCombineShim
 import Synchronization
 
@@ -7,6 +8,14 @@ import Synchronization
 /// until the store completes.
 final class ItemsStore: @unchecked Sendable {
     let items = CurrentValueSubject<[String], Never>([])
+    /// Signalled each time a reader asks for more items: a `for await` loop asks once it
+    /// waits for its next value again.
+    let asked = DispatchSemaphore(value: 0)
+
+    /// The items, as readers iterate them.
+    var updates: AnyPublisher<[String], Never> {
+        items.handleEvents(receiveRequest: { [asked] _ in asked.signal() }).eraseToAnyPublisher()
+    }
 }
 
 final class ItemsModel: @unchecked Sendable {
@@ -16,7 +25,7 @@ final class ItemsModel: @unchecked Sendable {
 
     func start(_ store: ItemsStore, rendering done: @escaping @Sendable () -> Void) {
         task = Task {
-            for await items in store.items.values {
+            for await items in store.updates.values {
                 self.render(items)
                 done()
             }
