@@ -85,9 +85,10 @@ import Testing
         let lines = source.split(separator: "\n")
         #expect(lines.first == "@startuml" && lines.last == "@enduml")
         #expect(lines.filter { $0 == "@enduml" }.count == 1, "a label ended the diagram early")
-        guard let plantuml = ["/usr/bin/plantuml", "/usr/local/bin/plantuml"].first(where: FileManager.default.isExecutableFile) else {
-            return
-        }
+        let plantuml = try #require(
+            ["/usr/bin/plantuml", "/usr/local/bin/plantuml"].first(where: FileManager.default.isExecutableFile),
+            "plantuml is not installed: scripts/setup.sh installs it"
+        )
         let process = Process()
         process.executableURL = URL(fileURLWithPath: plantuml)
         process.arguments = ["-syntax"]

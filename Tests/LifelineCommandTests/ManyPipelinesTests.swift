@@ -29,13 +29,15 @@ struct ManyPipelinesTests {
         #expect(svg.contains("× \(Self.count - 1) pipelines like this"))
         let width = svg.firstRange(of: " width=\"").map { Int(svg[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } ?? 0
         #expect(width > 0 && width <= 1_200)
-        if let xmllint = ["/usr/bin/xmllint", "/bin/xmllint"].first(where: FileManager.default.isExecutableFile) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: xmllint)
-            process.arguments = ["--noout", output.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "xmllint rejects the SVG")
-        }
+        let xmllint = try #require(
+            ["/usr/bin/xmllint", "/bin/xmllint"].first(where: FileManager.default.isExecutableFile),
+            "xmllint is not installed: scripts/setup.sh installs it"
+        )
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: xmllint)
+        process.arguments = ["--noout", output.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "xmllint rejects the SVG")
     }
 }

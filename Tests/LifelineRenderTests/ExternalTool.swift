@@ -1,6 +1,7 @@
 import Foundation
 
-/// A command-line checker the tests run when it is installed: `plantuml`, `xmllint`.
+/// A command-line checker the tests run: `plantuml`, `xmllint`. `scripts/setup.sh` installs
+/// them, so one that is missing fails the test that needs it rather than skipping its check.
 struct ExternalTool: Sendable {
     let name: String
 
@@ -13,13 +14,12 @@ struct ExternalTool: Sendable {
         return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    var isInstalled: Bool { path != nil }
-
     /// Runs the tool with `arguments`, feeding `input` on standard input.
     /// - Returns: The exit status and everything it printed (standard output, then error).
     func run(_ arguments: [String], input: String) throws -> (status: Int32, output: String) {
+        guard let path else { throw NotInstalled(name: name) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path!)
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
@@ -49,4 +49,10 @@ struct ExternalTool: Sendable {
 private final class ReadResult: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     var value = Data()
+}
+
+/// A checker the tests need is not on `PATH`.
+struct NotInstalled: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "\(name) is not installed: scripts/setup.sh installs it" }
 }

@@ -16,8 +16,7 @@ import Testing
         #expect(SampleFixtures.samples.count == SampleFixtures.names.count)
     }
 
-    @Test(.enabled(if: ExternalTool.plantUML.isInstalled, "plantuml is not installed (apt-get install plantuml): the samples' PlantUML was not checked"),
-          arguments: SampleFixtures.samples)
+    @Test(arguments: SampleFixtures.samples)
     func plantUMLAcceptsTheSampleDiagram(_ sample: GoldenFileTests.Sample) throws {
         try OutputCheck.checkPlantUML([true, false].map { folding in
             ("\(sample.name)\(folding ? "" : " unfolded")",
