@@ -89,7 +89,8 @@ public struct TraceComparison: Sendable {
 
     /// Compares `new` with `base`, diagnosing both with `analyzer`.
     public init(base: TraceLifecycles, new: TraceLifecycles, analyzer: TraceAnalyzer = TraceAnalyzer()) {
-        let base = Side(base, analyzer: analyzer), new = Side(new, analyzer: analyzer)
+        // The two sides are diagnosed at once: each takes about what a `diagnose` does.
+        let (base, new) = BothAtOnce.run({ Side(base, analyzer: analyzer) }, { Side(new, analyzer: analyzer) })
         self.base = base
         self.new = new
 

@@ -38,9 +38,12 @@ struct DiffCommand: ParsableCommand {
     var newOnly = false
 
     func run() throws {
-        let comparison = TraceComparison(
-            base: TraceLifecycles(try TraceFile.read(base)), new: TraceLifecycles(try TraceFile.read(new))
+        // The two logs are read at once; an unreadable base is reported first.
+        let (base, new) = (self.base, self.new)
+        let (baseLifecycles, newLifecycles) = try BothAtOnce.run(
+            { TraceLifecycles(try TraceFile.read(base)) }, { TraceLifecycles(try TraceFile.read(new)) }
         )
+        let comparison = TraceComparison(base: baseLifecycles, new: newLifecycles)
         let report = ComparisonReport(comparison: comparison)
         switch format {
         case .text: print(report.renderText(), terminator: "")
