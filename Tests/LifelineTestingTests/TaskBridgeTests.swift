@@ -22,11 +22,12 @@ struct TaskBridgeTests {
     }
 
     /// Records a screen that makes an `ItemsModel`, lets it render the store's items twice, and
-    /// lets go of it, calling `stop()` first when `stopping`.
-    private func recordScreen(stopping: Bool) throws -> Trace {
+    /// lets go of it, calling `stop()` first when `stopping`; with a snapshot after every call
+    /// when `everyCall`.
+    private func recordScreen(stopping: Bool, everyCall: Bool) throws -> Trace {
         let store = ItemsStore()
         let rendered = DispatchSemaphore(value: 0)
-        return try Lifeline.record {
+        return try Lifeline.record(options: RecordingOptions(snapshots: everyCall ? .everyCall : .atStop)) {
             let model = ItemsModel()
             Lifeline.track(model, name: "ItemsModel")
             model.start(store) { rendered.signal() }
@@ -45,8 +46,9 @@ struct TaskBridgeTests {
         }
     }
 
-    @Test func aModelThatKeepsTheTaskThatCapturesItIsALoopThroughTheTaskAndItsForAwaitLoop() throws {
-        let trace = try recordScreen(stopping: false)
+    @Test(arguments: [false, true])
+    func aModelThatKeepsTheTaskThatCapturesItIsALoopThroughTheTaskAndItsForAwaitLoop(everyCall: Bool) throws {
+        let trace = try recordScreen(stopping: false, everyCall: everyCall)
         let lifecycles = TraceLifecycles(trace)
         let stop = try #require(trace.snapshots.last)
         let graph = OwnershipGraph(snapshot: stop, trace: trace)
@@ -98,8 +100,9 @@ struct TaskBridgeTests {
         #expect(TraceAnalyzer().diagnose(trace).isEmpty)
     }
 
-    @Test func aModelWhoseScreenCancelsItsTaskIsNoFinding() throws {
-        let trace = try recordScreen(stopping: true)
+    @Test(arguments: [false, true])
+    func aModelWhoseScreenCancelsItsTaskIsNoFinding(everyCall: Bool) throws {
+        let trace = try recordScreen(stopping: true, everyCall: everyCall)
         let findings = TraceAnalyzer().diagnose(TraceLifecycles(trace))
         #expect(findings.isEmpty, "\(findings)")
     }
