@@ -27,6 +27,7 @@ public struct TraceAnalyzer: Sendable {
         CompletionDuringCancelRule(),
         DuplicateCompletionRule(),
         DuplicateSubscriptionRule(),
+        GrowingSubscriptionsRule(),
         ValueBeforeSubscriptionRule(),
         ZeroDemandRequestRule(),
         ConcurrentDeliveryRule(),
