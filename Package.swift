@@ -100,6 +100,15 @@ let package = Package(
             name: "AccountSettingsApp", dependencies: [combine], path: "Tests/Apps/AccountSettings",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "GroceryListApp", dependencies: [combine], path: "Tests/Apps/GroceryList",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "grocery-list",
+            dependencies: ["Lifeline", "GroceryListApp"],
+            path: "Tests/Apps/grocery-list"
+        ),
         .executableTarget(
             name: "account-settings",
             dependencies: ["Lifeline", "AccountSettingsApp"],
@@ -174,6 +183,7 @@ let package = Package(
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
                 "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", "AccountSettingsApp",
+                "GroceryListApp",
                 combine,
             ]
         ),
