@@ -100,8 +100,10 @@ let package = Package(
             name: "AccountSettingsApp", dependencies: [combine], path: "Tests/Apps/AccountSettings",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The grocery list marks its pipelines with `.lifeline(_:)`, so that it can be recorded in
+        // operator-only mode too: it imports Lifeline.
         .target(
-            name: "GroceryListApp", dependencies: [combine], path: "Tests/Apps/GroceryList",
+            name: "GroceryListApp", dependencies: [combine, "Lifeline"], path: "Tests/Apps/GroceryList",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(

@@ -13,7 +13,8 @@ import Testing
 /// that update subjects, `sink` with `[weak self]`. Its two documented bugs are a recipe model
 /// that keeps the task that keeps it after its screen let go of it (`retain-cycle`) and a
 /// coupon wallet that drops its token with `_ =` (`cancelled-immediately`): exactly those are
-/// found, with the default recording and with snapshots after every call.
+/// found, with the default recording, with snapshots after every call, and recording only the
+/// pipelines the app marked with `.lifeline(_:)`.
 @Suite("The grocery list app's findings", .serialized)
 struct GroceryListAppTests {
     /// Runs the app under recording and diagnoses the log. The list screen stays open, so its
@@ -59,7 +60,7 @@ struct GroceryListAppTests {
 
         let cycle = try #require(diagnoses.first { $0.code == "retain-cycle" }, "\(report)")
         let taskLine = try Self.line(of: "task = Task {", in: "RecipeModel.swift")
-        let loopLine = try Self.line(of: "for await stock in pantry.$stock.values", in: "RecipeModel.swift")
+        let loopLine = try Self.line(of: "for await stock in pantry.$stock.lifeline(\"recipe pantry\").values", in: "RecipeModel.swift")
         #expect(cycle.severity == .error, "\(cycle)")
         // The loop is the model and its task, whichever of the two the sentence starts from.
         #expect(cycle.message.firstMatch(of: #/^Retain cycle: (RecipeModel\.task → Task( #[0-9]+)?\.operation \(closure\) → RecipeModel|Task( #[0-9]+)?\.operation \(closure\) → RecipeModel\.task → Task( #[0-9]+)?)\. /#) != nil,
@@ -67,7 +68,7 @@ struct GroceryListAppTests {
         let kept = cycle.objects.compactMap { lifecycles.trace.object($0)?.shortTypeName }
         #expect(Set(kept) == ["Task", "RecipeModel"], "\(kept)")
         #expect(cycle.message.contains("The Task at RecipeModel.swift:\(taskLine) is suspended in a `for await` loop over "
-            + "AsyncPublisher.Iterator.Inner #"), "\(cycle.message)")
+            + "AsyncPublisher.Iterator.Inner \"recipe pantry\" #"), "\(cycle.message)")
         #expect(cycle.message.contains("(RecipeModel.swift:\(loopLine)): it runs until that publisher completes"), "\(cycle.message)")
         #expect(cycle.fix.hasPrefix("Break the loop: cancel the Task at RecipeModel.swift:\(taskLine) on teardown"), "\(cycle.fix)")
         // Its evidence starts at the loop's subscribe call.
@@ -78,14 +79,21 @@ struct GroceryListAppTests {
         }
         #expect(lifecycles.trace.object(subscriber)?.shortTypeName == "AsyncPublisher.Iterator.Inner")
 
+        let pipelines = TracePipelines(lifecycles)
+        let loops = pipelines.pipelines(citedBy: cycle).compactMap(pipelines.pipeline)
+        #expect(loops.map(\.name) == ["RecipeModel.swift:\(loopLine)"], "\(loops.map(\.name))")
+
+        // The pipeline is named by its `.lifeline("coupons")` line, and the token by the line
+        // of the `sink` that made it.
         let dropped = try #require(diagnoses.first { $0.code == "cancelled-immediately" }, "\(report)")
+        let hopLine = try Self.line(of: ".lifeline(\"coupons\")", in: "CouponWallet.swift")
         let sinkLine = try Self.line(of: ".sink { [weak self] code in", in: "CouponWallet.swift")
         #expect(dropped.severity == .warning, "\(dropped)")
-        #expect(report.contains("→ Sink #") && report.contains(", subscribed in CouponWallet.start at CouponWallet.swift:\(sinkLine)\n"), "\(report)")
-        #expect(dropped.message.contains("its AnyCancellable was released in CouponWallet.start"), "\(dropped.message)")
-        let pipelines = TracePipelines(lifecycles)
+        #expect(dropped.message.contains("its AnyCancellable was released in CouponWallet.start at CouponWallet.swift:"), "\(dropped.message)")
+        #expect(dropped.message.contains("the function that subscribed Sink \"coupons\" #")
+            && dropped.message.contains("(CouponWallet.swift:\(hopLine)) at line \(sinkLine)."), "\(dropped.message)")
         let cited = pipelines.pipelines(citedBy: dropped).compactMap(pipelines.pipeline)
-        #expect(cited.map(\.name) == ["CouponWallet.swift:\(sinkLine)"], "\(cited.map(\.name))")
+        #expect(cited.map(\.name) == ["CouponWallet.swift:\(hopLine)"], "\(cited.map(\.name))")
         return cycle
     }
 
@@ -105,5 +113,19 @@ struct GroceryListAppTests {
         let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(snapshots: .everyCall))
         _ = try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
         AppPictures.wholeLogFittingAPage(lifecycles, diagnoses: diagnoses)
+    }
+
+    /// Recording only the hops the app marked with `.lifeline(_:)`: its six marked pipelines,
+    /// and the same two bugs.
+    @Test func recordingOnlyItsLifelineHopsItGivesExactlyItsBugs() throws {
+        let (lifecycles, diagnoses) = try diagnose(options: RecordingOptions(automatic: false))
+        _ = try expectExactlyTheAppsBugs(diagnoses, in: lifecycles)
+        let names = TracePipelines(lifecycles).pipelines.map(\.name).sorted()
+        let marked = try [
+            ("CouponWallet.swift", ".lifeline(\"coupons\")"), ("DealsFeed.swift", ".lifeline(\"deals\")"),
+            ("ListViewModel.swift", ".lifeline(\"list\")"), ("ListViewModel.swift", ".lifeline(\"pantry\")"),
+            ("ListViewModel.swift", ".lifeline(\"sync state\")"), ("RecipeModel.swift", ".lifeline(\"recipe pantry\")"),
+        ].map { file, text in "\(file):\(try Self.line(of: text, in: file))" }
+        #expect(names == marked.sorted(), "\(names)")
     }
 }

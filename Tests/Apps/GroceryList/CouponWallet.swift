@@ -1,4 +1,5 @@
 import Foundation
+import Lifeline
 #if canImport(Combine)
 import Combine
 #else
@@ -25,6 +26,7 @@ final class CouponWallet: @unchecked Sendable {
     func start() {
         _ = server.coupons
             .receive(on: queues.ui)
+            .lifeline("coupons")
             .sink { [weak self] code in self?.codes.append(code) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Lifeline
 #if canImport(Combine)
 import Combine
 #else
@@ -17,6 +18,7 @@ struct DealsFeed: Sendable {
         AsyncStream { continuation in
             let subscription = server.deals
                 .filter { wanted($0.name) }
+                .lifeline("deals")
                 .sink { continuation.yield($0) }
             continuation.onTermination = { _ in subscription.cancel() }
         }

@@ -8,6 +8,10 @@ import Foundation
 /// through `sink` with `[weak self]`; three queues. Two bugs: ``RecipeModel`` keeps the task
 /// that keeps it, and its screen lets go of it without cancelling the task (`retain-cycle`),
 /// and ``CouponWallet`` drops its token with `_ =` (`cancelled-immediately`).
+///
+/// Each of its six pipelines is marked with `.lifeline(_:)`, as a developer who suspects them
+/// would, so that `LIFELINE_OPTIONS=operator-only` records those hops alone; recorded either
+/// way, Lifeline finds the same two bugs.
 public final class GroceryListApp: @unchecked Sendable {
     /// What the app showed, once it is quiet.
     public struct Summary: Equatable, Sendable {

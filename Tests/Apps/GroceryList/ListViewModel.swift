@@ -1,4 +1,5 @@
 import Foundation
+import Lifeline
 #if canImport(Combine)
 import Combine
 #else
@@ -33,7 +34,7 @@ final class ListViewModel: ObservableObject, @unchecked Sendable {
 
         let items = store.items
         listTask = Task { [weak self] in
-            for await list in items.values {
+            for await list in items.lifeline("list").values {
                 let prices = await server.prices(of: list.map(\.name))
                 guard let self else { return }
                 self.show(list, prices: prices)
@@ -41,7 +42,7 @@ final class ListViewModel: ObservableObject, @unchecked Sendable {
         }
         let stock = pantry.$stock
         pantryTask = Task { [weak self] in
-            for await stock in stock.values {
+            for await stock in stock.lifeline("pantry").values {
                 guard let self else { return }
                 self.queues.ui.async { [weak self] in self?.atHome = stock }
             }
@@ -49,6 +50,7 @@ final class ListViewModel: ObservableObject, @unchecked Sendable {
 
         store.syncState
             .receive(on: queues.ui)
+            .lifeline("sync state")
             .sink { [weak self] state in
                 switch state {
                 case .idle: self?.status = ""

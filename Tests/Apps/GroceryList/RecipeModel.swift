@@ -1,4 +1,5 @@
 import Foundation
+import Lifeline
 
 /// The recipe screen's model: which of a recipe's ingredients the pantry lacks, kept up to date
 /// from the pantry's `@Published` stock.
@@ -24,7 +25,7 @@ final class RecipeModel: @unchecked Sendable {
         self.ingredients = ingredients
         self.queues = queues
         task = Task {
-            for await stock in pantry.$stock.values {
+            for await stock in pantry.$stock.lifeline("recipe pantry").values {
                 self.apply(stock)
             }
         }
