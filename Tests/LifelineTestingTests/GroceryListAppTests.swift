@@ -19,6 +19,10 @@ import Testing
 struct GroceryListAppTests {
     /// Runs the app under recording and diagnoses the log. The list screen stays open, so its
     /// tasks' loops are still running when the recording stops.
+    ///
+    /// The app returns once the closed recipe's model has shown the pantry's last change; its
+    /// task then goes back to waiting in `for await` at once, with nothing else to do, and the
+    /// stop snapshot is taken after the app's queues drained, a few milliseconds later.
     private func diagnose(options: RecordingOptions) throws -> (TraceLifecycles, [Diagnosis]) {
         var app: GroceryListApp?
         var summary: GroceryListApp.Summary?
