@@ -100,6 +100,17 @@ let package = Package(
             name: "AccountSettingsApp", dependencies: [combine], path: "Tests/Apps/AccountSettings",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The grocery list marks its pipelines with `.lifeline(_:)`, so that it can be recorded in
+        // operator-only mode too: it imports Lifeline.
+        .target(
+            name: "GroceryListApp", dependencies: [combine, "Lifeline"], path: "Tests/Apps/GroceryList",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "grocery-list",
+            dependencies: ["Lifeline", "GroceryListApp"],
+            path: "Tests/Apps/grocery-list"
+        ),
         .executableTarget(
             name: "account-settings",
             dependencies: ["Lifeline", "AccountSettingsApp"],
@@ -174,6 +185,7 @@ let package = Package(
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
                 "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", "AccountSettingsApp",
+                "GroceryListApp",
                 combine,
             ]
         ),

@@ -5,13 +5,13 @@
 # distinct sets of (code, fingerprint) the runs gave and how many runs gave each. One set per
 # line of output is the goal: the same bug, the same fingerprint, in every run.
 #
-# Usage: scripts/fingerprints.sh [RUNS] [APP ...]   (apps by executable name, default all six)
+# Usage: scripts/fingerprints.sh [RUNS] [APP ...]   (apps by executable name, default all seven)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10}
 shift || true
 apps=("$@")
-[ ${#apps[@]} -gt 0 ] || apps=(news-reader portfolio chat-client photo-backup download-center account-settings)
+[ ${#apps[@]} -gt 0 ] || apps=(news-reader portfolio chat-client photo-backup download-center account-settings grocery-list)
 swift build --product lifeline >/dev/null
 for app in "${apps[@]}"; do swift build --product "$app" >/dev/null; done
 bin=$(swift build --show-bin-path)
