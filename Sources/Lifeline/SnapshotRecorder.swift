@@ -719,6 +719,7 @@ final class SnapshotRecorder: Sendable {
     ) -> TraceSnapshot.Node.Kind {
         if roots[id] != nil { return .root }
         if node.isCollection { return .collection }
+        if node.typeName == HeapGraph.taskTypeName { return .task }
         let short = shortened(node.typeName)
         if short == "AnyCancellable" { return .cancellable }
         if short == "PassthroughSubject" || short == "CurrentValueSubject" { return .subject }

@@ -4,6 +4,9 @@
 /// Addresses are only meaningful while inspection runs (an address is reused as soon as its
 /// object dies); the recorder turns them into trace ids at once.
 package struct HeapGraph: Sendable {
+    /// The type name of a Swift concurrency task's node (``HeapWalk/taskLayout(at:)``).
+    package static let taskTypeName = "Swift.Task"
+
     /// One object inspection reached.
     package struct Node: Hashable, Sendable {
         package let address: UInt

@@ -1,7 +1,4 @@
 extension HeapWalk {
-    /// The type name a task's node gets.
-    static let taskTypeName = "Swift.Task"
-
     /// The layout of the Swift concurrency task at `address` (``RuntimeLayout/taskMetadataKind``),
     /// or `nil` for one the walk does not read: a child, task group or `async let` task, one
     /// whose future fragment does not name a result type the catalog knows, or one not in a
@@ -27,7 +24,7 @@ extension HeapWalk {
         let running = queue & RuntimeLayout.futureStatusMask == RuntimeLayout.futureRunningStatus
         let fields = running ? [ClassLayout.Field(name: "operation", offset: contextOffset, type: AnyObject.self, ownership: .strong)] : []
         return ClassLayout(
-            type: AnyObject.self, typeName: Self.taskTypeName, instanceSize: headerSize, fields: fields, referenceFields: fields,
+            type: AnyObject.self, typeName: HeapGraph.taskTypeName, instanceSize: headerSize, fields: fields, referenceFields: fields,
             isSystemLibrary: false, collectionType: nil, selfReferences: running ? 1 : 0
         )
     }

@@ -55,6 +55,9 @@ extension TraceSnapshot {
             /// A global or static variable of the program: its storage, which holds what its
             /// edges lead to for as long as the program runs, unless the program assigns it.
             case global
+            /// A Swift concurrency task (`Task { … }`): while it runs, it holds what its closure
+            /// captured (`operation (closure)`) and runs on by itself until the closure returns.
+            case task
 
             /// Whether the node holds what it reaches from outside the program's objects: a
             /// root the user registered, or a global variable.

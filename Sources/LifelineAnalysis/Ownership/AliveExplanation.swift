@@ -54,7 +54,7 @@ extension OwnershipGraph {
         case .unheld(_, let path) where path.isEmpty:
             return "nothing in the graph holds \(subject): only the stack, a global, a Task or something the inspection "
                 + "could not see can" + forAwaitLoops
-        case .unheld(let origin, let path) where trace.object(origin)?.typeName == SuspendedTask.typeName:
+        case .unheld(let origin, let path) where node(origin)?.kind == .task:
             // A running task holds itself until its closure returns: what keeps it is its work.
             let waiting = SuspendedTask(origin, in: snapshot, trace: trace).map { task in
                 let loop = trace.object(task.subscriber)?.placedName ?? distinctName(of: task.subscriber)

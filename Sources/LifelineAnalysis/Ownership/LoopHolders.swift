@@ -84,7 +84,7 @@ enum LoopHolders: Hashable, Sendable {
     static func isOwner(_ holder: TraceObjectID, in snapshot: TraceSnapshot) -> Bool {
         guard let node = snapshot.node(holder), node.alive else { return false }
         switch node.kind {
-        case .root, .global, .object, .closureContext, .cancellable: return true
+        case .root, .global, .object, .closureContext, .task, .cancellable: return true
         case .collection: return !RetainCycleRule.isCombineStorage(holder, in: snapshot)
         case .publisher, .subscription, .subscriber, .subject: return false
         }

@@ -189,16 +189,17 @@ public struct OwnershipGraph: Sendable {
     }
 
     /// Which object a cycle's chain starts from: a registered root, then another user object,
-    /// then an AnyCancellable or a collection, then the rest; ties by id.
+    /// then a task, then an AnyCancellable or a collection, then the rest; ties by id.
     static func precedesAsCycleStart(_ lhs: TraceSnapshot.Node, _ rhs: TraceSnapshot.Node) -> Bool {
         func rank(_ kind: TraceSnapshot.Node.Kind) -> Int {
             switch kind {
             case .root, .global: return 0
             case .object, .closureContext: return 1
-            case .cancellable, .collection: return 2
-            case .subscriber: return 3
-            case .subscription: return 4
-            case .subject, .publisher: return 5
+            case .task: return 2
+            case .cancellable, .collection: return 3
+            case .subscriber: return 4
+            case .subscription: return 5
+            case .subject, .publisher: return 6
             }
         }
         return (rank(lhs.kind), lhs.id) < (rank(rhs.kind), rhs.id)

@@ -14,12 +14,9 @@ struct SuspendedTask: Hashable, Sendable {
     /// The subscriber whose continuation the task waits on.
     let subscriber: TraceObjectID
 
-    /// The type name heap inspection gives a task.
-    static let typeName = "Swift.Task"
-
     /// The task `id` of `snapshot`, when it is suspended on a subscriber.
     init?(_ id: TraceObjectID, in snapshot: TraceSnapshot, trace: Trace) {
-        guard trace.object(id)?.typeName == Self.typeName else { return nil }
+        guard snapshot.node(id)?.kind == .task else { return nil }
         let subscriber = snapshot.holders(of: id).lazy.filter { holder in
             snapshot.edges(from: holder).contains { $0.to == id && $0.ownership == .unownedUnsafe }
         }.compactMap { holder -> TraceObjectID? in

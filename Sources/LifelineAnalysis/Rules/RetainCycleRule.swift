@@ -219,7 +219,7 @@ public struct RetainCycleRule: DiagnosisRule {
               lifecycles.lifecycles(ofSubscription: id).isEmpty
         else { return false }
         switch node.kind {
-        case .root, .global, .object, .closureContext, .cancellable: return true
+        case .root, .global, .object, .closureContext, .task, .cancellable: return true
         case .collection: return !isCombineStorage(id, in: snapshot)
         case .publisher, .subscription, .subscriber, .subject: return false
         }

@@ -132,7 +132,7 @@ public enum OwnershipDOTRenderer {
         case .subscription: return .subscription
         case .subscriber: return .subscriber
         case .cancellable: return .cancellable
-        case .root, .global, .object, .collection, .closureContext: return .userObject
+        case .root, .global, .object, .collection, .closureContext, .task: return .userObject
         }
     }
 
