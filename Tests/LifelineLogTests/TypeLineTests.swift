@@ -16,7 +16,7 @@ import Testing
     static func log(objects: Int, format: TraceLogFormat, typeLine: Bool = true) -> Data {
         var bytes = Data()
         let add = { (line: UnsafeRawBufferPointer) in bytes.append(contentsOf: line) }
-        let version = format == .binary ? TraceHeader.typedBinaryVersion : TraceHeader.jsonLinesVersion
+        let version = format == .binary ? TraceHeader.currentBinaryVersion : TraceHeader.jsonLinesVersion
         TraceLineEncoder.withLine(for: TraceHeader(
             version: version, processID: 1, processName: "typed", startedAt: "2026-11-27T08:00:00Z", clockOrigin: 0,
             valueDescriptionLimit: nil
