@@ -129,8 +129,8 @@ import Testing
         }
     }
 
-    /// A version 9 log exports as version 8, its type lines kept.
-    @Test func aTypedBinaryLogExportsAsVersion8() throws {
+    /// A binary log (version 11) exports as JSON Lines (version 10), its type lines kept.
+    @Test func aTypedBinaryLogExportsAsJSONLines() throws {
         let binary = Self.log(objects: 5, format: .binary)
         let exported = try TraceExporter.jsonLines(of: binary)
         #expect(String(decoding: exported, as: UTF8.self).hasPrefix("{\"format\":\"lifeline-trace\",\"version\":\(TraceHeader.jsonLinesVersion),"))
