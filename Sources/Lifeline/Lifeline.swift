@@ -87,7 +87,7 @@ public enum Lifeline {
     /// pipeline is open: a program idle with none open gets no record. A program whose events
     /// resume after a hang record can get another at its next hang.
     ///
-    /// While any recording runs, `SIGQUIT` (`kill -QUIT`, Ctrl-\ in a terminal) writes a hang
+    /// While any recording runs, `SIGQUIT` (`kill -QUIT`, `Ctrl-\` in a terminal) writes a hang
     /// record and a snapshot on demand, whether or not pipelines are open, and the program
     /// runs on; this holds only where the program left `SIGQUIT`'s default disposition, and
     /// ends when recording stops.
