@@ -26,6 +26,8 @@ final class HangWatch: Sendable {
     private let handlesQuit: Bool
     /// Signalled when the thread has stopped.
     private let finished = DispatchSemaphore(value: 0)
+    /// The process that started the thread: a forked child has no such thread to wait for.
+    private let process = getpid()
 
     /// Starts watching `session`, with the watchdog's period `period` (`nil`: only `SIGQUIT`).
     init(session: RecordingSession, period: Duration?) {
@@ -61,9 +63,11 @@ final class HangWatch: Sendable {
     }
 
     /// Stops the thread and waits for it, removing the `SIGQUIT` handler first: a `SIGQUIT`
-    /// after recording stopped does what it did before.
+    /// after recording stopped does what it did before. In a forked child, where the thread
+    /// does not run, it only removes the handler.
     func stop() {
         if handlesQuit { lifeline_quit_signal_remove() }
+        guard process == getpid() else { return }
         send("S")
         finished.wait()
         if wake.read >= 0 {

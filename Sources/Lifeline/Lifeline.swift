@@ -92,8 +92,9 @@ public enum Lifeline {
     /// runs on; this holds only where the program left `SIGQUIT`'s default disposition, and
     /// ends when recording stops.
     ///
-    /// - Parameter period: How long no event may happen while pipelines are open; `nil` turns
-    ///   the watchdog off. It does nothing when no recording runs.
+    /// - Parameter period: How long no event may happen while pipelines are open (10 ms at
+    ///   least: a shorter period counts as 10 ms); `nil` turns the watchdog off. It does
+    ///   nothing when no recording runs.
     public static func watchdog(after period: Duration?) {
         current?.setWatchdog(period)
     }

@@ -620,9 +620,10 @@ final class RecordingSession: Sendable {
         hangWatch.withLock { $0 = HangWatch(session: self, period: options.watchdog) }
     }
 
-    /// Changes the watchdog's period; `nil` turns it off (`SIGQUIT` still writes a hang record).
+    /// Changes the watchdog's period, at least `RecordingOptions.shortestWatchdog`; `nil` turns
+    /// it off (`SIGQUIT` still writes a hang record).
     func setWatchdog(_ period: Duration?) {
-        hangWatch.withLock { $0?.setPeriod(period) }
+        hangWatch.withLock { $0?.setPeriod(period.map { max($0, RecordingOptions.shortestWatchdog) }) }
     }
 
     /// Writes a hang record for the log written so far, then a complete snapshot (reason

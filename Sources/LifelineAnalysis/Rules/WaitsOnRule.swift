@@ -64,12 +64,16 @@ public struct WaitsOnRule: DiagnosisRule {
             + "\(seconds(hang.idle, decimals: 1)) while \(pipelines) (\(source))."
     }
 
-    /// `7.412 s`.
+    /// `7.412 s`: `nanoseconds` rounded to `decimals` (1 to 9) places of a second. Any count
+    /// a log can hold, up to 2⁶⁴ − 1, is written without overflow.
     private static func seconds(_ nanoseconds: UInt64, decimals: Int) -> String {
-        let scale = [1, 10, 100, 1000][decimals]
-        let units = (nanoseconds + 500_000_000 / UInt64(scale)) / (1_000_000_000 / UInt64(scale))
-        let fraction = String(units % UInt64(scale))
-        return "\(units / UInt64(scale)).\(String(repeating: "0", count: decimals - fraction.count))\(fraction) s"
+        var scale: UInt64 = 1
+        for _ in 0..<min(max(decimals, 1), 9) { scale *= 10 }
+        let unit = 1_000_000_000 / scale
+        let units = nanoseconds / unit + (nanoseconds % unit >= unit / 2 ? 1 : 0)
+        let fraction = String(units % scale)
+        let places = String(scale).count - 1
+        return "\(units / scale).\(String(repeating: "0", count: places - fraction.count))\(fraction) s"
     }
 
     private func diagnosis(of wait: HopWait, in lifecycles: TraceLifecycles, hang: (TraceHang, Int)?) -> Diagnosis {
