@@ -89,8 +89,9 @@ public enum Lifeline {
     ///
     /// While any recording runs, `SIGQUIT` (`kill -QUIT`, `Ctrl-\` in a terminal) writes a hang
     /// record and a snapshot on demand, whether or not pipelines are open, and the program
-    /// runs on; this holds only where the program left `SIGQUIT`'s default disposition, and
-    /// ends when recording stops.
+    /// runs on, unless the program installed its own `SIGQUIT` handler, which is left alone;
+    /// stopping the recording puts back what `SIGQUIT` did before (end the process, or nothing
+    /// when it was ignored).
     ///
     /// - Parameter period: How long no event may happen while pipelines are open (10 ms at
     ///   least: a shorter period counts as 10 ms); `nil` turns the watchdog off. It does
