@@ -24,18 +24,24 @@ struct WatchdogTests {
         throw HangingChild.Failure(description: "no hang snapshot in \(log) after \(limit)")
     }
 
-    /// The `waits-on` findings `lifeline diagnose --format json` reads from `log`: message and
-    /// evidence.
+    /// The `waits-on` findings `lifeline diagnose --format json` reads from `log`, message and
+    /// evidence, and the causes of the hang records its `trace.hangs` lists.
     func waits(in log: String) throws -> [(message: String, evidence: [Int])] {
+        try diagnose(log).waits
+    }
+
+    func diagnose(_ log: String) throws -> (waits: [(message: String, evidence: [Int])], hangCauses: [String]) {
         let run = try LifelineExecutable.run(["diagnose", log, "--format", "json"])
         let document = try #require(try JSONSerialization.jsonObject(with: run.standardOutput) as? [String: Any])
+        let hangs = (document["trace"] as? [String: Any])?["hangs"] as? [[String: Any]] ?? []
         let diagnoses = document["diagnoses"] as? [[String: Any]] ?? []
-        return diagnoses.filter { $0["code"] as? String == "waits-on" }.map { finding in
+        let waits = diagnoses.filter { $0["code"] as? String == "waits-on" }.map { finding in
             (
-                (finding["message"] as? String ?? "").replacing(/#[0-9]+/, with: "#_"),
-                (finding["evidence"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+                message: (finding["message"] as? String ?? "").replacing(/#[0-9]+/, with: "#_"),
+                evidence: (finding["evidence"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
             )
         }
+        return (waits, hangs.compactMap { $0["cause"] as? String })
     }
 
     /// Checks the log a hung `zip-one-side` child left after its hang record for `cause` and a
@@ -54,7 +60,8 @@ struct WatchdogTests {
         #expect(snapshot.seq == hang.seq)
         #expect(snapshot.label.contains("(\(cause.rawValue))"))
 
-        let waits = try waits(in: log)
+        let (waits, hangCauses) = try diagnose(log)
+        #expect(hangCauses == trace.hangs.map { _ in cause.rawValue })
         #expect(waits.count == 1, "\(waits.map(\.message))")
         let wait = try #require(waits.first)
         #expect(wait.message.hasPrefix("The program was seen hanging at "), "\(wait.message)")
