@@ -97,7 +97,7 @@ final class HangWatch: Sendable {
                 let count = read(wake.read, &bytes, bytes.count)
                 let received = bytes.prefix(max(count, 0))
                 if received.contains(UInt8(ascii: "S")) { return }
-                if received.contains(UInt8(ascii: "Q")) { session.recordHang(.signal, onlyWhileOpen: false) }
+                if received.contains(UInt8(ascii: "Q")) { session.recordHang(.signal) }
                 continue
             }
             guard let period else { continue }
@@ -110,7 +110,7 @@ final class HangWatch: Sendable {
             // Once per quiet stretch: whether or not it was a hang, the same stretch is not
             // read again.
             checked = seq
-            session.recordHang(.watchdog, onlyWhileOpen: true)
+            session.recordHang(.watchdog, quietFor: period)
         }
     }
 

@@ -103,7 +103,7 @@ public enum Lifeline {
     /// Writes a hang record (and a snapshot) to the running recording's log now, for the
     /// reason `cause`, whether or not pipelines are open; `false` when no recording runs.
     package static func recordHang(_ cause: TraceHang.Cause) -> Bool {
-        current?.recordHang(cause, onlyWhileOpen: false) ?? false
+        current?.recordHang(cause) ?? false
     }
 
     /// Stops recording: records the deaths a final check finds and closes the log.

@@ -628,16 +628,21 @@ final class RecordingSession: Sendable {
 
     /// Writes a hang record for the log written so far, then a complete snapshot (reason
     /// `hang`), and returns whether it did: not once the log is closing, nor, when
-    /// `onlyWhileOpen`, for a log in which no subscription is open. The record follows the last
+    /// `quietFor` is given, for a log in which no subscription is open or whose last event is
+    /// more recent than that (the program moved again meanwhile). The record follows the last
     /// event the log holds, and says how long ago that event was.
     @discardableResult
-    func recordHang(_ cause: TraceHang.Cause, onlyWhileOpen: Bool) -> Bool {
+    func recordHang(_ cause: TraceHang.Cause, quietFor: Duration? = nil) -> Bool {
         hangRecords.withLock { closing in
             guard !closing, let trace = try? TraceReader.read(contentsOf: path) else { return false }
-            if onlyWhileOpen && !trace.hasOpenSubscriptions { return false }
             let now = lifeline_monotonic_ns() &- clockOrigin
             let last = trace.events.last
             let hang = TraceHang(seq: last?.seq ?? 0, time: now, idle: now - min(last?.time ?? 0, now), cause: cause)
+            if let quietFor {
+                let (seconds, attoseconds) = quietFor.components
+                let least = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(clamping: attoseconds / 1_000_000_000)
+                guard hang.idle >= least, trace.hasOpenSubscriptions else { return false }
+            }
             TraceLineEncoder.withLine(for: hang) { writer.append($0) }
             takeSnapshot(label: "hang @\(hang.seq) (\(cause.rawValue))", reason: .hang)
             return true

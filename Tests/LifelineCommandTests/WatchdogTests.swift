@@ -54,8 +54,9 @@ struct WatchdogTests {
         let hang = try #require(trace.hangs.last)
         #expect(trace.hangs.allSatisfy { $0.cause == cause })
         #expect(hang.seq == trace.events.last?.seq)
+        // The record's own figure: a binary log's event times are converted again at each read,
+        // so the time of its last event may move by nanoseconds between the two reads.
         #expect(hang.idle >= idleAtLeast)
-        #expect(hang.time >= trace.events.last!.time + idleAtLeast)
         let snapshot = try #require(trace.snapshots.first { $0.reason == .hang })
         #expect(snapshot.seq == hang.seq)
         #expect(snapshot.label.contains("(\(cause.rawValue))"))
