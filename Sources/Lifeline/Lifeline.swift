@@ -64,7 +64,46 @@ public enum Lifeline {
             let bridge = options.automatic ? IntrospectionBridge(session: session) : nil
             bridge?.enable()
             active = Recording(session: session, bridge: bridge)
+            session.watchForHangs()
         }
+    }
+
+    /// Watches the running recording for hangs: when no event has happened for `period` while
+    /// pipelines are open, writes a hang record to the log, and a snapshot of who holds whom.
+    ///
+    /// A program that hangs never stops its recording; `lifeline diagnose` of the log it leaves
+    /// (kill it: the log survives `kill -9`) says when the program was seen hanging and what each
+    /// open pipeline waits on, with the hang record as evidence:
+    ///
+    /// ```swift
+    /// try Lifeline.start(writingTo: "trace.lifeline")
+    /// Lifeline.watchdog(after: .seconds(5))
+    /// ```
+    ///
+    /// `RecordingOptions(watchdog:)` and `LIFELINE_OPTIONS=watchdog=5s` set it when recording
+    /// starts. The watchdog costs recording nothing: a thread of its own wakes a few times a
+    /// period and reads the log's event counter. Only when no event happened for the whole
+    /// period does it read the log written so far, once per quiet stretch, to see whether a
+    /// pipeline is open: a program idle with none open gets no record. A program whose events
+    /// resume after a hang record can get another at its next hang.
+    ///
+    /// While any recording runs, `SIGQUIT` (`kill -QUIT`, `Ctrl-\` in a terminal) writes a hang
+    /// record and a snapshot on demand, whether or not pipelines are open, and the program
+    /// runs on, unless the program installed its own `SIGQUIT` handler, which is left alone;
+    /// stopping the recording puts back what `SIGQUIT` did before (end the process, or nothing
+    /// when it was ignored).
+    ///
+    /// - Parameter period: How long no event may happen while pipelines are open (10 ms at
+    ///   least: a shorter period counts as 10 ms); `nil` turns the watchdog off. It does
+    ///   nothing when no recording runs.
+    public static func watchdog(after period: Duration?) {
+        current?.setWatchdog(period)
+    }
+
+    /// Writes a hang record (and a snapshot) to the running recording's log now, for the
+    /// reason `cause`, whether or not pipelines are open; `false` when no recording runs.
+    package static func recordHang(_ cause: TraceHang.Cause) -> Bool {
+        current?.recordHang(cause) ?? false
     }
 
     /// Stops recording: records the deaths a final check finds and closes the log.
@@ -173,9 +212,9 @@ public enum Lifeline {
     /// ```
     ///
     /// `LIFELINE_OPTIONS` holds the options, a comma-separated list of `automatic`,
-    /// `operator-only`, `snapshots[=none|stop|every-call]`, `values=N`, `capacity=N[K|M|G]`
-    /// and `format=binary|jsonl` (see `RecordingOptions(parsing:)`); unset or empty, the
-    /// defaults.
+    /// `operator-only`, `snapshots[=none|stop|every-call]`, `values=N`, `capacity=N[K|M|G]`,
+    /// `format=binary|jsonl` and `watchdog=N(ms|s|m)` (see `RecordingOptions(parsing:)`); unset
+    /// or empty, the defaults.
     ///
     /// When the options can't be read or the log can't be written, the reason goes to
     /// standard error and `body` runs untraced: a tracer never stops the program it traces,

@@ -17,6 +17,7 @@ extension RecordingOptions {
     /// | `values=N` | record value descriptions cut to N characters (N ≥ 1) |
     /// | `capacity=N`, `capacity=NK`, `NM`, `NG` | ``logCapacity`` in bytes, KiB, MiB or GiB |
     /// | `format=binary`, `format=jsonl` | ``logFormat``: binary event records (the default) or JSON lines |
+    /// | `watchdog=5s`, `watchdog=500ms`, `watchdog=2m` | ``watchdog``: a hang record after that long without an event while pipelines are open |
     ///
     /// ```sh
     /// LIFELINE_TRACE=trace.jsonl LIFELINE_OPTIONS=snapshots,values=80 swift run MyApp
@@ -49,6 +50,11 @@ extension RecordingOptions {
             case ("format", let name?):
                 guard let format = TraceLogFormat(rawValue: name) else { throw Self.unreadable(item, "format is binary or jsonl") }
                 logFormat = format
+            case ("watchdog", let text?):
+                guard let period = Self.duration(text) else {
+                    throw Self.unreadable(item, "give a whole number followed by ms, s or m")
+                }
+                watchdog = period
             case ("snapshots", _?):
                 throw Self.unreadable(item, "snapshots is none, stop or every-call")
             default:
@@ -59,10 +65,20 @@ extension RecordingOptions {
     }
 
     /// The items `init(parsing:)` reads, for messages.
-    static let grammar = "automatic, operator-only, snapshots[=none|stop|every-call], values=N, capacity=N[K|M|G], format=binary|jsonl"
+    static let grammar = "automatic, operator-only, snapshots[=none|stop|every-call], values=N, capacity=N[K|M|G], "
+        + "format=binary|jsonl, watchdog=N(ms|s|m)"
 
     private static func unreadable(_ item: String, _ hint: String) -> LifelineError {
         .invalidOptions("can't read \"\(item)\": \(hint)")
+    }
+
+    /// `5s`, `500ms`, `2m`: a whole number of milliseconds, seconds or minutes.
+    private static func duration(_ text: String) -> Duration? {
+        let units: [(suffix: String, milliseconds: Int)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
+        guard let unit = units.first(where: { text.hasSuffix($0.suffix) }),
+              let number = Int(text.dropLast(unit.suffix.count)), number >= 0 else { return nil }
+        let (milliseconds, overflow) = number.multipliedReportingOverflow(by: unit.milliseconds)
+        return overflow ? nil : .milliseconds(milliseconds)
     }
 
     /// `64K` is 65,536: K, M and G are binary units.

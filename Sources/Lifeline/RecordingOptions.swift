@@ -36,6 +36,9 @@ public struct RecordingOptions: Sendable, Hashable {
     /// events.
     public static let minimumLogCapacity = 64 << 10
 
+    /// The shortest ``watchdog`` period accepted.
+    public static let shortestWatchdog = Duration.milliseconds(10)
+
     /// Whether every pipeline in the process is recorded through Combine's introspection
     /// hook. When `false`, only hops marked with `.lifeline(_:)` are recorded, at a lower cost.
     public var automatic: Bool
@@ -57,6 +60,10 @@ public struct RecordingOptions: Sendable, Hashable {
     /// the recording cost per event). Every `lifeline` command reads both, and
     /// `lifeline export` turns a binary log into JSON Lines.
     public var logFormat: TraceLogFormat
+    /// How long no event may happen while pipelines are open before the recorder writes a
+    /// hang record and a snapshot to the log (see `Lifeline.watchdog(after:)`); `nil`, the
+    /// default, for no watchdog. At least 10 ms.
+    public var watchdog: Duration?
 
     /// Creates options.
     ///
@@ -68,10 +75,14 @@ public struct RecordingOptions: Sendable, Hashable {
     ///     or after every call as well.
     ///   - callSites: Record where the program made each pipeline and who cancelled it.
     ///   - logFormat: Write events as binary records (the default) or as JSON lines.
+    ///   - watchdog: Write a hang record when no event happens for this long while pipelines
+    ///     are open; `nil` (the default) for no watchdog.
     public init(
         automatic: Bool = true, valueDescriptionLimit: Int? = nil, logCapacity: Int = 64 << 30,
-        snapshots: SnapshotPolicy = .atStop, callSites: Bool = true, logFormat: TraceLogFormat = .binary
+        snapshots: SnapshotPolicy = .atStop, callSites: Bool = true, logFormat: TraceLogFormat = .binary,
+        watchdog: Duration? = nil
     ) {
+        self.watchdog = watchdog
         self.logFormat = logFormat
         self.automatic = automatic
         self.valueDescriptionLimit = valueDescriptionLimit
@@ -86,6 +97,9 @@ public struct RecordingOptions: Sendable, Hashable {
             throw .invalidOptions(
                 "valueDescriptionLimit is \(limit); it must be at least 1, or nil to record no value descriptions"
             )
+        }
+        if let watchdog, watchdog < Self.shortestWatchdog {
+            throw .invalidOptions("watchdog is \(watchdog); it must be at least 10 ms, or nil for no watchdog")
         }
         if logCapacity < Self.minimumLogCapacity {
             throw .invalidOptions(

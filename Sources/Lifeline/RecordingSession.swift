@@ -56,6 +56,11 @@ final class RecordingSession: Sendable {
     /// on every event cost 21 instructions a value more (callgrind, automatic mode).
     let recordsDeliveriesDirectly: Bool
     private let contexts = Mutex(ExecutionContexts())
+    /// `true` once the log is closing: hang records are written one at a time, and none after
+    /// ``finish()`` began.
+    private let hangRecords = Mutex(false)
+    /// The watchdog and `SIGQUIT`'s thread, once ``watchForHangs()`` started it.
+    private let hangWatch = Mutex<HangWatch?>(nil)
 
     private static let generations = Atomic<UInt64>(1)
 
@@ -82,7 +87,7 @@ final class RecordingSession: Sendable {
         recordsFields = writesRecords && !snapshotsEveryCall
         recordsDeliveriesDirectly = recordsFields && options.callSites && options.valueDescriptionLimit == nil
         let header = TraceHeader(
-            version: writesRecords ? TraceHeader.typedBinaryVersion : TraceHeader.jsonLinesVersion,
+            version: writesRecords ? TraceHeader.currentBinaryVersion : TraceHeader.jsonLinesVersion,
             processID: lifeline_process_id(), processName: ProcessInfo.processInfo.processName,
             startedAt: ISO8601DateFormatter().string(from: Date()), clockOrigin: origin,
             valueDescriptionLimit: options.valueDescriptionLimit,
@@ -609,9 +614,46 @@ final class RecordingSession: Sendable {
         return text.count <= limit ? text : String(text.prefix(limit)) + "…"
     }
 
+    /// Starts the thread that writes a hang record when the watchdog (the options' period)
+    /// sees no event while pipelines are open, or when the process receives `SIGQUIT`.
+    func watchForHangs() {
+        hangWatch.withLock { $0 = HangWatch(session: self, period: options.watchdog) }
+    }
+
+    /// Changes the watchdog's period, at least `RecordingOptions.shortestWatchdog`; `nil` turns
+    /// it off (`SIGQUIT` still writes a hang record).
+    func setWatchdog(_ period: Duration?) {
+        hangWatch.withLock { $0?.setPeriod(period.map { max($0, RecordingOptions.shortestWatchdog) }) }
+    }
+
+    /// Writes a hang record for the log written so far, then a complete snapshot (reason
+    /// `hang`), and returns whether it did: not once the log is closing, nor, when
+    /// `quietFor` is given, for a log in which no subscription is open or whose last event is
+    /// more recent than that (the program moved again meanwhile). The record follows the last
+    /// event the log holds, and says how long ago that event was.
+    @discardableResult
+    func recordHang(_ cause: TraceHang.Cause, quietFor: Duration? = nil) -> Bool {
+        hangRecords.withLock { closing in
+            guard !closing, let trace = try? TraceReader.read(contentsOf: path) else { return false }
+            let now = lifeline_monotonic_ns() &- clockOrigin
+            let last = trace.events.last
+            let hang = TraceHang(seq: last?.seq ?? 0, time: now, idle: now - min(last?.time ?? 0, now), cause: cause)
+            if let quietFor {
+                let (seconds, attoseconds) = quietFor.components
+                let least = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(clamping: attoseconds / 1_000_000_000)
+                guard hang.idle >= least, trace.hasOpenSubscriptions else { return false }
+            }
+            TraceLineEncoder.withLine(for: hang) { writer.append($0) }
+            takeSnapshot(label: "hang @\(hang.seq) (\(cause.rawValue))", reason: .hang)
+            return true
+        }
+    }
+
     /// Records the deaths a final check finds, takes the stop snapshot unless the options
     /// say none, closes the log, and lets go of the objects the registry holds.
     func finish() {
+        hangWatch.withLock { $0 }?.stop()
+        hangRecords.withLock { $0 = true }
         registry.sweepAll(aliveAt: lastSeq).forEach(recordDeath)
         if options.snapshots != .none { takeSnapshot(label: "stop", reason: .stop) }
         for site in callSites.resolvedSites() {

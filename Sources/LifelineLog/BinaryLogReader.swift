@@ -1,11 +1,13 @@
-/// Reads a version 6, 7 or 9 log (binary event records between JSON lines) into a ``Trace``, with the
-/// same checks and the same tolerance of crash damage as a log of JSON lines.
+/// Reads a version 6, 7, 9 or 11 log (binary event records between JSON lines) into a
+/// ``Trace``, with the same checks and the same tolerance of crash damage as a log of JSON
+/// lines.
 enum BinaryLogReader {
     /// Reads the parts of `bytes` after the header line, which ends before `start`.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, header: TraceHeader, from start: Int) throws(TraceReadError) -> Trace {
         var conversion = BinaryLogLayout.conversion(of: bytes, from: start, header: header)
         var builder = TraceBuilder()
         builder.namesTypes = header.namesTypes
+        builder.recordsHangs = header.recordsHangs
         var flat = FlatLine()
         var damage: [TraceDamage] = []
         var firstUnwritten: Int?

@@ -20,13 +20,16 @@ public struct Trace: Sendable {
     /// The call sites the recorder resolved when it stopped, by number. Empty for a log that
     /// was not closed cleanly, or that was recorded without call sites.
     public let callSites: [UInt64: TraceCallSite]
+    /// The moments the recorder saw the program hanging (its watchdog, `SIGQUIT`, a test's
+    /// timeout), ordered by the event they follow (``TraceHang/seq``), then by time.
+    public let hangs: [TraceHang]
 
     /// Creates a trace. `events` are sorted by sequence number, `snapshots` by the event they
-    /// follow and their number.
+    /// follow and their number, `hangs` by the event they follow and their time.
     public init(
         header: TraceHeader, objects: [TraceObjectID: TraceObject], threads: [UInt64: TraceThread],
         queues: [UInt32: TraceQueue], events: [TraceEvent], snapshots: [TraceSnapshot] = [], damage: [TraceDamage],
-        callSites: [UInt64: TraceCallSite] = [:]
+        callSites: [UInt64: TraceCallSite] = [:], hangs: [TraceHang] = []
     ) {
         self.header = header
         self.objects = objects
@@ -36,6 +39,7 @@ public struct Trace: Sendable {
         self.snapshots = snapshots.sorted { ($0.seq, $0.index) < ($1.seq, $1.index) }
         self.damage = damage
         self.callSites = callSites
+        self.hangs = hangs.sorted { ($0.seq, $0.time) < ($1.seq, $1.time) }
     }
 
     /// Whether `events` are in ascending order of sequence number, none repeated.

@@ -17,6 +17,10 @@ struct TraceBuilder {
     /// Whether the log may hold `type` lines and object lines that name their type by number
     /// (version 8 on): set once the header is read.
     var namesTypes = false
+    /// Whether the log may hold `hang` lines (version 10 on): set once the header is read.
+    var recordsHangs = false
+    /// The hang records, in the order of their lines.
+    private var hangs: [TraceHang] = []
     /// Each declared type, with the line that declared it.
     private var types: [UInt64: (type: TraceObjectType, line: Int)] = [:]
 
@@ -76,6 +80,12 @@ struct TraceBuilder {
             } else {
                 types[type.id] = (type, fields.number)
             }
+        case "hang" where recordsHangs:
+            let idle = try fields.unsigned("idle")
+            hangs.append(TraceHang(
+                seq: try fields.unsigned("at"), time: try fields.unsigned("t"), idle: idle,
+                cause: try fields.choice("cause", of: TraceHang.Cause.self)
+            ))
         case "site":
             let site = try Self.callSite(fields)
             guard callSites.updateValue(site, forKey: site.id) == nil else {
@@ -189,7 +199,7 @@ struct TraceBuilder {
         }
         return Trace(
             header: header, objects: resolved, threads: threads, queues: queues,
-            events: events, snapshots: snapshots.map(\.snapshot), damage: damage, callSites: callSites
+            events: events, snapshots: snapshots.map(\.snapshot), damage: damage, callSites: callSites, hangs: hangs
         )
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 
-/// Writes any log as the documented JSON Lines form (log format version 8, or 5 for a log
-/// recorded before type lines): what `lifeline export` prints.
+/// Writes any log as the documented JSON Lines form (log format version 10; 8 or 5 for a log
+/// recorded before hang or type lines): what `lifeline export` prints.
 ///
-/// A version 6, 7 or 9 log's lines are kept in file order: its JSON lines as they are, its
-/// binary records as the event lines a JSON recorder writes (times converted to nanoseconds),
-/// its header as the version 5 header (version 8 for a version 9 log), without the `clock`
-/// lines and without the damage a crash left (torn records, unwritten bytes). So a recording
-/// made in binary and exported has the bytes the same recording made in JSON Lines would have.
+/// A version 6, 7, 9 or 11 log's lines are kept in file order: its JSON lines as they are,
+/// its binary records as the event lines a JSON recorder writes (times converted to
+/// nanoseconds), its header as the version 5 header (version 8 for a version 9 log, 10 for a
+/// version 11 log), without the `clock` lines and without the damage a crash left (torn
+/// records, unwritten bytes). So a recording made in binary and exported has the bytes the
+/// same recording made in JSON Lines would have.
 /// A log of JSON lines is written line by line as the reader reads it: without the zero bytes a
 /// crash left and the torn line before them, and with its last line only when that line is a
 /// JSON object (a kill cuts it short of one). Either way every line written is a JSON object,
@@ -113,11 +114,11 @@ public enum TraceExporter {
 }
 
 extension TraceHeader {
-    /// The header a JSON recorder writes for the same recording: version 8 for a log with type
-    /// lines, 5 for one without.
+    /// The header a JSON recorder writes for the same recording: version 10 for a log that may
+    /// hold hang lines, 8 for one with type lines, 5 for one without.
     var asJSONLines: TraceHeader {
         TraceHeader(
-            version: namesTypes ? Self.jsonLinesVersion : Self.untypedJSONLinesVersion, processID: processID, processName: processName, startedAt: startedAt,
+            version: recordsHangs ? Self.jsonLinesVersion : namesTypes ? Self.typedJSONLinesVersion : Self.untypedJSONLinesVersion, processID: processID, processName: processName, startedAt: startedAt,
             clockSource: clockSource, clockOrigin: clockOrigin, valueDescriptionLimit: valueDescriptionLimit
         )
     }

@@ -14,20 +14,26 @@ public struct TraceHeader: Hashable, Sendable {
     /// Version 6 with each thread's records in chunks of the file it reserved, whose unused ends
     /// are filler bytes (`0x83`) when recording stopped and zero bytes when it was killed.
     public static let chunkedBinaryVersion = 7
-    /// The log format version this build writes for a log of JSON lines: version 5 with `type`
-    /// lines, each naming a type once, that object lines refer to by number.
-    public static let jsonLinesVersion = 8
-    /// The log format version this build writes for a log of binary event records: version 7
-    /// with the `type` lines of version 8.
+    /// Version 5 with `type` lines, each naming a type once, that object lines refer to by
+    /// number.
+    public static let typedJSONLinesVersion = 8
+    /// Version 7 with the `type` lines of version 8.
     public static let typedBinaryVersion = 9
+    /// The log format version this build writes for a log of JSON lines: version 8 with `hang`
+    /// lines, the moments the recorder saw the program hanging (``TraceHang``).
+    public static let jsonLinesVersion = 10
+    /// The log format version this build writes for a log of binary event records: version 9
+    /// with the `hang` lines of version 10.
+    public static let currentBinaryVersion = 11
     /// The newest log format version this build reads and writes.
-    public static let currentVersion = typedBinaryVersion
+    public static let currentVersion = currentBinaryVersion
     /// The log format versions this build reads. A version 1 log is a version 2 log without
     /// snapshots, a version 2 log a version 3 log without call sites, a version 3 log a
     /// version 4 log without delta snapshots, a version 4 log a version 5 log whose
     /// snapshots all checked every node, a version 5 log a version 6 log without binary
     /// records, a version 6 log a version 7 log whose records were written one reservation
-    /// each, and a version 5 or 7 log a version 8 or 9 log without type lines.
+    /// each, a version 5 or 7 log a version 8 or 9 log without type lines, and a version 8 or 9
+    /// log a version 10 or 11 log without hang lines.
     public static let readableVersions = 1...currentVersion
 
     /// The format version of the log.
@@ -69,19 +75,24 @@ public struct TraceHeader: Hashable, Sendable {
         }
     }
 
-    /// How this log writes its events: binary records in versions 6, 7 and 9.
+    /// How this log writes its events: binary records in versions 6, 7, 9 and 11.
     public var format: TraceLogFormat {
         Self.isBinary(version: version) ? .binary : .jsonLines
     }
 
     /// Whether a log of version `version` writes its events as binary records.
     static func isBinary(version: Int) -> Bool {
-        [binaryVersion, chunkedBinaryVersion, typedBinaryVersion].contains(version)
+        [binaryVersion, chunkedBinaryVersion, typedBinaryVersion, currentBinaryVersion].contains(version)
     }
 
     /// Whether the log may hold `type` lines, and object lines that name their type by the
-    /// number of one: versions 8 and 9.
+    /// number of one: versions 8 on.
     var namesTypes: Bool {
+        version >= Self.typedJSONLinesVersion
+    }
+
+    /// Whether the log may hold `hang` lines: versions 10 and 11.
+    var recordsHangs: Bool {
         version >= Self.jsonLinesVersion
     }
 

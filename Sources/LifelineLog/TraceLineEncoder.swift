@@ -166,6 +166,25 @@ public enum TraceLineEncoder {
         }, body)
     }
 
+    /// Hands `body` the encoded `hang` line for `hang` (log format version 10 on).
+    public static func withLine<Result>(
+        for hang: TraceHang, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try withLine(capacity: 128, build: { line in
+            line.raw("{\"kind\":\"hang\",\"at\":")
+            line.number(hang.seq)
+            line.raw(",\"t\":")
+            line.number(hang.time)
+            line.raw(",\"idle\":")
+            line.number(hang.idle)
+            switch hang.cause {
+            case .watchdog: line.raw(",\"cause\":\"watchdog\"}\n")
+            case .signal: line.raw(",\"cause\":\"signal\"}\n")
+            case .timeout: line.raw(",\"cause\":\"timeout\"}\n")
+            }
+        }, body)
+    }
+
     /// Hands `body` the encoded declaration line for `thread`.
     public static func withLine<Result>(
         for thread: TraceThread, _ body: (UnsafeRawBufferPointer) throws -> Result

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 5 and 8) or binary
-/// event records between JSON lines (versions 6, 7 and 9), told apart by the header's version.
+/// Reads a Lifeline log back into a ``Trace``: JSON Lines (versions 1 to 5, 8 and 10) or
+/// binary event records between JSON lines (versions 6, 7, 9 and 11), told apart by the
+/// header's version.
 ///
 /// The reader tolerates what a crash or kill leaves behind (a truncated last line, a log with
 /// no end record, unwritten zero bytes, an object, thread or queue whose declaration was lost,
@@ -56,6 +57,7 @@ public enum TraceReader {
                 header = try readHeader(line)
                 if header!.format == .binary { return try BinaryLogReader.read(bytes, header: header!, from: start) }
                 builder.namesTypes = header!.namesTypes
+                builder.recordsHangs = header!.recordsHangs
                 // Nearly every line is an event: room for them all at once, not grown a million times.
                 builder.reserveCapacity(events: lineCount(in: UnsafeBufferPointer(rebasing: bytes[min(start, length)...])))
                 continue

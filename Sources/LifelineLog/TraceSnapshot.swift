@@ -109,5 +109,8 @@ public struct TraceSnapshot: Hashable, Sendable {
         case cancel
         /// Automatic, when recording stopped.
         case stop
+        /// Automatic, right after a hang record (``TraceHang``): what held what while the
+        /// program hung. Read in full, as a requested snapshot is.
+        case hang
     }
 }

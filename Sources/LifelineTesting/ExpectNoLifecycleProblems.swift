@@ -41,4 +41,46 @@ public func expectNoLifecycleProblems(
     }
     return findings
 }
+
+/// Checks that a block of code returns within `timeout` and leaves no lifecycle problems,
+/// recording an issue that says what it waits on when it hangs, instead of hanging the suite.
+///
+/// The block runs on a thread of its own (``LifecycleCheck/run(timeout:_:)``). When it returns
+/// in time it is checked as ``expectNoLifecycleProblems(options:draining:sourceLocation:_:)``
+/// checks it. When it does not, the check writes a hang record to the log and records one
+/// issue whose comment is the `waits-on` chain of each pipeline still open, to the stage
+/// that cannot move, and returns; the block's thread is left where it hangs.
+///
+/// ```swift
+/// @Test func theAnswerArrives() throws {
+///     try expectNoLifecycleProblems(timeout: .seconds(5)) {
+///         let answer = model.ask()            // waits for a pipeline's value
+///         #expect(answer == 42)
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - options: How to record; automatic mode by default.
+///   - queues: Serial queues the block's work may still run on when it returns, drained
+///     before the check, within the timeout.
+///   - timeout: How long the block may run.
+///   - sourceLocation: Where to record the issue; the call site by default.
+///   - body: The code to check.
+/// - Returns: The findings, for further checks.
+/// - Throws: What `body` or the check throws (see ``LifecycleCheck/run(timeout:_:)``).
+@discardableResult
+public func expectNoLifecycleProblems(
+    options: RecordingOptions = RecordingOptions(),
+    draining queues: [DispatchQueue] = [],
+    timeout: Duration,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () throws -> Void
+) throws -> LifecycleFindings {
+    let findings = try LifecycleCheck(options: options, draining: queues).run(timeout: timeout, body)
+    if findings.failed {
+        Issue.record(Comment(rawValue: findings.failureMessage), sourceLocation: sourceLocation)
+    }
+    return findings
+}
 #endif

@@ -44,4 +44,48 @@ public func XCTAssertNoLifecycleProblems(
         XCTFail("\(prefix)XCTAssertNoLifecycleProblems threw: \(error)", file: file, line: line)
     }
 }
+
+/// Asserts that a block of code returns within `timeout` and leaves no lifecycle problems; when
+/// it hangs, the failure message says what it waits on, and the suite goes on.
+///
+/// The block runs on a thread of its own (``LifecycleCheck/run(timeout:_:)``): one that does
+/// not return in time fails the test with the `waits-on` chain of each pipeline still open,
+/// to the stage that cannot move, and its thread is left where it hangs.
+///
+/// ```swift
+/// func testTheAnswerArrives() {
+///     XCTAssertNoLifecycleProblems(timeout: .seconds(5)) {
+///         XCTAssertEqual(model.ask(), 42)     // waits for a pipeline's value
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - options: How to record; automatic mode by default.
+///   - queues: Serial queues the block's work may still run on when it returns, drained
+///     before the check, within the timeout.
+///   - timeout: How long the block may run.
+///   - message: Said before the report when the assertion fails.
+///   - file: The file to report a failure in; the call site by default.
+///   - line: The line to report a failure at; the call site by default.
+///   - body: The code to check.
+public func XCTAssertNoLifecycleProblems(
+    options: RecordingOptions = RecordingOptions(),
+    draining queues: [DispatchQueue] = [],
+    timeout: Duration,
+    _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ body: @escaping @Sendable () throws -> Void
+) {
+    let prefix = message().isEmpty ? "" : "\(message()) - "
+    do {
+        let findings = try LifecycleCheck(options: options, draining: queues).run(timeout: timeout, body)
+        if findings.failed {
+            XCTFail(prefix + findings.failureMessage, file: file, line: line)
+        }
+    } catch {
+        XCTFail("\(prefix)XCTAssertNoLifecycleProblems threw: \(error)", file: file, line: line)
+    }
+}
 #endif

@@ -9,6 +9,6 @@ enum LifelineVersion {
     /// and reads.
     static var description: String {
         let readable = TraceHeader.readableVersions
-        return "\(number) (writes log formats \(TraceHeader.jsonLinesVersion) and \(TraceHeader.typedBinaryVersion), reads \(readable.lowerBound)–\(readable.upperBound))"
+        return "\(number) (writes log formats \(TraceHeader.jsonLinesVersion) and \(TraceHeader.currentBinaryVersion), reads \(readable.lowerBound)–\(readable.upperBound))"
     }
 }

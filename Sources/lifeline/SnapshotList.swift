@@ -12,6 +12,7 @@ struct SnapshotList {
         case .completion: return "after completion"
         case .cancel: return "after cancel"
         case .stop: return "at stop"
+        case .hang: return "at a hang"
         }
     }
 

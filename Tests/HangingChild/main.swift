@@ -5,10 +5,13 @@
 // "ready" and blocks all the same, to be killed the same way. (A case that hangs inside a call
 // the program makes says "ready" itself, from inside the call.)
 //
-//   lifeline-hanging-child CASE hang|fixed LOG
+//   lifeline-hanging-child CASE hang|fixed LOG [OPTIONS]
 //
 // CASE is one of HangingCase's raw values: never-requested, silent-subject, unkept-promise,
-// zip-one-side, blocked-receive, unfinished-inner, blocked-queue, ignored-demand.
+// zip-one-side, blocked-receive, unfinished-inner, blocked-queue, ignored-demand; or `idle`,
+// a program that records and makes no pipeline at all. OPTIONS are recording options as
+// LIFELINE_OPTIONS gives them (`watchdog=1s,format=jsonl`): with a watchdog, the hung program
+// writes a hang record while the test waits; without, SIGQUIT still makes it write one.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,21 +27,22 @@ func say(_ text: String, to handle: FileHandle = .standardOutput) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let hangingCase = HangingCase(rawValue: arguments[1]),
+let hangingCase = arguments.count > 1 ? HangingCase(rawValue: arguments[1]) : nil
+guard arguments.count == 4 || arguments.count == 5, hangingCase != nil || arguments[1] == "idle",
       arguments[2] == "hang" || arguments[2] == "fixed" else {
     let cases = HangingCase.allCases.map(\.rawValue).joined(separator: "|")
-    say("usage: lifeline-hanging-child \(cases) hang|fixed LOG", to: .standardError)
+    say("usage: lifeline-hanging-child \(cases)|idle hang|fixed LOG [OPTIONS]", to: .standardError)
     exit(2)
 }
 do {
-    try Lifeline.start(writingTo: arguments[3])
+    try Lifeline.start(writingTo: arguments[3], options: RecordingOptions(parsing: arguments.count == 5 ? arguments[4] : ""))
 } catch {
     say("lifeline-hanging-child: cannot start recording: \(error)", to: .standardError)
     exit(2)
 }
 let done = DispatchSemaphore(value: 0)
-let kept = hangingCase.run(fixed: arguments[2] == "fixed") { done.signal() }
-if arguments[2] == "fixed" { done.wait() }
+let kept = hangingCase?.run(fixed: arguments[2] == "fixed") { done.signal() } ?? []
+if arguments[2] == "fixed" && hangingCase != nil { done.wait() }
 // Every event of the case is in the log: it was written before this line.
 say("ready")
 // The hung program waits for what never comes; the fixed one idles until it is killed.

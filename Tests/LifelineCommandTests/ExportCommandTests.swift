@@ -23,7 +23,7 @@ struct ExportCommandTests {
     @Test func aBinaryLogIsExportedAsJSONLinesThatReadAndDiagnoseTheSame() throws {
         let log = try Self.binaryLog()
         let binary = try TraceReader.read(contentsOf: log)
-        #expect(binary.header.version == TraceHeader.typedBinaryVersion)
+        #expect(binary.header.version == TraceHeader.currentBinaryVersion)
         let exported = URL(fileURLWithPath: log).deletingLastPathComponent().appendingPathComponent("exported.jsonl").path
         let run = try LifelineExecutable.run(["export", log, "-o", exported])
         #expect(run.status == 0, "\(run.standardError)")

@@ -33,12 +33,36 @@ enum HangingChild {
     /// as soon as it says "ready" (every event of the case is in the log by then), and waits
     /// for it to die. A child not ready within 30 s is killed all the same, and that fails.
     static func runAndKill(_ hangingCase: String, fixed: Bool, log: String) throws {
+        try launch(hangingCase, fixed: fixed, log: log).killNow()
+    }
+
+    /// A child that said it is ready, still running.
+    struct Running {
+        let process: Process
+
+        /// Sends it `signal`, unless it ended (its id may be another process's by then).
+        func send(_ signal: Int32) {
+            guard process.isRunning else { return }
+            _ = kill(process.processIdentifier, signal)
+        }
+
+        /// Kills it with SIGKILL, as a user kills a program that hangs, and waits for it to die.
+        func killNow() {
+            send(SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Runs the child's `hangingCase` (`fixed` or hung; `idle` for a program with no pipeline),
+    /// recording to `log` with the recording `options` (as `LIFELINE_OPTIONS` gives them), and
+    /// returns once it says "ready". A child not ready within 30 s is killed, and that fails.
+    static func launch(_ hangingCase: String, fixed: Bool, log: String, options: String? = nil) throws -> Running {
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             throw Failure(description: "the hanging child is not at \(url.path); build it with swift build --build-tests")
         }
         let process = Process()
         process.executableURL = url
-        process.arguments = [hangingCase, fixed ? "fixed" : "hang", log]
+        process.arguments = [hangingCase, fixed ? "fixed" : "hang", log] + (options.map { [$0] } ?? [])
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
         let output = Pipe()
         process.standardOutput = output
@@ -54,11 +78,12 @@ enum HangingChild {
             if chunk.isEmpty { break }
             said.append(chunk)
         }
-        _ = kill(pid, SIGKILL)
-        process.waitUntilExit()
         guard said.contains("ready\n".utf8) else {
+            _ = kill(pid, SIGKILL)
+            process.waitUntilExit()
             throw Failure(description: "the hanging child ended before it was ready (\(hangingCase), fixed: \(fixed))")
         }
+        return Running(process: process)
     }
 
     /// `HangingCase.swift:N`, the line of the child's source that holds `text`: where a finding

@@ -16,7 +16,7 @@ import Testing
     static func log(objects: Int, format: TraceLogFormat, typeLine: Bool = true) -> Data {
         var bytes = Data()
         let add = { (line: UnsafeRawBufferPointer) in bytes.append(contentsOf: line) }
-        let version = format == .binary ? TraceHeader.typedBinaryVersion : TraceHeader.jsonLinesVersion
+        let version = format == .binary ? TraceHeader.currentBinaryVersion : TraceHeader.jsonLinesVersion
         TraceLineEncoder.withLine(for: TraceHeader(
             version: version, processID: 1, processName: "typed", startedAt: "2026-11-27T08:00:00Z", clockOrigin: 0,
             valueDescriptionLimit: nil
@@ -129,8 +129,8 @@ import Testing
         }
     }
 
-    /// A version 9 log exports as version 8, its type lines kept.
-    @Test func aTypedBinaryLogExportsAsVersion8() throws {
+    /// A binary log (version 11) exports as JSON Lines (version 10), its type lines kept.
+    @Test func aTypedBinaryLogExportsAsJSONLines() throws {
         let binary = Self.log(objects: 5, format: .binary)
         let exported = try TraceExporter.jsonLines(of: binary)
         #expect(String(decoding: exported, as: UTF8.self).hasPrefix("{\"format\":\"lifeline-trace\",\"version\":\(TraceHeader.jsonLinesVersion),"))

@@ -1,3 +1,4 @@
+import Lifeline
 import LifelineSamples
 import LifelineTesting
 import OpenCombineShim
@@ -65,5 +66,32 @@ final class XCTAssertNoLifecycleProblemsTests: XCTestCase {
         }
         XCTAssertEqual(failures.count, 1)
         XCTAssertTrue(failures.first?.description.contains("XCTAssertNoLifecycleProblems threw: Broken()") == true)
+    }
+
+    /// A block that waits for a value no one sends fails after its timeout with what it waits
+    /// on, and the test goes on; the test then lets the block's thread go.
+    func testABlockThatHangsFailsWithWhatItWaitsOn() {
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        @Sendable func waitForAnAnswer() {
+            let answers = PassthroughSubject<Int, Never>()
+            let waiting = answers.lifeline("answer").sink { _ in }
+            release.wait()
+            withExtendedLifetime(waiting) {}
+        }
+        let line = #line + 2
+        let failures = failures {
+            XCTAssertNoLifecycleProblems(timeout: .seconds(2)) {
+                waitForAnAnswer()
+                finished.signal()
+            }
+        }
+        release.signal()
+        finished.wait()
+        XCTAssertEqual(failures.map(\.line), [line])
+        let description = failures.first?.description ?? ""
+        XCTAssert(description.contains("The checked code did not return within 2.0 seconds; what it waits on:"), description)
+        XCTAssert(description.contains("(a hang record written when the test's timeout ran out)"), description)
+        XCTAssert(description.contains("Waits on: Sink \"answer\" #"), description)
     }
 }

@@ -33,7 +33,7 @@ extension RecordingTests {
                     usleep(2_000)
                 }
             }
-            #expect(trace.header.version == (format == .binary ? TraceHeader.typedBinaryVersion : TraceHeader.jsonLinesVersion))
+            #expect(trace.header.version == (format == .binary ? TraceHeader.currentBinaryVersion : TraceHeader.jsonLinesVersion))
             let marks = trace.events.filter { $0.kind.name == "mark" }
             try #require(marks.count == brackets.count)
             let bound: UInt64 = 50_000

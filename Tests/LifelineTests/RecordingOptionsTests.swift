@@ -147,13 +147,17 @@ extension RecordingTests {
             #expect(try RecordingOptions(parsing: "capacity=1g").logCapacity == 1 << 30)
             #expect(try RecordingOptions(parsing: "format=jsonl").logFormat == .jsonLines)
             #expect(try RecordingOptions(parsing: "format=jsonl,format=binary") == RecordingOptions())
+            #expect(try RecordingOptions(parsing: "watchdog=5s").watchdog == .seconds(5))
+            #expect(try RecordingOptions(parsing: "watchdog=250ms,format=jsonl") == RecordingOptions(logFormat: .jsonLines, watchdog: .milliseconds(250)))
+            #expect(try RecordingOptions(parsing: "watchdog=2m").watchdog == .seconds(120))
         }
 
         @Test(arguments: [
             ("snapshot", "can't read \"snapshot\""), ("values", "can't read \"values\""), ("values=lots", "whole number"),
             ("snapshots=always", "none, stop or every-call"), ("capacity=12X", "K, M or G"), ("values=0", "valueDescriptionLimit is 0"),
             ("capacity=1K", "logCapacity is 1024 bytes"), ("capacity=99999999999999999G", "K, M or G"),
-            ("format=json", "format is binary or jsonl"),
+            ("format=json", "format is binary or jsonl"), ("watchdog=5", "ms, s or m"), ("watchdog=fast", "ms, s or m"),
+            ("watchdog=0s", "it must be at least 10 ms"), ("watchdog=-1s", "ms, s or m"),
         ])
         func unreadableOptionTextSaysWhichItem(text: String, reason: String) {
             #expect {

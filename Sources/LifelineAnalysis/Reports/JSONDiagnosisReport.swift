@@ -47,7 +47,10 @@ public struct JSONDiagnosisReport: Sendable {
             format: Self.formatName, version: Self.version,
             trace: TraceSummary(
                 process: trace.header.processName, events: trace.events.count,
-                damage: trace.damage.map(\.description), endIsKnown: TraceLifecycles.endIsKnown(trace.damage)
+                damage: trace.damage.map(\.description), endIsKnown: TraceLifecycles.endIsKnown(trace.damage),
+                hangs: trace.hangs.isEmpty ? nil : trace.hangs.map { hang in
+                    HangEntry(at: hang.seq, t: hang.time, idle: hang.idle, cause: hang.cause.rawValue)
+                }
             ),
             summary: Summary(
                 errors: diagnoses.count { $0.severity == .error },
@@ -131,6 +134,16 @@ public struct JSONDiagnosisReport: Sendable {
         let events: Int
         let damage: [String]
         let endIsKnown: Bool
+        /// The log's hang records, in order; absent when it has none.
+        let hangs: [HangEntry]?
+    }
+
+    /// A hang record, as the log writes it.
+    private struct HangEntry: Encodable {
+        let at: UInt64
+        let t: UInt64
+        let idle: UInt64
+        let cause: String
     }
 
     private struct Summary: Encodable {

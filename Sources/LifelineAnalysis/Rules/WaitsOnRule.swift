@@ -15,6 +15,11 @@ import LifelineLog
 /// that asks for nothing) is a warning; one that ends where something may yet move, info: the
 /// log cannot say whether the program meant it to.
 ///
+/// When the log has a hang record (the watchdog's, `SIGQUIT`'s, a test's timeout) with no
+/// event after it, each finding begins with it: when the program was seen
+/// hanging, how long no event had happened and how many pipelines were open; its evidence
+/// cites the event the record follows.
+///
 /// A log with its end record says how the recording ended, and `demand-stalled` covers what
 /// stood still there, so this rule finds nothing in it.
 public struct WaitsOnRule: DiagnosisRule {
@@ -26,18 +31,56 @@ public struct WaitsOnRule: DiagnosisRule {
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
         guard lifecycles.trace.damage.contains(.notClosed) else { return [] }
         let innerHops = HopWait.innerHops(in: lifecycles)
-        return lifecycles.lifecycles.compactMap { lifecycle in
-            guard lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription,
-                  lifecycles.isPipelineEnd(lifecycle)
-            else { return nil }
-            return diagnosis(of: HopWait(lifecycle, in: lifecycles, innerHops: innerHops), in: lifecycles)
+        let open = lifecycles.lifecycles.filter { lifecycle in
+            (lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription) && lifecycles.isPipelineEnd(lifecycle)
+        }
+        let hang = Self.finalHang(in: lifecycles.trace)
+        return open.map { lifecycle in
+            diagnosis(
+                of: HopWait(lifecycle, in: lifecycles, innerHops: innerHops), in: lifecycles,
+                hang: hang.map { ($0, open.count) }
+            )
         }
     }
 
-    private func diagnosis(of wait: HopWait, in lifecycles: TraceLifecycles) -> Diagnosis {
+    /// The last hang record of `trace` when no event followed it: the recorder saw the program
+    /// hanging in the state the log ends in.
+    static func finalHang(in trace: Trace) -> TraceHang? {
+        guard let hang = trace.hangs.last, hang.seq == (trace.events.last?.seq ?? 0) else { return nil }
+        return hang
+    }
+
+    /// `The program was seen hanging at 7.412 s, after @23: no event for 5.0 s while 2
+    /// pipelines were open (the watchdog's hang record).`
+    static func hangSentence(_ hang: TraceHang, openPipelines: Int) -> String {
+        let source = switch hang.cause {
+        case .watchdog: "the watchdog's hang record"
+        case .signal: "a hang record written on SIGQUIT"
+        case .timeout: "a hang record written when the test's timeout ran out"
+        }
+        let after = hang.seq > 0 ? ", after @\(hang.seq)" : ""
+        let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
+        return "The program was seen hanging at \(seconds(hang.time, decimals: 3))\(after): no event for "
+            + "\(seconds(hang.idle, decimals: 1)) while \(pipelines) (\(source))."
+    }
+
+    /// `7.412 s`: `nanoseconds` rounded to `decimals` (1 to 9) places of a second. Any count
+    /// a log can hold, up to 2⁶⁴ − 1, is written without overflow.
+    private static func seconds(_ nanoseconds: UInt64, decimals: Int) -> String {
+        var scale: UInt64 = 1
+        for _ in 0..<min(max(decimals, 1), 9) { scale *= 10 }
+        let unit = 1_000_000_000 / scale
+        let units = nanoseconds / unit + (nanoseconds % unit >= unit / 2 ? 1 : 0)
+        let fraction = String(units % scale)
+        let places = String(scale).count - 1
+        return "\(units / scale).\(String(repeating: "0", count: places - fraction.count))\(fraction) s"
+    }
+
+    private func diagnosis(of wait: HopWait, in lifecycles: TraceLifecycles, hang: (TraceHang, Int)?) -> Diagnosis {
         let end = wait.lifecycle
         let wording = WaitWording(lifecycles: lifecycles, end: end)
         var sentences: [String] = []
+        if let (hang, open) = hang { sentences.append(Self.hangSentence(hang, openPipelines: open)) }
         // Where the end itself cannot move, the reason says what it stands at.
         if wait.provesAStall {
             sentences.append("When the log ended, this pipeline was still open.")
@@ -55,7 +98,8 @@ public struct WaitsOnRule: DiagnosisRule {
         }
         var seen: Set<TraceObjectID> = []
         objects = objects.filter { seen.insert($0).inserted }
-        let evidence = Set(wait.hops.flatMap { wording.evidence(of: $0) })
+        // The hang record follows the last event: citing it cites the moment the program was seen hanging.
+        let evidence = Set(wait.hops.flatMap { wording.evidence(of: $0) } + (hang.map { $0.0.seq > 0 ? [$0.0.seq] : [] } ?? []))
         var fixes: [String] = []
         for hop in stuck where !fixes.contains(wording.fix(for: hop)) { fixes.append(wording.fix(for: hop)) }
         return Diagnosis(

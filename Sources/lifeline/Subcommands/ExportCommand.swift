@@ -9,7 +9,7 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Write a trace log as JSON Lines, the documented interchange format.",
         discussion: """
-            A log recorded with binary event records (the default, log format version 9) is \
+            A log recorded with binary event records (the default, log format version 11) is \
             written as the log a JSON Lines recording (RecordingOptions(logFormat: .jsonLines)) \
             writes for the same events: the same lines in the same order, event times in \
             nanoseconds. A log of JSON lines is written line by line.

@@ -45,6 +45,6 @@ extension Trace {
                                        kind: .subscribe(publisher: publisher, subscriber: subscriber), callSite: event.callSite)
         }
         return Trace(header: header, objects: objects, threads: threads, queues: queues, events: events, snapshots: snapshots,
-                     damage: damage, callSites: callSites)
+                     damage: damage, callSites: callSites, hangs: hangs)
     }
 }
