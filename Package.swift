@@ -151,7 +151,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifeline-benchmarks",
-            dependencies: ["Lifeline", "LifelineHeap", "LifelineLog", "CLifelineRuntime", combine],
+            dependencies: [
+                "Lifeline", "LifelineHeap", "LifelineLog", "CLifelineRuntime", combine,
+                "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", "AccountSettingsApp",
+            ],
             path: "Benchmarks/LifelineBenchmarks"
         ),
         .testTarget(name: "LifelineLogTests", dependencies: ["LifelineLog"]),

@@ -22,6 +22,9 @@ import LifelineLog
 /// `long-labels` how long drawing a log with a 30,000- to 120,000-character label takes,
 /// `footprint` the log's bytes per declared object and per subscribe/cancel cycle and the
 /// recorder's heap growth over the number of values as cycles (``FootprintBenchmark``).
+/// `stopping` prints how long `Lifeline.stop()` takes after recording the six realistic apps,
+/// right after them and after the program idled (``StopBenchmark``, each in a fresh child
+/// process run with `stopping-once`).
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 
 // glibc's mutexes skip their atomic instructions while the process has a single thread, and an
@@ -32,7 +35,7 @@ parkedThread.start()
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
 let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"]
-if let only, only != "recording", only != "subscribing" {
+if let only, only != "recording", only != "subscribing", only != "stopping", only != "stopping-once" {
     // Removed before `exit`, which would skip a `defer`.
     let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
     switch only {
@@ -71,16 +74,32 @@ if let only, only != "recording", only != "subscribing" {
     case "footprint":
         try FootprintBenchmark.run(cycles: values, logDirectory: logDirectory)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribe, view-model, reading, inspection, inspection-warm, per-call, long-labels or footprint")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribing, stopping, stopping-once, subscribe, view-model, reading, inspection, inspection-warm, per-call, long-labels or footprint")
         exit(2)
     }
     try? FileManager.default.removeItem(atPath: path)
     exit(0)
 }
 
+if only == "stopping" {
+    try StopBenchmark.run(logDirectory: logDirectory)
+    exit(0)
+}
+
+if only == "stopping-once" {
+    let idle = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_STOP_IDLE"].flatMap(Int.init) ?? 0
+    try StopBenchmark.runOnce(idle: idle, logDirectory: logDirectory)
+    exit(0)
+}
+
 if only == "subscribing" {
     try SubscribeBenchmark.run(repetitions: 3, logDirectory: logDirectory)
     exit(0)
+}
+
+if only == nil {
+    try StopBenchmark.run(logDirectory: logDirectory)
+    print()
 }
 
 print("Recording cost: PassthroughSubject → map → filter → map → sink, \(values) values, CPU time, median of 3, logs in \(logDirectory)")

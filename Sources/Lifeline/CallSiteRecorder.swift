@@ -15,9 +15,12 @@ import Synchronization
 /// sink's closure that subscribes); which one is decided at symbolication, and the operator's
 /// inherits the site of the subscriber the value was delivered to.
 ///
-/// When recording stops, ``resolvedSites()`` symbolicates each distinct address once and picks,
-/// for each site, the program's frame nearest the call: the first that is not in Combine,
-/// Lifeline, the Swift runtime, Foundation, Dispatch or the C library.
+/// Each site names the program's frame nearest the call: the first that is not in Combine,
+/// Lifeline, the Swift runtime, Foundation, Dispatch or the C library. A stack is symbolicated
+/// only as far out as that frame, each distinct address once per process, mostly while the
+/// program runs, by a low-priority thread of the recorder's own
+/// (``CallSiteSymbolicationThread``); when recording stops, ``resolvedSites()`` symbolicates the
+/// stacks that thread has not reached and reads every site from the cache.
 final class CallSiteRecorder: Sendable {
     /// How many return addresses a capture keeps: enough to reach the program's frame through
     /// the hook, the recorder and a few operators.
@@ -26,6 +29,7 @@ final class CallSiteRecorder: Sendable {
     private let generation: UInt64
     private let capturing: Bool
     private let state = Mutex(State())
+    private let symbolication = CallSiteSymbolicationThread()
 
     /// One captured stack. `fallback` is the site of the subscriber a value was being
     /// delivered to when the capture was made (0 outside deliveries). A closure's site has no
@@ -44,6 +48,10 @@ final class CallSiteRecorder: Sendable {
         /// The site of each closure function, by address: asked for at every reference a
         /// snapshot finds held through a closure.
         var closureSites: [UInt: UInt64] = [:]
+        /// How many of `captures` the symbolication thread has taken, and how many of those it
+        /// has symbolicated (the first ones).
+        var takenBySymbolication = 0
+        var symbolicated = 0
     }
 
     /// Creates the call sites of the recording `generation` (which keys the per-thread scopes).
@@ -51,6 +59,7 @@ final class CallSiteRecorder: Sendable {
     init(generation: UInt64, capturing: Bool) {
         self.generation = generation
         self.capturing = capturing
+        if capturing { symbolication.start(for: self) }
     }
 
     /// At the beginning of a subscribe call: the call site of the pipeline it makes, captured
@@ -206,16 +215,69 @@ final class CallSiteRecorder: Sendable {
         }
     }
 
-    /// The return address of the program's frame nearest the call `capture` was taken at,
-    /// when that frame has a file and no line (code the compiler made for a statement) and is
-    /// the innermost frame at its address.
-    private static func unplacedCall(_ capture: Capture) -> UInt? {
-        let frames = CallStackSymbolicator.frames(returnAddresses: capture.returnAddresses)
+    /// Symbolicates the stacks captured since the last call, on the symbolication thread: takes
+    /// them in one short lock, symbolicates them holding none, and counts them symbolicated.
+    func symbolicateNewStacks() {
+        let (stacks, end) = state.withLock { state in
+            let new = state.captures[state.takenBySymbolication...]
+            state.takenBySymbolication = state.captures.count
+            return (new.filter { !$0.isClosure }.map(\.returnAddresses), state.captures.count)
+        }
+        if !stacks.isEmpty { Self.symbolicate(stacks) }
+        state.withLock { $0.symbolicated = max($0.symbolicated, end) }
+    }
+
+    /// How many of the sites captured so far are symbolicated already (numbered 1 to this), so
+    /// that stopping has only the sites after them to symbolicate.
+    var symbolicatedSites: Int {
+        state.withLock { $0.symbolicated }
+    }
+
+    /// How far out from the call a stack is symbolicated in each round, in return addresses:
+    /// most stacks reach the program's frame in the first round, and the frames beyond it are
+    /// never read.
+    private static let readingRounds = [8, 16, captureDepth]
+
+    /// Symbolicates into ``CallStackSymbolicator``'s cache the frames that reading each stack
+    /// needs (``readFrames(of:)``), in one pass over all the stacks for each round, and gives
+    /// the calls the stacks are named by that DWARF gives no line their statement's line, in
+    /// one search for all of them.
+    static func symbolicate(_ stacks: [[UInt]]) {
+        var pending = stacks
+        var start = 0
+        for end in readingRounds where !pending.isEmpty {
+            let addresses = Set(pending.flatMap { $0[min(start, $0.count)..<min(end, $0.count)] })
+            _ = CallStackSymbolicator.frames(returnAddresses: Array(addresses))
+            pending = pending.filter { stack in
+                stack.count > end && !CallStackReading(frames: CallStackSymbolicator.frames(returnAddresses: Array(stack.prefix(end))).flatMap { $0 }).isFinished
+            }
+            start = end
+        }
+        CallStackSymbolicator.placeCompilerMadeCalls(at: Array(Set(stacks.compactMap(unplacedCall))))
+    }
+
+    /// The frames of the return addresses of `stack` that reading it needs: those of the rounds
+    /// up to the one in which its reading finishes, or all of them. Symbolicates what the cache
+    /// lacks.
+    private static func readFrames(of stack: [UInt]) -> [[CallStackSymbolicator.Frame]] {
+        var frames: [[CallStackSymbolicator.Frame]] = []
+        for end in readingRounds where frames.count < stack.count {
+            frames += CallStackSymbolicator.frames(returnAddresses: Array(stack[frames.count..<min(end, stack.count)]))
+            if CallStackReading(frames: frames.flatMap { $0 }).isFinished { break }
+        }
+        return frames
+    }
+
+    /// The return address of the program's frame nearest the call `stack` was taken at, when
+    /// that frame has a file and no line (code the compiler made for a statement) and is the
+    /// innermost frame at its address.
+    private static func unplacedCall(_ stack: [UInt]) -> UInt? {
+        let frames = readFrames(of: stack)
         let reading = CallStackReading(frames: frames.flatMap { $0 })
         guard let index = reading.locationIndex, let location = reading.location, location.file != nil, location.line == nil
         else { return nil }
         var start = 0
-        for (address, framesThere) in zip(capture.returnAddresses, frames) {
+        for (address, framesThere) in zip(stack, frames) {
             if start == index { return address }
             start += framesThere.count
             if start > index { return nil }
@@ -226,13 +288,10 @@ final class CallSiteRecorder: Sendable {
     /// Every site captured so far, symbolicated: the program's frame nearest each call, and
     /// for a cancel's site, who cancelled.
     func resolvedSites() -> [TraceCallSite] {
-        let (captures, cancelSites) = state.withLock { ($0.captures, $0.cancelSites) }
-        // One pass over every distinct address: the binaries' images are mapped once.
-        let stacks = captures.filter { !$0.isClosure }
-        _ = CallStackSymbolicator.frames(returnAddresses: Array(Set(stacks.flatMap(\.returnAddresses))))
-        // The calls the stacks are named by that DWARF gives no line: each gets its statement's
-        // line, in one search for all of them.
-        CallStackSymbolicator.placeCompilerMadeCalls(at: Array(Set(stacks.compactMap(Self.unplacedCall))))
+        symbolication.stop()
+        let (captures, cancelSites, symbolicated) = state.withLock { ($0.captures, $0.cancelSites, $0.symbolicated) }
+        // The stacks the symbolication thread has not finished; the cache serves the others.
+        Self.symbolicate(captures[symbolicated...].filter { !$0.isClosure }.map(\.returnAddresses))
         let closureIndices = captures.indices.filter { captures[$0].isClosure }
         let closures = Dictionary(uniqueKeysWithValues: zip(
             closureIndices, CallStackSymbolicator.closures(at: closureIndices.map { captures[$0].returnAddresses[0] })
@@ -244,8 +303,7 @@ final class CallSiteRecorder: Sendable {
                 sites.append(TraceCallSite(id: number, location: closure.flatMap(CallStackReading.location(ofClosure:))))
                 continue
             }
-            let frames = CallStackSymbolicator.frames(returnAddresses: capture.returnAddresses).flatMap { $0 }
-            let reading = CallStackReading(frames: frames)
+            let reading = CallStackReading(frames: Self.readFrames(of: capture.returnAddresses).flatMap { $0 })
             let location = reading.location ?? (reading.stoppedAtDelivery && capture.fallback != 0
                 ? sites[Int(capture.fallback) - 1].location : nil)
             sites.append(TraceCallSite(

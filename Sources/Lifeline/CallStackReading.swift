@@ -18,6 +18,10 @@ struct CallStackReading {
     /// Whether an `AnyCancellable`'s deinit was passed on the way.
     private(set) var passedTokenRelease = false
 
+    /// Whether the reading ended at a frame it was given (the program's, or a delivery's):
+    /// frames further out would change nothing it says.
+    var isFinished: Bool { location != nil || stoppedAtDelivery }
+
     /// Modules whose frames are never the program's.
     static let libraryModules: Set<String> = [
         "Lifeline", "LifelineLog", "LifelineHeap", "LifelineTesting",

@@ -9,8 +9,8 @@ import Synchronization
 /// The only file that uses Swift's `Runtime` module (and its `Internal` and `MemoryReaders`
 /// SPI, to symbolicate addresses captured by other means than `Backtrace.capture()`, which is
 /// far too slow for a recording path). It reads the binaries' symbol tables and DWARF line
-/// tables in process; nothing external is run. Called when a recording stops, never while
-/// recording.
+/// tables in process; nothing external is run. Called by a recording's symbolication thread
+/// and when a recording stops, never on a recording path.
 enum CallStackSymbolicator {
     /// What one return address resolves to: its frames, innermost first (more than one when
     /// the compiler inlined calls there).

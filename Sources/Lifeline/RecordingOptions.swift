@@ -53,7 +53,8 @@ public struct RecordingOptions: Sendable, Hashable {
     /// Whether to keep the call stack of each top-level subscribe and cancel, so that findings
     /// and diagrams name the line of the program that made each pipeline and say who cancelled
     /// it. On by default: a capture costs a few microseconds per pipeline (not per value), and
-    /// the stacks are symbolicated once, when recording stops.
+    /// the stacks are symbolicated once, on a low-priority thread while recording runs and, for
+    /// what that thread has not reached, when recording stops.
     public var callSites: Bool
     /// How the log writes events: as binary records (the default: about 36 bytes each), or as
     /// JSON lines (the documented interchange format: about 93 bytes each, and about 1.6 times

@@ -140,6 +140,26 @@ extension RecordingTests {
             #expect(here.line == line)
         }
 
+        /// A site captured while recording runs is symbolicated by the recorder's own thread
+        /// without waiting for the stop, and the stop names it from what that thread left. The
+        /// thread runs at the lowest priority, so the wait is bounded only by what else keeps
+        /// the machine busy; it is whatever the machine needs, within two minutes.
+        @Test func aSiteIsSymbolicatedWhileRecordingRunsAndStoppingNamesItFromThat() async throws {
+            let recorder = CallSiteRecorder(generation: UInt64.max - 25, capturing: true)
+            let (site, line) = (recorder.subscribeBegins(), #line)
+            recorder.subscribeEnds()
+            let number = try #require(site)
+            let deadline = ContinuousClock.now + .seconds(120)
+            while recorder.symbolicatedSites < Int(number), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(recorder.symbolicatedSites >= Int(number))
+            let resolved = try #require(recorder.resolvedSites().first { $0.id == number })
+            #expect(resolved.location?.file == #filePath)
+            #expect(resolved.location?.line == line)
+            #expect(resolved.location?.function?.contains("aSiteIsSymbolicatedWhileRecordingRuns") == true, "\(String(describing: resolved.location))")
+        }
+
         @inline(never)
         static func returnAddresses() -> [UInt] {
             withUnsafeTemporaryAllocation(of: UInt.self, capacity: 8) { buffer in
