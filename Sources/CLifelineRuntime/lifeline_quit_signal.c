@@ -1,4 +1,4 @@
-#include "lifeline_quit_signal.h"
+#include "lifeline_runtime.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -17,7 +17,9 @@ import LifelineLog
 ///   objects and none is on the loop: releasing or cancelling it ends the subscription.
 /// - **May live, owned:** an owner outside the loop still holds it. A loop through the program's
 ///   own objects that holds its own `AnyCancellable` (a sink's closure capturing the view model
-///   that stores it) is a retain cycle waiting for that owner, or for something the snapshot
+///   that stores it), or the handle of a task suspended in a `for await` loop over a publisher
+///   (a task's closure capturing the view model that stores the task), is a retain cycle
+///   waiting for that owner, or for something the snapshot
 ///   does not draw, to let go, and is reported as a warning that says so. Any other loop an
 ///   owner holds is a running subscription the owner can still cancel, or complete (a
 ///   service's subject).

@@ -4,15 +4,16 @@ import LifelineLog
 /// `retain-cycle` diagnosis, read from the log's ownership snapshots.
 ///
 /// A strongly connected component of a snapshot's strong references that holds a subscriber,
-/// a subscription or an `AnyCancellable` gets a ``LoopVerdict``, taken from what the log
+/// a subscription, an `AnyCancellable` or a task suspended in a `for await` loop over a
+/// publisher (``SuspendedTask``) gets a ``LoopVerdict``, taken from what the log
 /// proves, never from what kinds of object the loop holds. It is reported when:
 /// - the verdict proves its objects should be gone: their work was over (every hop of each of
 ///   them completed or cancelled, or still subscribed for a pipeline that was cancelled) yet
 ///   no owner outside holds the loop; what held it from outside let go of it; or nothing
 ///   outside a loop of Combine's objects references it at all;
 /// - or an owner outside (or something the snapshot does not draw) still holds a loop through
-///   the program's own objects that holds its own `AnyCancellable`: a warning that it leaks
-///   when that owner lets go.
+///   the program's own objects that holds its own `AnyCancellable` (or the handle of its
+///   suspended task): a warning that it leaks when that owner lets go.
 ///
 /// A loop whose subscription a live `AnyCancellable` outside it can still cancel, a running
 /// subscription an owner holds (a service's subject), or one the log proves nothing about, is
