@@ -1,23 +1,24 @@
 import LifelineLog
 
 /// Finds an operator that subscribes to the same publisher again with each value it receives
-/// and never ends the subscriptions it made before: a `flatMap { _ in service.updates }` over a
+/// and keeps the subscriptions it made before: a `flatMap { _ in service.updates }` over a
 /// subject that never completes, as a refresh button drives it. Each refresh adds one more
 /// inner subscription, and every value the publisher sends reaches the pipeline once per
 /// subscription: after three refreshes, three times.
 ///
 /// A subscription made during a value's delivery to a subscriber is that subscriber's (the
 /// operator's) inner subscription: the log nests the `subscribe` call inside the
-/// `receive(_:)` call. Reported when, in ``minimumCount`` or more of its deliveries, one
-/// operator subscribed to one publisher, and none of those subscriptions had ended (completed,
-/// cancelled, or its subscriber or subscription deallocated) when the log ends. A `flatMap`
+/// `receive(_:)` call. Reported when ``minimumCount`` or more inner subscriptions of one
+/// operator to one publisher were all running once the last of them was made, and none of them
+/// then completed or was cancelled before the operator's own teardown (the outermost call that
+/// ended its subscription, which cancels its inner ones too) or the end of the log. A `flatMap`
 /// whose inner publishers complete, a `switchToLatest()` (which cancels the previous inner
 /// subscription), or inner subscriptions to different publishers are not reported.
 public struct GrowingSubscriptionsRule: DiagnosisRule {
     public let code = "growing-subscriptions"
 
-    /// How many inner subscriptions to one publisher, none ended, make growth: the pipeline has
-    /// grown twice.
+    /// How many inner subscriptions to one publisher running together make growth: the
+    /// pipeline has grown twice.
     public static let minimumCount = 3
 
     /// Creates the rule.
@@ -52,10 +53,9 @@ public struct GrowingSubscriptionsRule: DiagnosisRule {
 
     private func diagnosis(_ pair: Pair, inner: [Lifecycle], lifecycles: TraceLifecycles) -> Diagnosis? {
         // The inner subscriptions running together when the last was made, each kept until the
-        // operator's own subscription ended (or to the end of the log): none completed, none
-        // cancelled while the operator ran on.
-        // The operator's teardown is the outermost call that ended its own subscription: it
-        // cancels its inner subscriptions in the same call, before or after its upstream's.
+        // operator's teardown (or to the end of the log): the outermost call that ended the
+        // operator's own subscription, which cancels its inner ones in the same call, before or
+        // after its upstream's.
         guard let last = inner.last?.subscribeCall else { return nil }
         let made = lifecycles.calls.call(at: last)?.end ?? last
         let teardown = lifecycles.lifecycles(ofSubscriber: pair.operatorObject).last?.end.map { end in
