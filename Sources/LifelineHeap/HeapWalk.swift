@@ -322,11 +322,10 @@ struct HeapWalk {
             guard let word = memory.word(at: address) else { return }
             if catalog.isReference(builtin: type) {
                 followWord(word, path: path, ownership: ownership, holder: holder, depth: depth)
-            } else if catalog.isContinuation(builtin: type), let kind = memory.word(at: word).flatMap(catalog.heapKind(metadata:)),
-                      case .task = kind, let layout = taskLayout(at: word) {
+            } else if catalog.isContinuation(builtin: type) {
                 // The task a continuation resumes waits on its holder; the continuation does not
                 // retain it.
-                reach(word, layout, path: path, ownership: .unownedUnsafe, holder: holder)
+                followWord(word, path: path, ownership: .unownedUnsafe, holder: holder, depth: depth)
             }
         default:
             // Metatypes and the other kinds hold no references.
