@@ -36,9 +36,13 @@ public struct LifecycleFindings: Sendable {
 
     /// The message a failed check shows: what was found, grouped by subscription, with the
     /// events that prove it and the fix, as `lifeline diagnose` prints it; for a block that timed
-    /// out, first that it did, then the waits-on chain of each pipeline still open.
+    /// out, first that it did, then the waits-on chain of each pipeline still open; for a
+    /// repeated scenario, what grew with its runs.
     public var failureMessage: String {
         let report = TextDiagnosisReport(trace: trace, diagnoses: problems).render()
+        if timedOut == nil, !problems.isEmpty, problems.allSatisfy({ $0.code == "lifecycle-growth" }) {
+            return "What the scenario left behind grew with its runs:\n\n" + report
+        }
         guard let timedOut else { return "The checked code left lifecycle problems:\n\n" + report }
         return "The checked code did not return within \(timedOut); what it waits on:\n\n" + report
     }

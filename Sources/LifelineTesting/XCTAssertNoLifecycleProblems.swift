@@ -34,14 +34,8 @@ public func XCTAssertNoLifecycleProblems(
     line: UInt = #line,
     _ body: () throws -> Void
 ) {
-    let prefix = message().isEmpty ? "" : "\(message()) - "
-    do {
-        let findings = try LifecycleCheck(options: options, draining: queues).run(body)
-        if !findings.problems.isEmpty {
-            XCTFail(prefix + findings.failureMessage, file: file, line: line)
-        }
-    } catch {
-        XCTFail("\(prefix)XCTAssertNoLifecycleProblems threw: \(error)", file: file, line: line)
+    failOnFindings(of: "XCTAssertNoLifecycleProblems", message(), file: file, line: line) {
+        try LifecycleCheck(options: options, draining: queues).run(body)
     }
 }
 
@@ -78,14 +72,24 @@ public func XCTAssertNoLifecycleProblems(
     line: UInt = #line,
     _ body: @escaping @Sendable () throws -> Void
 ) {
-    let prefix = message().isEmpty ? "" : "\(message()) - "
+    failOnFindings(of: "XCTAssertNoLifecycleProblems", message(), file: file, line: line) {
+        try LifecycleCheck(options: options, draining: queues).run(timeout: timeout, body)
+    }
+}
+
+/// Fails the test at `file` and `line` when `check`'s findings fail (``LifecycleFindings/failed``),
+/// with their message after `message`, or when it throws, naming `assertion`.
+func failOnFindings(
+    of assertion: String, _ message: String, file: StaticString, line: UInt, _ check: () throws -> LifecycleFindings
+) {
+    let prefix = message.isEmpty ? "" : "\(message) - "
     do {
-        let findings = try LifecycleCheck(options: options, draining: queues).run(timeout: timeout, body)
+        let findings = try check()
         if findings.failed {
             XCTFail(prefix + findings.failureMessage, file: file, line: line)
         }
     } catch {
-        XCTFail("\(prefix)XCTAssertNoLifecycleProblems threw: \(error)", file: file, line: line)
+        XCTFail("\(prefix)\(assertion) threw: \(error)", file: file, line: line)
     }
 }
 #endif

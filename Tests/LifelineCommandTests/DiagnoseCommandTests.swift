@@ -273,6 +273,63 @@ struct DiagnoseCommandTests {
         #expect(scoped.standardOutputText.contains("mark \"screen closed\""))
     }
 
+    /// A model whose sink keeps it: each one made stays subscribed to the store's subject.
+    private final class BadgeModel {
+        private(set) var count = 0
+        private var cancellable: AnyCancellable?
+
+        init(unread: PassthroughSubject<Int, Never>) {
+            cancellable = unread.sink { count in self.count = count }
+        }
+    }
+
+    /// A log of a screen opened and closed `runs` times between the marks "screen shown" and
+    /// "screen closed", each time leaving its model subscribed, with a snapshot after each run
+    /// when `snapshots` is set.
+    func repeatedLeakLog(runs: Int, snapshots: Bool) throws -> String {
+        // Recorded straight to the file: a trace written back line by line has no snapshots.
+        let path = try TraceLogFile.write(Data(), named: "repeated-leak.lifeline")
+        let unread = PassthroughSubject<Int, Never>()
+        try Lifeline.start(writingTo: path)
+        for run in 1...runs {
+            Lifeline.mark("screen shown")
+            _ = BadgeModel(unread: unread)
+            unread.send(run)
+            Lifeline.mark("screen closed")
+            if snapshots { Lifeline.snapshot("after run \(run)") }
+        }
+        Lifeline.stop()
+        return path
+    }
+
+    @Test func aRepeatedScopeFindsWhatGrowsWithItsRuns() throws {
+        let log = try repeatedLeakLog(runs: 5, snapshots: true)
+        let run = try LifelineExecutable.run(["diagnose", log, "--scope", "screen shown", "screen closed"])
+        #expect(run.status == 1)
+        let text = run.standardOutputText
+        #expect(text.contains("error lifecycle-growth: Each run of the scenario left more behind than the run before, from "
+            + "run 2 of 5 on: pipelines made at DiagnoseCommandTests.swift:"), "\(text)")
+        #expect(text.contains("DiagnoseCommandTests.BadgeModel objects (alive after each run: 1, 2, 3, 4, 5)"), "\(text)")
+        #expect(run.standardError.isEmpty, "\(run.standardError)")
+        // With a warm-up of two runs, three runs still grew; with three, two do not make growth.
+        let warmedUp = try LifelineExecutable.run(["diagnose", log, "--scope", "screen shown", "screen closed", "--warm-up", "2"])
+        #expect(warmedUp.standardOutputText.contains("from run 3 of 5 on"), "\(warmedUp.standardOutputText)")
+        let tooLong = try LifelineExecutable.run(["diagnose", log, "--scope", "screen shown", "screen closed", "--warm-up", "3"])
+        #expect(!tooLong.standardOutputText.contains("lifecycle-growth"), "\(tooLong.standardOutputText)")
+        #expect(tooLong.standardError.contains("note: lifecycle-growth was not checked: 5 runs between the marks with a warm-up "
+            + "of 3 can't show growth; it takes at least 6"), "\(tooLong.standardError)")
+    }
+
+    @Test func aRepeatedScopeWithoutSnapshotsSaysGrowthWasNotChecked() throws {
+        let run = try LifelineExecutable.run([
+            "diagnose", try repeatedLeakLog(runs: 5, snapshots: false), "--scope", "screen shown", "screen closed",
+        ])
+        #expect(!run.standardOutputText.contains("lifecycle-growth"), "\(run.standardOutputText)")
+        // The snapshot at stop follows the last run.
+        #expect(run.standardError.contains("note: lifecycle-growth was not checked: 4 of the 5 runs between the marks have no "
+            + "ownership snapshot after them"), "\(run.standardError)")
+    }
+
     @Test func aScopeWhoseMarksAreMissingExitsTwo() throws {
         let run = try LifelineExecutable.run(["diagnose", try leakLog(), "--scope", "screen shown", "screen hidden"])
         #expect(run.status == 2)

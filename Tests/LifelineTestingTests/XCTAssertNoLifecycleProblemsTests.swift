@@ -4,8 +4,8 @@ import LifelineTesting
 import OpenCombineShim
 import XCTest
 
-/// `XCTAssertNoLifecycleProblems`: silent on correct code, and a failure at the call site
-/// listing the diagnoses on buggy code.
+/// `XCTAssertNoLifecycleProblems` and `XCTAssertNoLifecycleGrowth`: silent on correct code, and
+/// a failure at the call site listing the diagnoses on buggy code.
 final class XCTAssertNoLifecycleProblemsTests: XCTestCase {
     private struct Failure {
         let description: String
@@ -93,5 +93,44 @@ final class XCTAssertNoLifecycleProblemsTests: XCTestCase {
         XCTAssert(description.contains("The checked code did not return within 2.0 seconds; what it waits on:"), description)
         XCTAssert(description.contains("(a hang record written when the test's timeout ran out)"), description)
         XCTAssert(description.contains("Waits on: Sink \"answer\" #"), description)
+    }
+
+    /// A screen that leaves its model behind each time it opens fails at the call site with what
+    /// grew; the same screen, fixed, passes.
+    func testAScreenLeakingItsModelEachRunFailsAndTheFixedOnePasses() {
+        let service = PriceService()
+        let line = #line + 2
+        let leaking = failures {
+            XCTAssertNoLifecycleGrowth(iterations: 5, "opening quotes") {
+                let screen = QuoteScreen(service: service, capturingWeakly: false)
+                screen.open("ACME")
+                screen.close()
+            }
+        }
+        XCTAssertEqual(leaking.map(\.line), [line])
+        let description = leaking.first?.description ?? ""
+        XCTAssert(description.contains("opening quotes - What the scenario left behind grew with its runs:"), description)
+        XCTAssert(description.contains("error lifecycle-growth: Each run of the scenario left more behind than the run "
+            + "before, from run 2 of 5 on: pipelines made at QuoteScreen.swift:"), description)
+        XCTAssert(description.contains("QuoteModel objects (alive after each run: 1, 2, 3, 4, 5)"), description)
+
+        let fixed = failures {
+            XCTAssertNoLifecycleGrowth(iterations: 5) {
+                let screen = QuoteScreen(service: service, capturingWeakly: true)
+                screen.open("ACME")
+                screen.close()
+            }
+        }
+        XCTAssertEqual(fixed.map(\.description), [])
+    }
+
+    func testTooFewRunsFailTheAssertionWithTheLeastThatShowsGrowth() {
+        let failures = failures {
+            XCTAssertNoLifecycleGrowth(iterations: 2, warmUp: 0) {}
+        }
+        XCTAssertEqual(failures.count, 1)
+        let description = failures.first?.description ?? ""
+        XCTAssert(description.contains("XCTAssertNoLifecycleGrowth threw: 2 iterations with a warm-up of 0 can't show growth: "
+            + "it takes at least 4, 3 runs after the warm-up that each leave more behind than the run before"), description)
     }
 }

@@ -27,6 +27,25 @@ public struct ObservedScope: Hashable, Sendable {
         self.init(begin: begin, end: end)
     }
 
+    /// Every scope of a scenario run again and again: each mark labelled `beginMark` with the
+    /// first later mark labelled `endMark` before the next `beginMark`, in order. A repetition
+    /// whose end mark the log lacks ends the list.
+    public static func repetitions(in trace: Trace, beginMark: String, endMark: String) -> [ObservedScope] {
+        var scopes: [ObservedScope] = []
+        var begin: UInt64?
+        for event in trace.events {
+            guard case .mark(let label) = event.kind else { continue }
+            if label == beginMark {
+                if begin != nil { break }
+                begin = event.seq
+            } else if label == endMark, let opened = begin {
+                scopes.append(ObservedScope(begin: opened, end: event.seq))
+                begin = nil
+            }
+        }
+        return scopes
+    }
+
     /// Whether event `seq` happened inside the scope.
     public func contains(_ seq: UInt64) -> Bool {
         begin < seq && seq < end

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifelineAnalysis
+import LifelineLog
 
 /// `lifeline diagnose TRACE`: what went wrong in the recorded pipelines, with the events that
 /// prove it and the fix.
@@ -23,7 +24,10 @@ struct DiagnoseCommand: ParsableCommand {
             Exits with 0 when no error was found, 1 when errors were found (with --strict, \
             warnings count too), and 2 when the trace can't be read. With --scope, pipelines \
             first seen between the two marks that were still subscribed and alive when \
-            recording stopped are reported as leaked-subscription. With --baseline, only \
+            recording stopped are reported as leaked-subscription; when the two marks repeat \
+            (a scenario run again and again, each run followed by Lifeline.snapshot), what each \
+            run leaves more of than the run before, from the run after --warm-up on, is \
+            reported as lifecycle-growth. With --baseline, only \
             findings whose fingerprint the baseline lacks are reported and count for the exit \
             status; the known ones are counted, and the baseline's findings no longer found are \
             listed as resolved. docs/Diagnoses.md lists every code and the JSON schema.
@@ -49,6 +53,14 @@ struct DiagnoseCommand: ParsableCommand {
     var scopeMarks: [String] = []
 
     @Option(
+        name: .customLong("warm-up"),
+        help: ArgumentHelp(
+            "With a repeated --scope, how many of the first runs may leave things behind without growing.", valueName: "runs"
+        )
+    )
+    var warmUp = 1
+
+    @Option(
         help: ArgumentHelp(
             "Accept the findings of a baseline: a JSON report of lifeline diagnose, or a list of fingerprints, one per line.",
             valueName: "file"
@@ -59,6 +71,9 @@ struct DiagnoseCommand: ParsableCommand {
     func validate() throws {
         guard scopeMarks.isEmpty || scopeMarks.count == 2 else {
             throw ValidationError("--scope takes two mark labels: the one that opens the scope and the one that closes it")
+        }
+        guard warmUp >= 0 else {
+            throw ValidationError("--warm-up takes a number of runs, 0 or more")
         }
     }
 
@@ -74,6 +89,7 @@ struct DiagnoseCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             rules.append(LeakedSubscriptionRule(scope: scope))
+            if let growth = growthRule(in: trace) { rules.append(growth) }
         }
         let accepted = try baseline.map(Self.readBaseline)
         let lifecycles = TraceLifecycles(trace)
@@ -97,6 +113,29 @@ struct DiagnoseCommand: ParsableCommand {
         }
         let status = ExitStatusPolicy(strict: strict).exitStatus(for: diagnoses)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The `lifecycle-growth` rule for the runs of a repeated `--scope`, or `nil` when its marks
+    /// open one run only. When the runs can't show growth (too few, or without a snapshot after
+    /// each), it says so on standard error: the rule finds nothing in them.
+    private func growthRule(in trace: Trace) -> LifecycleGrowthRule? {
+        let runs = ObservedScope.repetitions(in: trace, beginMark: scopeMarks[0], endMark: scopeMarks[1])
+        guard runs.count > 1 else { return nil }
+        let growth = LifecycleGrowthRule(repetitions: runs, warmUp: warmUp)
+        let least = max(warmUp, 1) + LifecycleGrowthRule.growingRepetitions
+        let uncounted = growth.uncountedRepetitions(in: trace)
+        if runs.count < least {
+            StandardError.write(
+                "note: lifecycle-growth was not checked: \(runs.count) runs between the marks with a warm-up of \(warmUp) "
+                    + "can't show growth; it takes at least \(least)"
+            )
+        } else if uncounted > 0 {
+            StandardError.write(
+                "note: lifecycle-growth was not checked: \(uncounted) of the \(runs.count) runs between the marks have no "
+                    + "ownership snapshot after them; take one with Lifeline.snapshot(_:) after each closing mark"
+            )
+        }
+        return growth
     }
 
     /// The most bytes a baseline may hold: a fingerprint line is 17 bytes.
