@@ -51,9 +51,13 @@ transparency: setup
 	scripts/transparency.sh --snapshots
 
 # The benchmark runs the release `lifeline` binary on million-event logs, so it builds it first.
+# It starts with the cost table of release and debug side by side: the debug build of the
+# benchmark, what `swift test` would build, measures its column in a child process.
 benchmark: setup
+	swift build --product lifeline-benchmarks
 	swift build -c release --product lifeline
-	swift run -c release lifeline-benchmarks
+	LIFELINE_BENCHMARK_DEBUG_BUILD="$$(swift build --show-bin-path)/lifeline-benchmarks" \
+		swift run -c release lifeline-benchmarks
 
 # A release build of the command, copied to $(PREFIX)/bin. On Linux it loads the Swift runtime
 # from the toolchain that built it (its run path names the toolchain's lib/swift/linux) and

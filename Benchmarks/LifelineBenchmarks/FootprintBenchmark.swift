@@ -56,12 +56,11 @@ enum FootprintBenchmark {
         }
         for format in TraceLogFormat.allCases {
             for automatic in [false, true] {
-                let small = try logBytes(cycles: 1_000, automatic: automatic, format: format, path: path)
-                let large = try logBytes(cycles: 101_000, automatic: automatic, format: format, path: path)
+                let cycle = try cycleCost(automatic: automatic, format: format, path: path)
                 print(String(format: "%@ %7.1f log bytes per subscribe/cancel cycle, %5.1f of them declarations",
                              "\(automatic ? "automatic, subject.sink" : "operator, subject.lifeline(\"x\").sink"), \(format.rawValue):"
                                 .padding(toLength: 52, withPad: " ", startingAt: 0),
-                             Double(large.total - small.total) / 100_000, Double(large.declarations - small.declarations) / 100_000))
+                             cycle.total, cycle.declarations))
             }
         }
         for automatic in [false, true] {
@@ -69,9 +68,29 @@ enum FootprintBenchmark {
         }
     }
 
+    /// What the declarations of long-named objects took in a log.
+    struct DeclarationCost {
+        /// The first pipeline's objects, their types, and their declarations' bytes.
+        var firstObjects: Int, firstTypes: Int, firstBytes: Int
+        /// The bytes of a type line, on average over the first pipeline's.
+        var bytesPerTypeLine: Double
+        /// The declaration bytes per object of the 1,000 pipelines after the first, whose types it
+        /// declared already, and how many types they declared more.
+        var bytesPerLaterObject: Double, laterTypes: Int
+    }
+
     /// Records 1 pipeline, then 1 + 1,000, of long-named objects kept alive, and prints what
     /// their declarations took.
     private static func printDeclarations(format: TraceLogFormat, path: String) throws {
+        let cost = try declarationCost(format: format, path: path)
+        print(String(format: "%@ first pipeline %d objects, %d types, %d bytes (%.0f a type line); later: %.1f bytes per object, %d types more",
+                     "declarations, long type names, \(format.rawValue):".padding(toLength: 44, withPad: " ", startingAt: 0),
+                     cost.firstObjects, cost.firstTypes, cost.firstBytes, cost.bytesPerTypeLine, cost.bytesPerLaterObject, cost.laterTypes))
+    }
+
+    /// Records 1 pipeline, then 1 + 1,000, of long-named objects kept alive, in `format`: what
+    /// their declarations took.
+    static func declarationCost(format: TraceLogFormat, path: String) throws -> DeclarationCost {
         func declarations(pipelines: Int) throws -> Declarations {
             try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .none, callSites: false, logFormat: format))
             let subject = PassthroughSubject<LongNamed, Never>()
@@ -83,12 +102,12 @@ enum FootprintBenchmark {
         }
         let one = try declarations(pipelines: 1), many = try declarations(pipelines: 1_001)
         let laterObjects = many.objectLines - one.objectLines
-        print(String(format: "%@ first pipeline %d objects, %d types, %d bytes (%.0f a type line); later: %.1f bytes per object, %d types more",
-                     "declarations, long type names, \(format.rawValue):".padding(toLength: 44, withPad: " ", startingAt: 0),
-                     one.objectLines, one.typeLines, one.typeBytes + one.objectBytes,
-                     Double(one.typeBytes) / Double(max(one.typeLines, 1)),
-                     Double(many.typeBytes + many.objectBytes - one.typeBytes - one.objectBytes) / Double(max(laterObjects, 1)),
-                     many.typeLines - one.typeLines))
+        return DeclarationCost(
+            firstObjects: one.objectLines, firstTypes: one.typeLines, firstBytes: one.typeBytes + one.objectBytes,
+            bytesPerTypeLine: Double(one.typeBytes) / Double(max(one.typeLines, 1)),
+            bytesPerLaterObject: Double(many.typeBytes + many.objectBytes - one.typeBytes - one.objectBytes) / Double(max(laterObjects, 1)),
+            laterTypes: many.typeLines - one.typeLines
+        )
     }
 
     /// The log's size after `cycles` subscribe/cancel cycles, and the bytes of its declarations.
@@ -100,6 +119,14 @@ enum FootprintBenchmark {
         return (try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int, declarations.typeBytes + declarations.objectBytes)
     }
 
+    /// The log bytes of one subscribe/cancel cycle, and of its declarations: the difference
+    /// between 101,000 cycles and 1,000, per cycle.
+    static func cycleCost(automatic: Bool, format: TraceLogFormat, path: String) throws -> (total: Double, declarations: Double) {
+        let small = try logBytes(cycles: 1_000, automatic: automatic, format: format, path: path)
+        let large = try logBytes(cycles: 101_000, automatic: automatic, format: format, path: path)
+        return (Double(large.total - small.total) / 100_000, Double(large.declarations - small.declarations) / 100_000)
+    }
+
     /// Subscribes a short pipeline to one subject and cancels it, `count` times.
     private static func runCycles(_ count: Int, automatic: Bool) {
         let subject = PassthroughSubject<Int, Never>()
@@ -109,9 +136,33 @@ enum FootprintBenchmark {
         }
     }
 
+    /// How much the recorder's heap grew over subscribe/cancel cycles.
+    struct HeapGrowth: Codable {
+        var cycles: Int
+        var bytes: Int
+        /// The cycles run after a 64 MiB log was full, and the bytes the heap grew over them; nil
+        /// when the log never filled.
+        var afterFull: Int?, bytesAfterFull: Int?
+    }
+
     /// Prints the heap's growth over `cycles` cycles after 10,000 to warm up, and over the
     /// cycles after a 64 MiB log is full.
     private static func printHeapGrowth(cycles: Int, automatic: Bool, path: String) throws {
+        let growth = try heapGrowth(cycles: cycles, automatic: automatic, path: path)
+        var line = String(format: "%@ heap grew %+d bytes over %d cycles (%+.1f bytes a cycle)",
+                          "\(automatic ? "automatic" : "operator"), 64 MiB log:".padding(toLength: 30, withPad: " ", startingAt: 0),
+                          growth.bytes, cycles, Double(growth.bytes) / Double(cycles))
+        if let afterFull = growth.afterFull, let bytesAfterFull = growth.bytesAfterFull {
+            line += String(format: "; %+d bytes over the %d cycles after the log was full", bytesAfterFull, afterFull)
+        } else {
+            line += "; the log never filled"
+        }
+        print(line)
+    }
+
+    /// The heap's growth over `cycles` cycles after 10,000 to warm up, and over the cycles after
+    /// a 64 MiB log is full.
+    static func heapGrowth(cycles: Int, automatic: Bool, path: String) throws -> HeapGrowth {
         let capacity = 64 << 20
         try Lifeline.start(writingTo: path, options: RecordingOptions(automatic: automatic, logCapacity: capacity))
         runCycles(10_000, automatic: automatic)
@@ -127,15 +178,7 @@ enum FootprintBenchmark {
         }
         let after = heapInUse()
         Lifeline.stop()
-        var line = String(format: "%@ heap grew %+d bytes over %d cycles (%+.1f bytes a cycle)",
-                          "\(automatic ? "automatic" : "operator"), 64 MiB log:".padding(toLength: 30, withPad: " ", startingAt: 0),
-                          after - before, cycles, Double(after - before) / Double(cycles))
-        if let full {
-            line += String(format: "; %+d bytes over the %d cycles after the log was full", after - full.heap, cycles - full.cycles)
-        } else {
-            line += "; the log never filled"
-        }
-        print(line)
+        return HeapGrowth(cycles: cycles, bytes: after - before, afterFull: full.map { cycles - $0.cycles }, bytesAfterFull: full.map { after - $0.heap })
     }
 
     /// The bytes malloc has handed out and not taken back.

@@ -126,6 +126,30 @@ enum InspectionBenchmark {
             + commands.map { "  " + $0 }.joined())
     }
 
+    /// Each subscribe and each cancel of `calls` short pipelines, timed one by one, recorded
+    /// with a snapshot after every call while a view model keeps `pipelines` pipelines alive
+    /// (call sites off): what the program waits for at each call. Returns the objects the first
+    /// snapshot held and the calls' times.
+    static func timePerCallSnapshots(pipelines: Int, calls: Int) throws -> (objects: Int, calls: [Elapsed]) {
+        let path = "/dev/shm/lifeline-per-call-times-\(getpid()).jsonl"
+        defer { unlink(path) }
+        try Lifeline.start(writingTo: path, options: RecordingOptions(snapshots: .everyCall, callSites: false))
+        let model = ViewModel(pipelines: pipelines)
+        Lifeline.snapshot("bound")
+        let subject = PassthroughSubject<Int, Never>()
+        var times: [Elapsed] = []
+        times.reserveCapacity(calls * 2)
+        for _ in 0..<calls {
+            var cancellable: AnyCancellable?
+            times.append(Elapsed.measure { cancellable = subject.sink { _ in } })
+            times.append(Elapsed.measure { cancellable?.cancel() })
+        }
+        withExtendedLifetime(model) {}
+        Lifeline.stop()
+        let objects = try TraceReader.read(contentsOf: path).snapshot(at: "bound")?.nodes.count ?? 0
+        return (objects, times)
+    }
+
     static func measure(_ name: String, root: AnyObject) {
         let address = HeapInspector.address(of: root)
         _ = HeapInspector().inspect(roots: [address])  // warm-up: the runtime's lazy type metadata

@@ -6,6 +6,8 @@ struct RecordingCost {
     let name: String
     /// The sending thread's CPU nanoseconds per value (the median run's).
     let perValue: Double
+    /// The monotonic clock's nanoseconds per value in the same run.
+    var wallPerValue: Double
     /// The process's CPU nanoseconds per value in the same run, which include the log's growth
     /// thread.
     var processPerValue: Double
@@ -46,6 +48,7 @@ struct RecordingCost {
         let median = samples.sorted { $0.cost.thread < $1.cost.thread }[1]
         var cost = RecordingCost(
             name: name, perValue: Double(median.cost.thread) / Double(values),
+            wallPerValue: Double(median.cost.wall) / Double(values),
             processPerValue: Double(median.cost.process) / Double(values),
             threadFaultsPerThousand: Double(median.cost.threadFaults) * 1000 / Double(values)
         )
@@ -90,4 +93,7 @@ struct RecordingCost {
         }
         return text
     }
+
+    /// The median run's CPU and wall nanoseconds per value.
+    var elapsed: Elapsed { Elapsed(cpu: perValue, wall: wallPerValue) }
 }

@@ -34,8 +34,31 @@ enum StopBenchmark {
         }
     }
 
+    /// What one recorded run of the apps left to `Lifeline.stop()`.
+    struct Stop {
+        /// How long the apps ran, recorded.
+        let ran: Duration
+        /// What `Lifeline.stop()` took.
+        let stop: Elapsed
+        let callSites: Int
+        /// The sinks and assigns the apps subscribed.
+        let pipelines: Int
+    }
+
     /// Records the apps, idles `idle` seconds, stops, and prints what stopping took.
     static func runOnce(idle: Int, logDirectory: String) throws {
+        let measured = try measureOnce(idle: idle, logDirectory: logDirectory)
+        if idle == 0 {
+            print("Stop: the six realistic apps recorded in one run (\(measured.callSites) call sites, \(measured.pipelines) sinks and assigns), ran \(milliseconds(measured.ran)) ms")
+        }
+        let name = idle == 0 ? "Lifeline.stop() right after" : "Lifeline.stop() after \(idle) s idle"
+        print(name.padding(toLength: 36, withPad: " ", startingAt: 0)
+            + String(format: "%.1f ms wall, %.1f ms CPU", measured.stop.wall / 1_000_000, measured.stop.cpu / 1_000_000))
+    }
+
+    /// Records the apps, idles `idle` seconds and stops: what stopping took. Symbolicated call
+    /// sites are cached for the process, so only a process's first call measures a stop.
+    static func measureOnce(idle: Int, logDirectory: String) throws -> Stop {
         let path = "\(logDirectory)/lifeline-stop-benchmark-\(getpid()).lifeline"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Lifeline.start(writingTo: path)
@@ -43,19 +66,10 @@ enum StopBenchmark {
         runApps()
         let ran = ContinuousClock.now - running
         if idle > 0 { sleep(UInt32(idle)) }
-        let stopping = ContinuousClock.now
-        let cpu = SubscribeBenchmark.cpuNanoseconds()
-        Lifeline.stop()
-        let stopCPU = SubscribeBenchmark.cpuNanoseconds() - cpu
-        let stopped = ContinuousClock.now - stopping
+        let stop = Elapsed.measure { Lifeline.stop() }
         let trace = try TraceReader.read(contentsOf: path)
         let pipelines = trace.objects.values.filter { $0.shortTypeName == "Sink" || $0.shortTypeName == "Assign" }.count
-        if idle == 0 {
-            print("Stop: the six realistic apps recorded in one run (\(trace.callSites.count) call sites, \(pipelines) sinks and assigns), ran \(milliseconds(ran)) ms")
-        }
-        let name = idle == 0 ? "Lifeline.stop() right after" : "Lifeline.stop() after \(idle) s idle"
-        print(name.padding(toLength: 36, withPad: " ", startingAt: 0)
-            + "\(milliseconds(stopped)) ms wall, " + String(format: "%.1f ms CPU", Double(stopCPU) / 1_000_000))
+        return Stop(ran: ran, stop: stop, callSites: trace.callSites.count, pipelines: pipelines)
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

@@ -55,16 +55,18 @@ enum SubscribeBenchmark {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Subscribes and cancels `pipelines` pipelines; returns the CPU nanoseconds that took.
-    static func subscribeAndCancel() -> UInt64 {
+    /// Subscribes and cancels `count` pipelines, each with a `.lifeline(_:)` hop before its sink
+    /// when `operatorHop` (what operator mode records); returns what that took.
+    static func subscribeAndCancel(_ count: Int = pipelines, operatorHop: Bool = false) -> Elapsed {
         let subject = PassthroughSubject<Int, Never>()
         var total = 0
-        let start = cpuNanoseconds()
-        for _ in 0..<pipelines {
-            let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.sink { total &+= $0 }
-            cancellable.cancel()
+        let elapsed = Elapsed.measure {
+            for _ in 0..<count {
+                let filtered = subject.map { $0 &+ 1 }.filter { $0 > 0 }
+                let cancellable = operatorHop ? filtered.lifeline("pipeline").sink { total &+= $0 } : filtered.sink { total &+= $0 }
+                cancellable.cancel()
+            }
         }
-        let elapsed = cpuNanoseconds() - start
         precondition(total == 0)
         return elapsed
     }
@@ -74,7 +76,7 @@ enum SubscribeBenchmark {
         let path = "\(directory)/lifeline-subscribe-benchmark.jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Lifeline.start(writingTo: path, options: RecordingOptions(callSites: callSites))
-        let elapsed = subscribeAndCancel()
+        let elapsed = UInt64(subscribeAndCancel().cpu)
         let stopping = cpuNanoseconds()
         Lifeline.stop()
         return (elapsed, cpuNanoseconds() - stopping)
@@ -84,7 +86,7 @@ enum SubscribeBenchmark {
         print("Subscribe + cancel cost: \(pipelines) pipelines (PassthroughSubject → map → filter → sink), median of \(repetitions)")
         _ = subscribeAndCancel() // warm-up
         func median(_ samples: [UInt64]) -> Double { Double(samples.sorted()[samples.count / 2]) }
-        let untraced = median((0..<repetitions).map { _ in subscribeAndCancel() })
+        let untraced = median((0..<repetitions).map { _ in UInt64(subscribeAndCancel().cpu) })
         let without = try (0..<repetitions).map { _ in try recorded(callSites: false, in: logDirectory) }
         let with = try (0..<repetitions).map { _ in try recorded(callSites: true, in: logDirectory) }
         func line(_ name: String, _ nanoseconds: Double, stop: Double? = nil) {

@@ -49,6 +49,9 @@ enum ValueChain {
         var thread: UInt64
         /// The whole process's CPU nanoseconds, which include the log's growth thread.
         var process: UInt64
+        /// The monotonic clock's nanoseconds: what a debounce or a timeout in the program sees,
+        /// time off CPU (page faults, waits) included.
+        var wall: UInt64
         /// The page faults the sending thread took.
         var threadFaults: Int
         /// The longest single send in CPU nanoseconds of the sending thread, when each send was
@@ -111,7 +114,10 @@ enum ValueChain {
                 .map { $0 &* 2 }.lifeline("map 2")
                 .sink { total &+= $0 }
         }
-        let start = (thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID), process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID), faults: threadFaults())
+        let start = (
+            thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID), process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID),
+            wall: nanoseconds(CLOCK_MONOTONIC), faults: threadFaults()
+        )
         var longest: (longest: UInt64, over100Microseconds: Int)?
         if timingEach {
             longest = sendTimingEach(values, to: subject)
@@ -121,6 +127,7 @@ enum ValueChain {
         var cost = SendCost(
             thread: nanoseconds(CLOCK_THREAD_CPUTIME_ID) - start.thread,
             process: nanoseconds(CLOCK_PROCESS_CPUTIME_ID) - start.process,
+            wall: nanoseconds(CLOCK_MONOTONIC) - start.wall,
             threadFaults: threadFaults() - start.faults
         )
         cost.longest = longest?.longest

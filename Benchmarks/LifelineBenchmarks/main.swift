@@ -25,6 +25,10 @@ import LifelineLog
 /// `stopping` prints how long `Lifeline.stop()` takes after recording the six realistic apps,
 /// right after them and after the program idled (``StopBenchmark``, each in a fresh child
 /// process run with `stopping-once`).
+/// `table` prints the cost table alone (``CostTable``): what each build, this one and the debug
+/// build that `LIFELINE_BENCHMARK_DEBUG_BUILD` names, measures with `figures` (``BuildFigures``,
+/// printed as JSON; `LIFELINE_BENCHMARK_CYCLES` subscribe/cancel cycles for the heap). Without
+/// `LIFELINE_BENCHMARK_ONLY`, the table comes first, then every figure above.
 let values = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 1_000_000
 
 // glibc's mutexes skip their atomic instructions while the process has a single thread, and an
@@ -35,7 +39,8 @@ parkedThread.start()
 let logDirectory = CommandLine.arguments.dropFirst(2).first ?? "/dev/shm"
 
 let only = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_ONLY"]
-if let only, only != "recording", only != "subscribing", only != "stopping", only != "stopping-once" {
+let standaloneModes: Set = ["recording", "subscribing", "stopping", "stopping-once", "table", "figures"]
+if let only, !standaloneModes.contains(only) {
     // Removed before `exit`, which would skip a `defer`.
     let path = "\(logDirectory)/lifeline-benchmark-\(getpid()).jsonl"
     switch only {
@@ -74,11 +79,24 @@ if let only, only != "recording", only != "subscribing", only != "stopping", onl
     case "footprint":
         try FootprintBenchmark.run(cycles: values, logDirectory: logDirectory)
     default:
-        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribing, stopping, stopping-once, subscribe, view-model, reading, inspection, inspection-warm, per-call, long-labels or footprint")
+        print("LIFELINE_BENCHMARK_ONLY must be untraced, floor, operator, automatic, operator-jsonl, automatic-jsonl, recording, subscribing, stopping, stopping-once, table, figures, subscribe, view-model, reading, inspection, inspection-warm, per-call, long-labels or footprint")
         exit(2)
     }
     try? FileManager.default.removeItem(atPath: path)
     exit(0)
+}
+
+if only == "figures" {
+    let cycles = ProcessInfo.processInfo.environment["LIFELINE_BENCHMARK_CYCLES"].flatMap(Int.init) ?? 1_000_000
+    let figures = try BuildFigures.measure(values: values, cycles: cycles, logDirectory: logDirectory)
+    print(String(decoding: try JSONEncoder().encode(figures), as: UTF8.self))
+    exit(0)
+}
+
+if only == nil || only == "table" {
+    try CostTable.run(values: values, cycles: values, logDirectory: logDirectory)
+    if only == "table" { exit(0) }
+    print()
 }
 
 if only == "stopping" {

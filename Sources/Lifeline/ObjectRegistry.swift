@@ -212,7 +212,7 @@ final class ObjectRegistry: Sendable {
     /// entries are only made for class metadata, so a value of another type never matches.
     @inline(__always)
     func cachedID(of address: UnsafeRawPointer?, metadata: UnsafeRawPointer) -> TraceObjectID? {
-        let id = lifeline_identity_lookup(generation, address, metadata)
+        let id = RecordPath.identity(generation: generation, address: address, metadata: metadata)
         return id == 0 ? nil : TraceObjectID(id)
     }
 
@@ -276,7 +276,7 @@ final class ObjectRegistry: Sendable {
     /// ``identify(value:metadata:declare:)``. Lock-free.
     @inline(__always)
     func cachedID(ofValue identifier: CombineIdentifier, metadata: UnsafeRawPointer) -> TraceObjectID? {
-        let id = lifeline_identity_lookup_value(generation, unsafeBitCast(identifier, to: UInt64.self), metadata)
+        let id = RecordPath.identity(generation: generation, identifier: unsafeBitCast(identifier, to: UInt64.self), metadata: metadata)
         return id == 0 ? nil : TraceObjectID(id)
     }
 

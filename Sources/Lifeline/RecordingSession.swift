@@ -144,9 +144,9 @@ final class RecordingSession: Sendable {
         }
         // The event's fields are known where this is inlined, and so the entry point.
         let result = switch fields.shape {
-        case .object: lifeline_record_object(log, fields.event, UInt32(truncatingIfNeeded: fields.objects))
-        case .number: lifeline_record_number(log, fields.event, UInt32(truncatingIfNeeded: fields.objects), fields.number)
-        case .objects: lifeline_record_objects(log, fields.event, fields.objects)
+        case .object: RecordPath.record(log, fields.event, object: UInt32(truncatingIfNeeded: fields.objects))
+        case .number: RecordPath.record(log, fields.event, object: UInt32(truncatingIfNeeded: fields.objects), number: fields.number)
+        case .objects: RecordPath.record(log, fields.event, objects: fields.objects)
         case .any: lifeline_record(log, fields.event, fields.objects, fields.number, callSite ?? 0)
         }
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return result }
@@ -169,7 +169,7 @@ final class RecordingSession: Sendable {
     @inline(__always)
     func recordDeliveryBegin(toRecordable subscriber: UInt32) {
         let event = Self.valueBeginEvent
-        let result = lifeline_record_object(log, event, subscriber)
+        let result = RecordPath.record(log, event, object: subscriber)
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
         _ = finishRecording(result, RecordArguments(event: event, objects: UInt64(subscriber), number: 0), .begin, callSite: nil)
     }
@@ -182,7 +182,7 @@ final class RecordingSession: Sendable {
     @inline(__always)
     func recordDeliveryEnd(of subscriber: TraceObjectID, returnedDemand number: UInt64, leavingScope: Bool = true) {
         let event = Self.valueEndEvent | (leavingScope ? LIFELINE_EVENT_LEAVES_SCOPE : 0)
-        let result = lifeline_record_number(log, event, UInt32(truncatingIfNeeded: subscriber.rawValue), number)
+        let result = RecordPath.record(log, event, object: UInt32(truncatingIfNeeded: subscriber.rawValue), number: number)
         guard result >= LIFELINE_RECORD_NEEDS_PLACING else { return }
         _ = finishRecording(result, RecordArguments(event: event, objects: subscriber.rawValue, number: number), .end, callSite: nil)
     }
@@ -191,7 +191,7 @@ final class RecordingSession: Sendable {
     /// of, or 0 (see `lifeline_scope_leave_delivery`). Only where ``recordsDeliveriesDirectly``.
     @inline(__always)
     func leaveDeliveryScope() -> UInt64 {
-        lifeline_scope_leave_delivery(log)
+        RecordPath.leaveDelivery(log)
     }
 
     /// The marker of the beginning of a value's delivery without description, which enters its

@@ -773,6 +773,21 @@ static inline __attribute__((always_inline)) uint64_t lifeline_identity_lookup_v
     return lifeline_identity_lookup_value_missed(generation, identifier, metadata, epoch);
 }
 
+// MARK: The record path, prebuilt (lifeline_record_prebuilt.c)
+
+// Out-of-line copies of the record path's entry points above, for a debug build of the
+// recorder: SwiftPM compiles every target of a debug build at -O0, C targets and the header's
+// inline functions included, and without optimization those cost several hundred instructions
+// an event. On x86_64 Linux they are assembly compiled once with -O2
+// (lifeline_record_prebuilt_x86_64_linux.S, written by scripts/record-assembly.sh); a release
+// build calls the inline functions, which fold into their callers.
+uint64_t lifeline_record_object_prebuilt(lifeline_log *log, uint64_t event, uint32_t object);
+uint64_t lifeline_record_number_prebuilt(lifeline_log *log, uint64_t event, uint32_t object, uint64_t number);
+uint64_t lifeline_record_objects_prebuilt(lifeline_log *log, uint64_t event, uint64_t objects);
+uint64_t lifeline_scope_leave_delivery_prebuilt(const lifeline_log *log);
+uint64_t lifeline_identity_lookup_prebuilt(uint64_t generation, const void *address, const void *metadata);
+uint64_t lifeline_identity_lookup_value_prebuilt(uint64_t generation, uint64_t identifier, const void *metadata);
+
 // MARK: SIGQUIT (lifeline_quit_signal.c)
 
 /// Makes SIGQUIT write one byte ('Q') to `fd` (the write end of a non-blocking pipe) instead of
