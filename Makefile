@@ -15,11 +15,13 @@ demo: setup
 	swift run lifeline samples --output output
 	scripts/docs-pictures.sh
 
+# The debug build's prebuilt record path must be what the runtime header compiles to now.
 # Recording is process-wide, so the tests run one at a time. The transparency oracle runs
 # OpenCombine's suite twice: recording, then recording with per-call snapshots (4 to 6 minutes on
 # a loaded 2-core machine). The bounded fuzz run follows; the docs build last: it reuses the
 # build, and fails on any DocC warning.
 test: setup
+	scripts/record-assembly.sh --check
 	swift build --build-tests
 	swift test --no-parallel
 	scripts/transparency.sh
