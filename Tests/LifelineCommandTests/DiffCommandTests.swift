@@ -34,6 +34,43 @@ struct DiffCommandTests {
         return path
     }
 
+    @Test func aChangedPipelineIsDrawnBeforeAndAfterSideBySide() throws {
+        let base = try feedLog(keepingTheSink: true, named: "feed-kept.jsonl")
+        let mutated = try feedLog(keepingTheSink: false, named: "feed-dropped.jsonl")
+        let folder = (base as NSString).deletingLastPathComponent
+        for theme in ["auto", "light", "dark"] {
+            let picture = (folder as NSString).appendingPathComponent("feed-\(theme).svg")
+            let diff = try LifelineExecutable.run(["diff", base, mutated, "--format", "svg", "--theme", theme, "-o", picture])
+            #expect(diff.status == 1, "\(diff.standardError)")
+            let svg = try String(contentsOfFile: picture, encoding: .utf8)
+            // One document: the two diagrams nested, each headed, within the page's width.
+            #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1200 "), "\(svg.prefix(200))")
+            #expect(svg.components(separatedBy: "<svg ").count == 4, "the picture and its two diagrams")
+            #expect(svg.contains(">before: feed-kept.jsonl (P1)</text>") && svg.contains(">after: feed-dropped.jsonl (P1)</text>"))
+            // The finding the mutation added is a note on the after side only.
+            let after = try #require(svg.components(separatedBy: ">after: ").last)
+            #expect(!svg.components(separatedBy: ">after: ")[0].contains("cancelled-immediately"))
+            #expect(after.contains("cancelled-immediately"), "\(after.prefix(2_000))")
+            let xmllint = try #require(
+                ["/usr/bin/xmllint", "/bin/xmllint"].first(where: FileManager.default.isExecutableFile),
+                "xmllint is not installed: scripts/setup.sh installs it"
+            )
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: xmllint)
+            process.arguments = ["--noout", picture]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "xmllint rejects the SVG")
+        }
+        let unknown = try LifelineExecutable.run(["diff", base, mutated, "--format", "svg", "--pipeline", "Elsewhere.swift:1"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError.contains("error: no changed pipeline is named Elsewhere.swift:1; the changed ones: DiffCommandTests.swift:"),
+                "\(unknown.standardError)")
+        let same = try LifelineExecutable.run(["diff", base, base, "--format", "svg"])
+        #expect(same.status == 2)
+        #expect(same.standardError.contains("no pipeline changed between"), "\(same.standardError)")
+    }
+
     @Test func twoRunsOfTheSameProgramDoNotDiffer() throws {
         let first = try feedLog(keepingTheSink: true, named: "feed-1.jsonl")
         let second = try feedLog(keepingTheSink: true, named: "feed-2.jsonl")

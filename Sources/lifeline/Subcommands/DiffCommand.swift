@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import LifelineAnalysis
+import LifelineRender
 
 /// `lifeline diff BASE NEW`: what changed between two recordings of the same program.
 struct DiffCommand: ParsableCommand {
@@ -9,6 +11,8 @@ struct DiffCommand: ParsableCommand {
         case text
         /// JSON for tools.
         case json
+        /// A changed pipeline's sequence diagrams side by side, before | after, as an SVG.
+        case svg
     }
 
     static let configuration = CommandConfiguration(
@@ -21,7 +25,9 @@ struct DiffCommand: ParsableCommand {
             of its pipeline in the new log. Objects alive at stop are counted per type when both \
             logs have a snapshot taken at stop. The exit status is 0 when the logs do not \
             differ, 1 when they do (with --new-only, only when the new log has a finding the \
-            base lacks), and 2 when a log can't be read.
+            base lacks), and 2 when a log can't be read. --format svg draws a changed pipeline's \
+            sequence diagrams side by side, before | after, fitting 1,200 px: the first changed \
+            pipeline, or the one --pipeline names by its line (as the text report heads it).
             """
     )
 
@@ -37,6 +43,27 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Exit with 1 only when the new log has findings the base lacks: resolved findings and changed pipelines pass.")
     var newOnly = false
 
+    @Option(help: ArgumentHelp(
+        "With --format svg, the changed pipeline to draw, as the report names it: the line that made it, with its position when the line made several (File.swift:42 (2nd)).",
+        valueName: "pipeline"
+    ))
+    var pipeline: String?
+
+    @Option(help: ArgumentHelp(
+        "With --format svg, the colours: auto follows the viewer's light or dark mode, light and dark bake one palette in.",
+        valueName: "auto|light|dark"
+    ))
+    var theme: PictureTheme = .auto
+
+    @Option(name: .shortAndLong, help: "With --format svg, the file to write. Default: standard output.")
+    var output: String?
+
+    func validate() throws {
+        if format != .svg && (pipeline != nil || theme != .auto || output != nil) {
+            throw ValidationError("--pipeline, --theme and --output apply to --format svg only")
+        }
+    }
+
     func run() throws {
         // The two logs are read at once; an unreadable base is reported first.
         let (base, new) = (self.base, self.new)
@@ -48,8 +75,40 @@ struct DiffCommand: ParsableCommand {
         switch format {
         case .text: print(report.renderText(), terminator: "")
         case .json: print(report.renderJSON(), terminator: "")
+        case .svg: try CommandFailure.reporting { try drawChangedPipeline(of: comparison) }
         }
         let differs = newOnly ? !comparison.newFindings.isEmpty : comparison.hasDifferences
         if differs { throw ExitCode(1) }
+    }
+
+    /// Draws the changed pipeline `--pipeline` names, or the first, before | after; exits with 2
+    /// when no pipeline changed or none has that name.
+    private func drawChangedPipeline(of comparison: TraceComparison) throws {
+        if let output { try OutputFile.checkWritable(output, readingFrom: base) }
+        if let output { try OutputFile.checkWritable(output, readingFrom: new) }
+        let changes = comparison.changedPipelines
+        guard let change = pipeline.map({ name in changes.first { $0.key.description == name } }) ?? changes.first else {
+            let known = changes.map(\.key.description)
+            StandardError.write(known.isEmpty
+                ? "error: no pipeline changed between \(base) and \(new): nothing to draw"
+                : "error: no changed pipeline is named \(pipeline ?? ""); the changed ones: \(known.joined(separator: ", "))")
+            throw ExitCode(2)
+        }
+        let side = { (side: TraceComparison.Side, pipeline: Pipeline, heading: String) in
+            SideBySideSequenceRenderer.Side(
+                trace: side.lifecycles.trace, diagnoses: side.diagnoses, pipelines: side.pipelines, pipeline: pipeline, heading: heading
+            )
+        }
+        let picture = try SideBySideSequenceRenderer.render(
+            title: "Pipeline \(change.key.description), before and after",
+            before: side(comparison.base, change.base, "before: \((base as NSString).lastPathComponent) (\(change.base.id))"),
+            after: side(comparison.new, change.new, "after: \((new as NSString).lastPathComponent) (\(change.new.id))"),
+            appearance: theme.svgAppearance
+        )
+        if let output {
+            try OutputFile.write(picture, to: output)
+        } else {
+            print(picture, terminator: "")
+        }
     }
 }
