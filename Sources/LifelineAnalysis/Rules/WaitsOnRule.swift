@@ -29,17 +29,24 @@ public struct WaitsOnRule: DiagnosisRule {
     public init() {}
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
-        guard lifecycles.trace.damage.contains(.notClosed) else { return [] }
+        let open = Self.openEnds(in: lifecycles)
+        guard !open.isEmpty else { return [] }
         let innerHops = HopWait.innerHops(in: lifecycles)
-        let open = lifecycles.lifecycles.filter { lifecycle in
-            (lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription) && lifecycles.isPipelineEnd(lifecycle)
-        }
         let hang = Self.finalHang(in: lifecycles.trace)
         return open.map { lifecycle in
             diagnosis(
                 of: HopWait(lifecycle, in: lifecycles, innerHops: innerHops), in: lifecycles,
                 hang: hang.map { ($0, open.count) }
             )
+        }
+    }
+
+    /// The ends of the pipelines this rule explains: every pipeline still open (subscribed, or
+    /// awaiting its subscription) when a log without its end record ended; none in a log with one.
+    static func openEnds(in lifecycles: TraceLifecycles) -> [Lifecycle] {
+        guard lifecycles.trace.damage.contains(.notClosed) else { return [] }
+        return lifecycles.lifecycles.filter { lifecycle in
+            (lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription) && lifecycles.isPipelineEnd(lifecycle)
         }
     }
 

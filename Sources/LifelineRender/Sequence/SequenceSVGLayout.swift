@@ -38,6 +38,9 @@ struct SequenceSVGLayout {
     /// for one carried over from the section above, the call.
     private var openBars: [[(top: Int, depth: Int, context: Int, thread: UInt64?, carried: CarriedActivation?)]] = []
     private var lifelineEnd: [Int?] = []
+    /// The bottom of the last row that drew a call or a return on each lane (the top of its
+    /// lifeline before any): where an open bar that waits starts.
+    private var lastCallBottom: [Int] = []
 
     /// Lays out `model`, packing the lanes when they would not fit `pageWidth` otherwise.
     init(model: SequenceModel, pageWidth: Int = SequenceDiagramOptions.defaultPageWidth) {
@@ -106,13 +109,16 @@ struct SequenceSVGLayout {
         openBars = Array(repeating: [], count: model.lanes.count)
         lifelineEnd = Array(repeating: nil, count: model.lanes.count)
         let top = headingTop + Self.headerHeight
+        lastCallBottom = Array(repeating: top, count: model.lanes.count)
         var y = top + 12
         if !model.carriedActivations.isEmpty {
             openCarriedBars(top: top)
             y += Self.continuationHeight
         }
         for step in model.steps {
-            y = draw(step, at: y)
+            let next = draw(step, at: y)
+            if step.isColouredByContext { step.forEachLane { lastCallBottom[$0] = next } }
+            y = next
         }
         let bottom = y + 10
         for lane in model.lanes.indices {
@@ -398,8 +404,49 @@ struct SequenceSVGLayout {
             return y + 36
         case .note(let note):
             return drawNote(note, at: y)
+        case .wait(let wait):
+            return drawWait(wait, at: y)
         }
     }
+
+    /// Draws what the stage of `wait`'s lane waits on: its words beside the lane (bold where
+    /// the chain ends), wrapped to the page, and a dashed bar, open at its foot, from the
+    /// lane's last call down to them. A lane whose call never returned has that call's
+    /// activation run down to them instead. Rows come rightmost lane first, so words written
+    /// rightwards cross only bars that ended above them; where fewer than
+    /// ``narrowestWait`` pixels are left on the right, they are written leftwards.
+    private mutating func drawWait(_ wait: WaitNote, at y: Int) -> Int {
+        let lane = wait.lane
+        let depth = openBars[lane].map(\.depth).max()
+        let barRight = laneX[lane] + (depth ?? 0) * Self.depthShift + Self.barHalfWidth
+        let roomRight = max(right, pageWidth - Self.margin) - barRight - 8
+        let roomLeft = laneX[lane] - Self.barHalfWidth - 8 - Self.margin - Self.gutter
+        let leftwards = roomRight < Self.narrowestWait && roomLeft >= Self.narrowestWait
+        let room = leftwards ? roomLeft : roomRight
+        let lines = Self.wrap(wait.text, width: max(room, Self.narrowestWait) * 10 / 65, maxLines: 3)
+        let top = y + 6
+        for (index, line) in lines.enumerated() {
+            let text = DisplayText(line, limit: DisplayText.nameLimit), baseline = top + 12 + index * 15
+            if leftwards {
+                canvas.text(text, x: laneX[lane] - Self.barHalfWidth - 8, y: baseline, wait.endsChain ? "tx tb hl" : "tx hl", anchor: .end)
+            } else {
+                canvas.text(text, x: barRight + 8, y: baseline, wait.endsChain ? "tx tb hl" : "tx hl")
+                right = max(right, barRight + 8 + DisplayText.estimatedWidth(of: text.short, fontSize: 12))
+            }
+        }
+        let bottom = top + lines.count * 15 + 2
+        if depth == nil {
+            let left = laneX[lane] - Self.barHalfWidth, barTop = lastCallBottom[lane]
+            canvas.add("<path d=\"M\(left),\(bottom)V\(barTop)H\(left + Self.barHalfWidth * 2)V\(bottom)\" class=\"fd\"><title>"
+                       + XMLText.escape(DisplayText.clean("waiting: " + wait.text)) + "</title></path>", to: .bars)
+        } else {
+            while !openBars[lane].isEmpty { closeBar(lane, at: bottom, thread: openBars[lane].last?.thread) }
+        }
+        return bottom + 6
+    }
+
+    /// The narrowest a wait's words are wrapped to, in pixels.
+    private static let narrowestWait = 160
 
     /// The x where an arrow leaves or reaches `lane`: the edge of its innermost open
     /// activation, or the lifeline itself.

@@ -11,7 +11,8 @@ extension SequenceModel {
     static func fitted(
         _ trace: Trace, diagnoses: [Diagnosis], options: SequenceDiagramOptions, lifecycles: TraceLifecycles? = nil
     ) -> SequenceModel {
-        let lifecycles = options.folding ? lifecycles ?? TraceLifecycles(trace) : lifecycles
+        // A log that ended without its end record needs them too, for what its open pipelines wait on.
+        let lifecycles = options.folding || trace.damage.contains(.notClosed) ? lifecycles ?? TraceLifecycles(trace) : lifecycles
         let repeated = options.folding ? lifecycles.map { RepeatedPipelines($0, diagnoses: diagnoses) } : nil
         func model(collapsing: Bool) -> SequenceModel {
             SequenceModel(trace: trace, repeated: repeated, diagnoses: diagnoses, collapsing: collapsing, foldingInterleaved: true,

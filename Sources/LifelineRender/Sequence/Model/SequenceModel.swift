@@ -58,6 +58,8 @@ struct SequenceModel: Sendable {
         findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?
     ) {
         let folding = repeated != nil
+        // What each pipeline still open at the end of an unfinished log waits on, read from the whole trace.
+        let waits = trace.damage.contains(.notClosed) ? PipelineWait.all(in: lifecycles ?? TraceLifecycles(trace)) : []
         // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
         let drawnLifecycles = repeated == nil ? lifecycles : repeated?.lifecycles
         let trace = (repeated?.trace ?? trace).pairingBoxedSubscribeReturns()
@@ -163,8 +165,24 @@ struct SequenceModel: Sendable {
             }
             steps = withNotes
         }
-        self.steps = steps
+        self.steps = steps + Self.waitRows(waits, laneOf: laneOf)
         self.notes = notes
+    }
+
+    /// A row under all others for each lane a stage of `waits` is drawn in, saying what the
+    /// stage waits on: the rightmost lane first, so that a note, written rightwards from its
+    /// lane, never runs across the open bar of a lane whose note comes below it. A lane that
+    /// several stages share (a pipeline's operators folded into one) says what the most
+    /// upstream of them waits on.
+    private static func waitRows(_ waits: [PipelineWait], laneOf: ObjectTable<Int>) -> [SequenceStep] {
+        var noteOfLane: [Int: WaitNote] = [:]
+        for stage in waits.flatMap(\.stages) {
+            guard let lane = stage.objects.lazy.compactMap({ laneOf[$0] }).first else { continue }
+            noteOfLane[lane] = WaitNote(lane: lane, text: stage.note, endsChain: stage.endsChain)
+        }
+        return noteOfLane.sorted { $0.key > $1.key }.map { _, note in
+            SequenceStep(content: .wait(note), seq: nil, time: nil, thread: nil, context: nil)
+        }
     }
 
     /// Where an event ran: its thread and queue, which name its execution context.
@@ -371,7 +389,7 @@ extension SequenceStep {
     var isColouredByContext: Bool {
         switch content {
         case .call, .callReturn: return true
-        case .deallocation, .mark, .fold, .note: return false
+        case .deallocation, .mark, .fold, .note, .wait: return false
         }
     }
 
@@ -382,6 +400,7 @@ extension SequenceStep {
             return caller.map { [callee, $0] } ?? [callee]
         case .deallocation(let lane, _): return [lane]
         case .note(let note): return [note.lane]
+        case .wait(let wait): return [wait.lane]
         case .fold(let run): return [run.lanes.lowerBound, run.lanes.upperBound]
         case .mark: return []
         }
@@ -395,6 +414,7 @@ extension SequenceStep {
             if let caller { body(caller) }
         case .deallocation(let lane, _): body(lane)
         case .note(let note): body(note.lane)
+        case .wait(let wait): body(wait.lane)
         case .fold(let run):
             body(run.lanes.lowerBound)
             body(run.lanes.upperBound)
