@@ -60,15 +60,20 @@ public struct WaitsOnRule: DiagnosisRule {
     /// `The program was seen hanging at 7.412 s, after @23: no event for 5.0 s while 2
     /// pipelines were open (the watchdog's hang record).`
     static func hangSentence(_ hang: TraceHang, openPipelines: Int) -> String {
-        let source = switch hang.cause {
-        case .watchdog: "the watchdog's hang record"
-        case .signal: "a hang record written on SIGQUIT"
-        case .timeout: "a hang record written when the test's timeout ran out"
-        }
+        let source = source(of: hang)
         let after = hang.seq > 0 ? ", after @\(hang.seq)" : ""
         let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
         return "The program was seen hanging at \(seconds(hang.time, decimals: 3))\(after): no event for "
             + "\(seconds(hang.idle, decimals: 1)) while \(pipelines) (\(source))."
+    }
+
+    /// What wrote `hang`: `the watchdog's hang record`, `a hang record written on SIGQUIT`.
+    package static func source(of hang: TraceHang) -> String {
+        switch hang.cause {
+        case .watchdog: "the watchdog's hang record"
+        case .signal: "a hang record written on SIGQUIT"
+        case .timeout: "a hang record written when the test's timeout ran out"
+        }
     }
 
     /// `7.412 s`: `nanoseconds` rounded to `decimals` (1 to 9) places of a second. Any count
