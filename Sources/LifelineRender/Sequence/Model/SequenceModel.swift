@@ -52,14 +52,13 @@ struct SequenceModel: Sendable {
     }
 
     /// Builds the model of `trace`, with its repeated pipelines already grouped (`nil` not to
-    /// fold), for one grouping to serve several models.
+    /// fold), for one grouping to serve several models; `waits`, what the pipelines still open
+    /// when an unfinished log ended wait on (``PipelineWait/all(in:)``), are rows under all others.
     init(
         trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis], collapsing: Bool, foldingInterleaved: Bool,
-        findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?
+        findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?, waits: [PipelineWait] = []
     ) {
         let folding = repeated != nil
-        // What each pipeline still open at the end of an unfinished log waits on, read from the whole trace.
-        let waits = trace.damage.contains(.notClosed) ? PipelineWait.all(in: lifecycles ?? TraceLifecycles(trace)) : []
         // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
         let drawnLifecycles = repeated == nil ? lifecycles : repeated?.lifecycles
         let trace = (repeated?.trace ?? trace).pairingBoxedSubscribeReturns()
