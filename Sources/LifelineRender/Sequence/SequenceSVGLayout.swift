@@ -423,7 +423,7 @@ struct SequenceSVGLayout {
         let roomLeft = laneX[lane] - Self.barHalfWidth - 8 - Self.margin - Self.gutter
         let leftwards = roomRight < Self.narrowestWait && roomLeft >= Self.narrowestWait
         let room = leftwards ? roomLeft : roomRight
-        let lines = Self.wrap(wait.text, width: max(room, Self.narrowestWait) * 10 / 65, maxLines: 3)
+        let lines = Self.wrap(wait.text, width: DisplayText.characters(fitting: max(room, Self.narrowestWait), fontSize: 12), maxLines: 3)
         let top = y + 6
         for (index, line) in lines.enumerated() {
             let text = DisplayText(line, limit: DisplayText.nameLimit), baseline = top + 12 + index * 15
