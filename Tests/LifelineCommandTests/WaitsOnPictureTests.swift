@@ -51,13 +51,13 @@ struct WaitsOnPictureTests {
     @Test func mermaidAndPlantUMLWriteTheWaitsAsNotes() throws {
         let place = try HangingChild.place(of: ".lifeline(\"first answer\")")
         let mermaid = try output(of: "silent-subject", ["render", "--format", "mermaid", "--collapse", "none"])
-        let mermaidNotes = mermaid.split(separator: "\n").suffix(3)
+        let mermaidNotes = mermaid.split(separator: "\n").suffix(4).prefix(3)
         #expect(mermaidNotes.allSatisfy { $0.wholeMatch(of: #/    Note over L\d+: ⋯ [^\n]+/#) != nil }, "\(mermaidNotes)")
         #expect(mermaidNotes.first?.hasSuffix(": ⋯ waits on First.Inner #_ (\(place))") == true, "\(mermaidNotes)")
         #expect(mermaidNotes.last?.hasSuffix(": ⋯ nothing was sent to it") == true, "\(mermaidNotes)")
 
         let plantUML = try output(of: "silent-subject", ["render", "--format", "plantuml", "--collapse", "none"])
-        let plantUMLNotes = plantUML.split(separator: "\n").suffix(4).prefix(3)
+        let plantUMLNotes = plantUML.split(separator: "\n").suffix(5).prefix(3)
         #expect(plantUMLNotes.first?.hasSuffix(" : ⋯ waits on First.Inner #_ (\(place))") == true, "\(plantUMLNotes)")
         #expect(plantUMLNotes.last?.hasSuffix(" : ⋯ nothing was sent to it") == true, "\(plantUMLNotes)")
         let said = try PlantUMLSyntax.verdict(on: plantUML)

@@ -73,12 +73,16 @@ struct WatchdogTests {
         let quotes = "ChildSubscriber \"quotes\" #_ (\(try HangingChild.place(of: ".zip(quotes.lifeline(\"quotes\"))")))"
         #expect(wait.message.hasSuffix("→ \(quotes) → PassthroughSubject #_."), "\(wait.message)")
 
+        // The sequence diagram ends with the moment, under what each stage waits on.
+        let svg = try LifelineExecutable.run(["render", log, "--format", "svg"]).standardOutputText
+        #expect(svg.contains(#/class="tx tb hl">‖ The program was seen hanging at [0-9.]+ s, after @\d+: no event for /#), "\(svg.suffix(2_000))")
+
         // The timeline writes each record as a line of its own, after the events it follows.
         let timeline = try LifelineExecutable.run(["timeline", log, "--no-times"]).standardOutputText.split(separator: "\n")
         let hangLines = timeline.indices.filter { timeline[$0].hasPrefix("   hang  ") }
         #expect(hangLines.count == trace.hangs.count, "\(timeline.suffix(4))")
         let last = try #require(hangLines.last)
-        #expect(timeline[last].contains("  ⏸ seen hanging: no event for ") && timeline[last].hasSuffix(" ms (\(source))"), "\(timeline[last])")
+        #expect(timeline[last].contains("  ‖ seen hanging: no event for ") && timeline[last].hasSuffix(" ms (\(source))"), "\(timeline[last])")
         // Nothing but the log's notes after it: the record follows the last event.
         #expect(timeline[(last + 1)...].allSatisfy { $0.hasPrefix("note: ") }, "\(timeline.suffix(4))")
         #expect(timeline[..<last].contains { $0.hasPrefix("     @") || $0.hasPrefix("    @") })

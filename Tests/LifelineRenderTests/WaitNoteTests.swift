@@ -4,8 +4,9 @@ import Testing
 @testable import LifelineRender
 
 /// A sequence diagram of a log that ended without its end record shows what each stage of a
-/// pipeline still open waits on, under an open bar, in every format: the words the `waits-on`
-/// finding's chain gives, escaped as every label is. The same log closed draws none of it.
+/// pipeline still open waits on, under an open bar, and under them all where the log ended, in
+/// every format: the words the `waits-on` finding's chain gives, escaped as every label is. The
+/// same log closed draws none of it.
 @Suite struct WaitNoteTests {
     /// `first()` on a subject that was never sent a value, its stage labelled with text no
     /// format can carry as it is; `closed` says whether the log has its end record.
@@ -38,6 +39,9 @@ import Testing
             #expect(texts.joined(separator: " ").contains("waits on First.Inner \"quote\" back\\slash"), "\(texts)")
             #expect(texts.contains("waits on PassthroughSubject #1"), "\(texts)")
             #expect(svg.contains("class=\"tx tb hl\">nothing was sent to it</text>"))
+            // Under the waits, the line where the log ended.
+            #expect(texts.last { $0.hasPrefix("‖ ") || $0.contains("waits on") || $0.contains("nothing was sent") }
+                == "‖ The log ends here, without its end record, while 1 pipeline was open.", "\(texts.suffix(6))")
             // An open bar on each of the three lanes, with its words as a tooltip.
             let bars = svg.matches(of: #/<path d="M(\d+),(\d+)V(\d+)H(\d+)V(\d+)" class="fd"><title>waiting: ([^<]*)</title></path>/#)
             #expect(bars.count == 3)
@@ -69,7 +73,8 @@ import Testing
         for line in lines {
             #expect(line.wholeMatch(of: HostileLabelTests.mermaidStatement) != nil, "not one Mermaid statement: \(line.prefix(200))")
         }
-        let waits = Array(lines.suffix(3))
+        let waits = Array(lines.suffix(4).prefix(3))
+        #expect(lines.last == "    Note over L0,L4: ‖ The log ends here, without its end record, while 1 pipeline was open.")
         #expect(waits.allSatisfy { $0.wholeMatch(of: #/    Note over L\d: ⋯ [^\n]+/#) != nil }, "\(waits)")
         #expect(waits[0].contains(": ⋯ waits on First.Inner #quot;quote#quot; back#92;slash #lt;tag#gt;"), "\(waits[0].prefix(200))")
         #expect(waits[1].hasSuffix(": ⋯ waits on PassthroughSubject #35;1") && waits[2].hasSuffix(": ⋯ nothing was sent to it"), "\(waits)")
@@ -83,8 +88,9 @@ import Testing
     @Test func plantUMLWritesANoteOverEachWaitingLaneThatPlantUMLAccepts() throws {
         let source = PlantUMLSequenceRenderer.render(Self.silentSubject(closed: false), options: .init(collapse: .none))
         let lines = source.split(separator: "\n").map(String.init)
-        let waits = Array(lines.suffix(4).prefix(3))
+        let waits = Array(lines.suffix(5).prefix(3))
         #expect(lines.last == "@enduml" && lines.filter { $0 == "@enduml" }.count == 1)
+        #expect(lines.dropLast().last == "hnote over L0, L4 : ‖ The log ends here, without its end record, while 1 pipeline was open.")
         #expect(waits.allSatisfy { $0.wholeMatch(of: #/hnote over L\d : ⋯ [^\n]+/#) != nil }, "\(waits)")
         #expect(waits[0].contains(": ⋯ waits on First.Inner &#34;quote&#34; back<U+005C>slash &#60;tag&#62;"), "\(waits[0].prefix(200))")
         #expect(waits[1].hasSuffix(": ⋯ waits on PassthroughSubject &#35;1") && waits[2].hasSuffix(": ⋯ nothing was sent to it"), "\(waits)")

@@ -67,6 +67,16 @@ public struct WaitsOnRule: DiagnosisRule {
             + "\(seconds(hang.idle, decimals: 1)) while \(pipelines) (\(source))."
     }
 
+    /// Where a log without its end record ends, as a picture heads what its open pipelines wait
+    /// on: when its last hang record follows its last event, the moment the program was seen
+    /// hanging (``hangSentence(_:openPipelines:)``); otherwise `The log ends here, without its
+    /// end record, while 2 pipelines were open.`
+    package static func logEnding(of trace: Trace, openPipelines: Int) -> String {
+        if let hang = finalHang(in: trace) { return hangSentence(hang, openPipelines: openPipelines) }
+        let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
+        return "The log ends here, without its end record, while \(pipelines)."
+    }
+
     /// What wrote `hang`: `the watchdog's hang record`, `a hang record written on SIGQUIT`.
     package static func source(of hang: TraceHang) -> String {
         switch hang.cause {

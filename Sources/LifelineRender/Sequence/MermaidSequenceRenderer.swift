@@ -150,6 +150,8 @@ public enum MermaidSequenceRenderer {
             return ["    Note over \(lanes): ⋮ \(MermaidText.escapeClean(run.summary)) ⋮"]
         case .note(let note):
             return ["    Note right of L\(note.lane): " + note.textLines.map(MermaidText.escapeClean).joined(separator: "<br/>")]
+        case .logEnd(let text):
+            return ["    Note over \(everyone): ‖ \(MermaidText.escape(text, limit: DisplayText.nameLimit))"]
         case .wait(let wait):
             return ["    Note over L\(wait.lane): " + MermaidText.escape(wait.caption, limit: DisplayText.nameLimit)]
         }

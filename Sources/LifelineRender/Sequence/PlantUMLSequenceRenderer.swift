@@ -149,7 +149,7 @@ public enum PlantUMLSequenceRenderer {
     private static func estimatedHeight(of step: SequenceStep) -> Int {
         switch step.content {
         case .callReturn(_, _, _, _, returnedDemand: nil): return 0 // the end of an activation, no arrow
-        case .call, .callReturn, .mark, .fold, .wait: return rowHeight
+        case .call, .callReturn, .mark, .fold, .logEnd, .wait: return rowHeight
         case .deallocation: return 2 * rowHeight
         case .note(let note): return rowHeight + noteLineHeight * note.textLines.count
         }
@@ -184,6 +184,8 @@ public enum PlantUMLSequenceRenderer {
             return ["hnote over \(lanes) : ⋮ \(PlantUMLText.escapeClean(run.summary)) ⋮"]
         case .note(let note):
             return ["note right of L\(note.lane) #FFF8C5"] + note.textLines.map(PlantUMLText.escapeNoteLine) + ["end note"]
+        case .logEnd(let text):
+            return ["hnote over \(everyone) : ‖ \(PlantUMLText.escape(text, limit: DisplayText.nameLimit))"]
         case .wait(let wait):
             return ["hnote over L\(wait.lane) : " + PlantUMLText.escape(wait.caption, limit: DisplayText.nameLimit)]
         }

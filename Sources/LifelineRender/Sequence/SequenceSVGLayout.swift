@@ -386,12 +386,12 @@ struct SequenceSVGLayout {
             if lifelineEnd[lane] == nil && model.lanes[lane].endsAtDeath { lifelineEnd[lane] = crossY }
             return y + 26
         case .mark(let text):
-            let lineY = y + 18
-            drawGutter(step, baseline: lineY + 4)
-            let left = laneX[0] - boxWidth[0] / 2
-            canvas.line(left, lineY, right, lineY, "mk", to: .lines)
-            canvas.text(DisplayText("◆ " + text, limit: 60), x: left, y: lineY - 5, "tx tb hl")
-            return y + 28
+            drawGutter(step, baseline: y + 22)
+            return drawDivider("◆ " + text, at: y, limit: 60)
+        case .logEnd(let text):
+            // Under the waits, whose bars all end above it, and as long as the page is wide.
+            let room = max(right, pageWidth - Self.margin) - (laneX[0] - boxWidth[0] / 2)
+            return drawDivider("‖ " + text, at: y, limit: DisplayText.characters(fitting: room, fontSize: 13))
         case .fold(let run):
             let left = laneX[run.lanes.lowerBound] - 40, width = laneX[run.lanes.upperBound] + 40 - left
             canvas.rect(left, y + 6, width, 24, "fd", radius: 4, to: .labels)
@@ -407,6 +407,16 @@ struct SequenceSVGLayout {
         case .wait(let wait):
             return drawWait(wait, at: y)
         }
+    }
+
+    /// Draws a line across the page with `text`, cut to `limit` characters, on it at its left: a
+    /// mark, or where the log ended.
+    private mutating func drawDivider(_ text: String, at y: Int, limit: Int) -> Int {
+        let lineY = y + 18
+        let left = laneX[0] - boxWidth[0] / 2
+        canvas.line(left, lineY, right, lineY, "mk", to: .lines)
+        canvas.text(DisplayText(text, limit: limit), x: left, y: lineY - 5, "tx tb hl")
+        return y + 28
     }
 
     /// Draws what the stage of `wait`'s lane waits on: its words beside the lane (bold where

@@ -55,12 +55,12 @@ public struct TimelineRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `   hang    1212.345           ⏸ seen hanging: no event for 1200.000 ms (the watchdog's
+    /// `   hang    1212.345           ‖ seen hanging: no event for 1200.000 ms (the watchdog's
     /// hang record)`: a moment the recorder saw the program hanging, in the event column.
     private func hangLine(_ hang: TraceHang, contextWidth: Int) -> String {
         var line = pad("hang", to: 7, left: true) + "  "
         if showsTimes { line += pad(Self.milliseconds(hang.time), to: 12, left: true) + "  " }
-        return line + pad("", to: contextWidth) + "  ⏸ seen hanging: no event for \(Self.milliseconds(hang.idle)) ms ("
+        return line + pad("", to: contextWidth) + "  ‖ seen hanging: no event for \(Self.milliseconds(hang.idle)) ms ("
             + WaitsOnRule.source(of: hang) + ")"
     }
 

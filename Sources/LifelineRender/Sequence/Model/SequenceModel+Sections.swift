@@ -83,7 +83,7 @@ extension SequenceModel {
     private static func cut(in candidates: ClosedRange<Int>, of steps: [SequenceStep], openCount: [Int]) -> Int {
         let allowed = candidates.filter { row in
             switch steps[row].content {
-            case .fold, .note, .wait: return false
+            case .fold, .note, .logEnd, .wait: return false
             default: return true
             }
         }
@@ -192,7 +192,7 @@ extension SequenceStep.Content {
         case .fold(let run):
             return .fold(RepeatedRun(repeats: run.repeats, noun: run.noun, seqs: run.seqs,
                                      lanes: renumber(run.lanes.lowerBound)...renumber(run.lanes.upperBound)))
-        case .mark:
+        case .mark, .logEnd:
             return self
         }
     }

@@ -164,24 +164,27 @@ struct SequenceModel: Sendable {
             }
             steps = withNotes
         }
-        self.steps = steps + Self.waitRows(waits, laneOf: laneOf)
+        self.steps = steps + Self.waitRows(waits, laneOf: laneOf, trace: trace)
         self.notes = notes
     }
 
-    /// A row under all others for each lane a stage of `waits` is drawn in, saying what the
-    /// stage waits on: the rightmost lane first, so that a note, written rightwards from its
-    /// lane, never runs across the open bar of a lane whose note comes below it. A lane that
-    /// several stages share (a pipeline's operators folded into one) says what the most
-    /// upstream of them waits on.
-    private static func waitRows(_ waits: [PipelineWait], laneOf: ObjectTable<Int>) -> [SequenceStep] {
+    /// Under all other rows, a row for each lane a stage of `waits` is drawn in, saying what
+    /// the stage waits on: the rightmost lane first, so that a note, written rightwards from
+    /// its lane, never runs across the open bar of a lane whose note comes below it; then, under
+    /// them all, where `trace`, a log without its end record, ended. A lane that several stages
+    /// share (a pipeline's operators folded into one) says what the most upstream of them waits
+    /// on. None when no stage is drawn.
+    private static func waitRows(_ waits: [PipelineWait], laneOf: ObjectTable<Int>, trace: Trace) -> [SequenceStep] {
         var noteOfLane: [Int: WaitNote] = [:]
         for stage in waits.flatMap(\.stages) {
             guard let lane = stage.objects.lazy.compactMap({ laneOf[$0] }).first else { continue }
             noteOfLane[lane] = WaitNote(lane: lane, text: stage.note, endsChain: stage.endsChain)
         }
+        guard !noteOfLane.isEmpty else { return [] }
+        let ending = WaitsOnRule.logEnding(of: trace, openPipelines: waits.count)
         return noteOfLane.sorted { $0.key > $1.key }.map { _, note in
             SequenceStep(content: .wait(note), seq: nil, time: nil, thread: nil, context: nil)
-        }
+        } + [SequenceStep(content: .logEnd(ending), seq: nil, time: nil, thread: nil, context: nil)]
     }
 
     /// Where an event ran: its thread and queue, which name its execution context.
@@ -388,7 +391,7 @@ extension SequenceStep {
     var isColouredByContext: Bool {
         switch content {
         case .call, .callReturn: return true
-        case .deallocation, .mark, .fold, .note, .wait: return false
+        case .deallocation, .mark, .fold, .note, .logEnd, .wait: return false
         }
     }
 
@@ -401,7 +404,7 @@ extension SequenceStep {
         case .note(let note): return [note.lane]
         case .wait(let wait): return [wait.lane]
         case .fold(let run): return [run.lanes.lowerBound, run.lanes.upperBound]
-        case .mark: return []
+        case .mark, .logEnd: return []
         }
     }
 
@@ -417,7 +420,7 @@ extension SequenceStep {
         case .fold(let run):
             body(run.lanes.lowerBound)
             body(run.lanes.upperBound)
-        case .mark: break
+        case .mark, .logEnd: break
         }
     }
 }
