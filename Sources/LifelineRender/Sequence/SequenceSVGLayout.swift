@@ -38,8 +38,8 @@ struct SequenceSVGLayout {
     /// for one carried over from the section above, the call.
     private var openBars: [[(top: Int, depth: Int, context: Int, thread: UInt64?, carried: CarriedActivation?)]] = []
     private var lifelineEnd: [Int?] = []
-    /// The bottom of the last row that drew a call or a return on each lane (the top of its
-    /// lifeline before any): where an open bar that waits starts.
+    /// The bottom of the last row that drew on each lane an arrow or the end of an activation
+    /// (the top of its lifeline before any): where an open bar that waits starts.
     private var lastCallBottom: [Int] = []
 
     /// Lays out `model`, packing the lanes when they would not fit `pageWidth` otherwise.
@@ -117,7 +117,17 @@ struct SequenceSVGLayout {
         }
         for step in model.steps {
             let next = draw(step, at: y)
-            if step.isColouredByContext { step.forEachLane { lastCallBottom[$0] = next } }
+            switch step.content {
+            case .call(let caller, let callee, _, _):
+                lastCallBottom[callee] = next
+                if let caller { lastCallBottom[caller] = next }
+            case .callReturn(let caller, let callee, _, _, let demand):
+                // A return that hands back no demand draws nothing at its caller.
+                lastCallBottom[callee] = next
+                if let caller, demand != nil { lastCallBottom[caller] = next }
+            default:
+                break
+            }
             y = next
         }
         let bottom = y + 10
