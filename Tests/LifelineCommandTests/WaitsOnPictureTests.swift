@@ -78,6 +78,19 @@ struct WaitsOnPictureTests {
             == "ReceiveOn.Inner #_ (\(place)): holds 1 value and .finished for a scheduler that never ran")
     }
 
+    @Test func theSplitPicturesIndexSaysWhatTheHungPipelineWaitsOn() throws {
+        let folder = try LifelineExecutable.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("silent-subject.lifeline").path
+        try HangingChild.runAndKill("silent-subject", fixed: false, log: log)
+        let pictures = folder.appendingPathComponent("pictures")
+        let run = try LifelineExecutable.run(["render", log, "--format", "svg", "--split", "--output", pictures.path])
+        #expect(run.status == 0)
+        let index = try String(contentsOf: pictures.appendingPathComponent("index.md"), encoding: .utf8)
+        let row = index.split(separator: "\n").first { $0.hasPrefix("| [P1]") }.map { $0.replacing(/#[0-9]+/, with: "#_") }
+        #expect(row?.contains(" | waiting on PassthroughSubject #_: nothing was sent to it | ") == true, "\(row ?? "no P1")")
+    }
+
     @Test(arguments: ["silent-subject", "blocked-receive"])
     func theSameProgramFixedDrawsAndListsNoWait(_ hangingCase: String) throws {
         let svg = try output(of: hangingCase, fixed: true, ["render", "--format", "svg"])
