@@ -115,7 +115,19 @@ struct SequenceSVGLayout {
             openCarriedBars(top: top)
             y += Self.continuationHeight
         }
-        for step in model.steps {
+        var row = 0
+        while row < model.steps.count {
+            let step = model.steps[row]
+            row += 1
+            if case .wait(let first) = step.content {
+                var waits = [first]
+                while row < model.steps.count, case .wait(let wait) = model.steps[row].content {
+                    waits.append(wait)
+                    row += 1
+                }
+                y = drawWaits(waits, at: y)
+                continue
+            }
             let next = draw(step, at: y)
             switch step.content {
             case .call(let caller, let callee, _, _):
@@ -399,7 +411,11 @@ struct SequenceSVGLayout {
             drawGutter(step, baseline: y + 22)
             return drawDivider("◆ " + text, at: y, limit: 60)
         case .logEnd(let text):
-            // Under the waits, whose bars all end above it, and as long as the page is wide.
+            // Under the waits, whose bars all end above it, and as long as the page is wide; the
+            // calls still running when the log ended end at it.
+            for lane in model.lanes.indices {
+                while !openBars[lane].isEmpty { closeBar(lane, at: y + 18, thread: openBars[lane].last?.thread) }
+            }
             let room = max(right, pageWidth - Self.margin) - (laneX[0] - boxWidth[0] / 2)
             return drawDivider("‖ " + text, at: y, limit: DisplayText.characters(fitting: room, fontSize: 13))
         case .fold(let run):
@@ -415,7 +431,7 @@ struct SequenceSVGLayout {
         case .note(let note):
             return drawNote(note, at: y)
         case .wait(let wait):
-            return drawWait(wait, at: y)
+            return drawWaits([wait], at: y)
         }
     }
 
@@ -429,33 +445,64 @@ struct SequenceSVGLayout {
         return y + 28
     }
 
+    /// Draws `waits`, the rows under all others that say what each stage waits on (rightmost
+    /// lane first): those whose words go rightwards first, in that order, then those whose
+    /// words go leftwards, leftmost lane first, so that words cross only bars that ended above
+    /// them. Returns the next row's top.
+    private mutating func drawWaits(_ waits: [WaitNote], at y: Int) -> Int {
+        let leftwards = Set(waits.map(\.lane).filter { wordsGoLeft(onLane: $0) })
+        var y = y
+        for wait in waits where !leftwards.contains(wait.lane) { y = drawWait(wait, at: y, leftwards: false) }
+        for wait in waits.filter({ leftwards.contains($0.lane) }).sorted(by: { $0.lane < $1.lane }) {
+            y = drawWait(wait, at: y, leftwards: true)
+        }
+        return y
+    }
+
+    /// The right edge of `lane`'s innermost open activation, or of its bar.
+    private func barRight(ofLane lane: Int) -> Int {
+        laneX[lane] + (openBars[lane].map(\.depth).max() ?? 0) * Self.depthShift + Self.barHalfWidth
+    }
+
+    /// The room for a wait's words right of `lane`'s bar, and left of it, in pixels.
+    private func wordRoom(onLane lane: Int) -> (right: Int, left: Int) {
+        (max(right, pageWidth - Self.margin) - barRight(ofLane: lane) - 8, laneX[lane] - Self.barHalfWidth - 8 - Self.margin - Self.gutter)
+    }
+
+    /// Whether a wait's words beside `lane` are written leftwards: fewer than
+    /// ``narrowestWait`` pixels are left on its right, and there are enough on its left.
+    private func wordsGoLeft(onLane lane: Int) -> Bool {
+        let room = wordRoom(onLane: lane)
+        return room.right < Self.narrowestWait && room.left >= Self.narrowestWait
+    }
+
     /// Draws what the stage of `wait`'s lane waits on: its words beside the lane (bold where
-    /// the chain ends), wrapped to the page, and a dashed bar, open at its foot, from the
-    /// lane's last call down to them. A lane whose call never returned has that call's
-    /// activation run down to them instead. Rows come rightmost lane first, so words written
-    /// rightwards cross only bars that ended above them; where fewer than
-    /// ``narrowestWait`` pixels are left on the right, they are written leftwards.
-    private mutating func drawWait(_ wait: WaitNote, at y: Int) -> Int {
+    /// the chain ends), wrapped to the page, `leftwards` or rightwards, and a dashed bar, open
+    /// at its foot, from the lane's last arrow down to them. A lane whose call never returned
+    /// has that call's activation run down to them instead; words written leftwards end the
+    /// activations they would cross above them.
+    private mutating func drawWait(_ wait: WaitNote, at y: Int, leftwards: Bool) -> Int {
         let lane = wait.lane
-        let depth = openBars[lane].map(\.depth).max()
-        let barRight = laneX[lane] + (depth ?? 0) * Self.depthShift + Self.barHalfWidth
-        let roomRight = max(right, pageWidth - Self.margin) - barRight - 8
-        let roomLeft = laneX[lane] - Self.barHalfWidth - 8 - Self.margin - Self.gutter
-        let leftwards = roomRight < Self.narrowestWait && roomLeft >= Self.narrowestWait
-        let room = leftwards ? roomLeft : roomRight
-        let lines = Self.wrap(wait.text, width: DisplayText.characters(fitting: max(room, Self.narrowestWait), fontSize: 12), maxLines: 3)
+        let barRight = barRight(ofLane: lane), room = wordRoom(onLane: lane)
+        let width = DisplayText.characters(fitting: max(leftwards ? room.left : room.right, Self.narrowestWait), fontSize: 12)
+        let lines = Self.wrap(wait.text, width: width, maxLines: 3).map { DisplayText($0, limit: DisplayText.nameLimit) }
         let top = y + 6
-        for (index, line) in lines.enumerated() {
-            let text = DisplayText(line, limit: DisplayText.nameLimit), baseline = top + 12 + index * 15
-            if leftwards {
-                canvas.text(text, x: laneX[lane] - Self.barHalfWidth - 8, y: baseline, wait.endsChain ? "tx tb hl" : "tx hl", anchor: .end)
-            } else {
-                canvas.text(text, x: barRight + 8, y: baseline, wait.endsChain ? "tx tb hl" : "tx hl")
-                right = max(right, barRight + 8 + DisplayText.estimatedWidth(of: text.short, fontSize: 12))
+        let className = wait.endsChain ? "tx tb hl" : "tx hl"
+        if leftwards {
+            let end = laneX[lane] - Self.barHalfWidth - 8
+            let start = end - (lines.map { DisplayText.estimatedWidth(of: $0.short, fontSize: 12) }.max() ?? 0)
+            for crossed in model.lanes.indices where crossed != lane && laneX[crossed] + Self.barHalfWidth >= start && laneX[crossed] < end {
+                while !openBars[crossed].isEmpty { closeBar(crossed, at: top, thread: openBars[crossed].last?.thread) }
+            }
+            for (index, line) in lines.enumerated() { canvas.text(line, x: end, y: top + 12 + index * 15, className, anchor: .end) }
+        } else {
+            for (index, line) in lines.enumerated() {
+                canvas.text(line, x: barRight + 8, y: top + 12 + index * 15, className)
+                right = max(right, barRight + 8 + DisplayText.estimatedWidth(of: line.short, fontSize: 12))
             }
         }
         let bottom = top + lines.count * 15 + 2
-        if depth == nil {
+        if openBars[lane].isEmpty {
             let left = laneX[lane] - Self.barHalfWidth, barTop = lastCallBottom[lane]
             canvas.add("<path d=\"M\(left),\(bottom)V\(barTop)H\(left + Self.barHalfWidth * 2)V\(bottom)\" class=\"fd\"><title>"
                        + XMLText.escape(DisplayText.clean("waiting: " + wait.text)) + "</title></path>", to: .bars)
