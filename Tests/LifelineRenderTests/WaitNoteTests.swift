@@ -96,4 +96,53 @@ import Testing
         #expect(waits[1].hasSuffix(": ⋯ waits on PassthroughSubject &#35;1") && waits[2].hasSuffix(": ⋯ nothing was sent to it"), "\(waits)")
         try OutputCheck.checkPlantUML(source)
     }
+
+    /// The scheduler story's log cut short while a `receive(subscription:)` it made never
+    /// returned, with its other pipelines finished above: what a program killed while it hung
+    /// there leaves.
+    static func schedulersCutShort() throws -> Trace {
+        let lines = try String(contentsOf: SampleFixtures.directory.appendingPathComponent("schedulers.jsonl"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("schedulers-cut-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        try lines.prefix(150).joined(separator: "\n").appending("\n").write(to: cut, atomically: true, encoding: .utf8)
+        return try TraceReader.read(contentsOf: cut.path)
+    }
+
+    /// No wait's words are drawn over an activation or an open bar, those of a lane at the
+    /// right edge of the page written leftwards included.
+    @Test func noWaitsWordsCrossABar() throws {
+        let trace = try Self.schedulersCutShort()
+        #expect(trace.damage.contains(.notClosed))
+        var leftwards = 0
+        for pageWidth in [1_200, 1_000, 900, 800] {
+            let svg = SequenceSVGRenderer.render(trace, options: .init(collapse: .none, pageWidth: pageWidth))
+            func number(_ text: Substring) -> Int { Int(text)! }
+            let lastArrow = svg.matches(of: #/<line x1="\d+" y1="(\d+)" x2="\d+" y2="\d+" class="s\d"/>/#).map { number($0.output.1) }.max() ?? 0
+            let words = svg.matches(of: #/<text x="(\d+)" y="(\d+)" class="tx (tb )?hl"( text-anchor="end")?>([^<]+)</text>/#)
+                .filter { number($0.output.2) > lastArrow && !$0.output.5.hasPrefix("‖") }
+            // Each stage's words, wrapped to the room the page leaves.
+            let said = words.map { String($0.output.5) }.joined(separator: " ")
+            for stage in ["waits on ReceiveOn.Inner #27", "waits on SubscribeOn.Inner #32", "its receive(subscription:) at @86 never returned"] {
+                #expect(said.contains(stage), "\(pageWidth): \(said)")
+            }
+            leftwards += words.filter { $0.output.4 != nil }.count
+            var bars = svg.matches(of: #/<rect x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)" class="a\d"/>/#).map { bar in
+                (left: number(bar.output.1), top: number(bar.output.2), right: number(bar.output.1) + number(bar.output.3),
+                 bottom: number(bar.output.2) + number(bar.output.4))
+            }
+            bars += svg.matches(of: #/<path d="M(\d+),(\d+)V(\d+)H(\d+)V\d+" class="fd">/#).map { bar in
+                (left: number(bar.output.1), top: number(bar.output.3), right: number(bar.output.4), bottom: number(bar.output.2))
+            }
+            for word in words {
+                let x = number(word.output.1), baseline = number(word.output.2)
+                let width = DisplayText.estimatedWidth(of: String(word.output.5), fontSize: 12)
+                let (left, right) = word.output.4 == nil ? (x, x + width) : (x - width, x)
+                let crossed = bars.filter { $0.left < right && $0.right > left && $0.top < baseline + 3 && $0.bottom > baseline - 11 }
+                #expect(crossed.isEmpty, "\(pageWidth): \(word.output.5) at \(left)…\(right), \(baseline) crosses \(crossed)")
+            }
+        }
+        // Some page is narrow enough that a lane's words go leftwards.
+        #expect(leftwards > 0)
+    }
 }

@@ -412,9 +412,9 @@ struct SequenceSVGLayout {
             return drawDivider("◆ " + text, at: y, limit: 60)
         case .logEnd(let text):
             // Under the waits, whose bars all end above it, and as long as the page is wide; the
-            // calls still running when the log ended end at it.
+            // calls still running when the log ended end above it.
             for lane in model.lanes.indices {
-                while !openBars[lane].isEmpty { closeBar(lane, at: y + 18, thread: openBars[lane].last?.thread) }
+                while !openBars[lane].isEmpty { closeBar(lane, at: y + 2, thread: openBars[lane].last?.thread) }
             }
             let room = max(right, pageWidth - Self.margin) - (laneX[0] - boxWidth[0] / 2)
             return drawDivider("‖ " + text, at: y, limit: DisplayText.characters(fitting: room, fontSize: 13))
@@ -447,14 +447,16 @@ struct SequenceSVGLayout {
 
     /// Draws `waits`, the rows under all others that say what each stage waits on (rightmost
     /// lane first): those whose words go rightwards first, in that order, then those whose
-    /// words go leftwards, leftmost lane first, so that words cross only bars that ended above
-    /// them. Returns the next row's top.
+    /// words go leftwards, leftmost lane first, so that words mostly cross bars that ended
+    /// above them. Returns the next row's top.
     private mutating func drawWaits(_ waits: [WaitNote], at y: Int) -> Int {
         let leftwards = Set(waits.map(\.lane).filter { wordsGoLeft(onLane: $0) })
+        let order = waits.filter { !leftwards.contains($0.lane) } + waits.filter { leftwards.contains($0.lane) }.sorted { $0.lane < $1.lane }
+        var pending = Dictionary(order.map { ($0.lane, $0) }) { first, _ in first }
         var y = y
-        for wait in waits where !leftwards.contains(wait.lane) { y = drawWait(wait, at: y, leftwards: false) }
-        for wait in waits.filter({ leftwards.contains($0.lane) }).sorted(by: { $0.lane < $1.lane }) {
-            y = drawWait(wait, at: y, leftwards: true)
+        for wait in order {
+            pending[wait.lane] = nil
+            y = drawWait(wait, at: y, leftwards: leftwards.contains(wait.lane), pending: pending)
         }
         return y
     }
@@ -479,37 +481,50 @@ struct SequenceSVGLayout {
     /// Draws what the stage of `wait`'s lane waits on: its words beside the lane (bold where
     /// the chain ends), wrapped to the page, `leftwards` or rightwards, and a dashed bar, open
     /// at its foot, from the lane's last arrow down to them. A lane whose call never returned
-    /// has that call's activation run down to them instead; words written leftwards end the
-    /// activations they would cross above them.
-    private mutating func drawWait(_ wait: WaitNote, at y: Int, leftwards: Bool) -> Int {
+    /// has that call's activation run down to them instead. The words cross no bar: the
+    /// activations of other lanes they would cross end above them, and the bars of the lanes
+    /// whose waits are `pending` (drawn below) break off above them and go on below.
+    private mutating func drawWait(_ wait: WaitNote, at y: Int, leftwards: Bool, pending: [Int: WaitNote]) -> Int {
         let lane = wait.lane
-        let barRight = barRight(ofLane: lane), room = wordRoom(onLane: lane)
+        let ownBarRight = barRight(ofLane: lane), room = wordRoom(onLane: lane)
         let width = DisplayText.characters(fitting: max(leftwards ? room.left : room.right, Self.narrowestWait), fontSize: 12)
         let lines = Self.wrap(wait.text, width: width, maxLines: 3).map { DisplayText($0, limit: DisplayText.nameLimit) }
-        let top = y + 6
-        let className = wait.endsChain ? "tx tb hl" : "tx hl"
-        if leftwards {
-            let end = laneX[lane] - Self.barHalfWidth - 8
-            let start = end - (lines.map { DisplayText.estimatedWidth(of: $0.short, fontSize: 12) }.max() ?? 0)
-            for crossed in model.lanes.indices where crossed != lane && laneX[crossed] + Self.barHalfWidth >= start && laneX[crossed] < end {
+        let top = y + 6, bottom = top + lines.count * 15 + 2
+        let wordsWidth = lines.map { DisplayText.estimatedWidth(of: $0.short, fontSize: 12) }.max() ?? 0
+        let start = leftwards ? laneX[lane] - Self.barHalfWidth - 8 - wordsWidth : ownBarRight + 8
+        for crossed in model.lanes.indices where crossed != lane
+            && barRight(ofLane: crossed) >= start && laneX[crossed] - Self.barHalfWidth <= start + wordsWidth {
+            if !openBars[crossed].isEmpty {
                 while !openBars[crossed].isEmpty { closeBar(crossed, at: top, thread: openBars[crossed].last?.thread) }
+            } else if let later = pending[crossed] {
+                drawOpenBar(lane: crossed, from: lastCallBottom[crossed], to: top, saying: later.text)
             }
-            for (index, line) in lines.enumerated() { canvas.text(line, x: end, y: top + 12 + index * 15, className, anchor: .end) }
-        } else {
-            for (index, line) in lines.enumerated() {
-                canvas.text(line, x: barRight + 8, y: top + 12 + index * 15, className)
-                right = max(right, barRight + 8 + DisplayText.estimatedWidth(of: line.short, fontSize: 12))
+            if pending[crossed] != nil { lastCallBottom[crossed] = bottom }
+        }
+        let className = wait.endsChain ? "tx tb hl" : "tx hl"
+        for (index, line) in lines.enumerated() {
+            if leftwards {
+                canvas.text(line, x: start + wordsWidth, y: top + 12 + index * 15, className, anchor: .end)
+            } else {
+                canvas.text(line, x: start, y: top + 12 + index * 15, className)
+                right = max(right, start + DisplayText.estimatedWidth(of: line.short, fontSize: 12))
             }
         }
-        let bottom = top + lines.count * 15 + 2
         if openBars[lane].isEmpty {
-            let left = laneX[lane] - Self.barHalfWidth, barTop = lastCallBottom[lane]
-            canvas.add("<path d=\"M\(left),\(bottom)V\(barTop)H\(left + Self.barHalfWidth * 2)V\(bottom)\" class=\"fd\"><title>"
-                       + XMLText.escape(DisplayText.clean("waiting: " + wait.text)) + "</title></path>", to: .bars)
+            drawOpenBar(lane: lane, from: lastCallBottom[lane], to: bottom, saying: wait.text)
         } else {
             while !openBars[lane].isEmpty { closeBar(lane, at: bottom, thread: openBars[lane].last?.thread) }
         }
         return bottom + 6
+    }
+
+    /// Draws a dashed bar on `lane` from `top` to `bottom`, open at its foot, with what the
+    /// stage waits on as its tooltip.
+    private mutating func drawOpenBar(lane: Int, from top: Int, to bottom: Int, saying text: String) {
+        guard bottom > top else { return }
+        let left = laneX[lane] - Self.barHalfWidth
+        canvas.add("<path d=\"M\(left),\(bottom)V\(top)H\(left + Self.barHalfWidth * 2)V\(bottom)\" class=\"fd\"><title>"
+                   + XMLText.escape(DisplayText.clean("waiting: " + text)) + "</title></path>", to: .bars)
     }
 
     /// The narrowest a wait's words are wrapped to, in pixels.
