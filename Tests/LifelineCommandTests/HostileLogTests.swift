@@ -85,22 +85,7 @@ import Testing
         let lines = source.split(separator: "\n")
         #expect(lines.first == "@startuml" && lines.last == "@enduml")
         #expect(lines.filter { $0 == "@enduml" }.count == 1, "a label ended the diagram early")
-        let plantuml = try #require(
-            ["/usr/bin/plantuml", "/usr/local/bin/plantuml"].first(where: FileManager.default.isExecutableFile),
-            "plantuml is not installed: scripts/setup.sh installs it"
-        )
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: plantuml)
-        process.arguments = ["-syntax"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(source.utf8))
-        try input.fileHandleForWriting.close()
-        let verdict = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let verdict = try PlantUMLSyntax.verdict(on: source)
         #expect(verdict.hasPrefix("SEQUENCE"), "plantuml -syntax rejects the diagram: \(verdict.prefix(500))")
     }
 

@@ -6,7 +6,8 @@ import Testing
 /// watchdog writes one, with a snapshot, while the test waits; one recorded without writes one
 /// when it receives SIGQUIT, and runs on; either is then killed with SIGKILL, and
 /// `lifeline diagnose` opens each `waits-on` finding with the moment the program was seen
-/// hanging, citing the event the record follows. A program idle with no pipeline open, or
+/// hanging, citing the event the record follows, and `lifeline timeline` writes it after that
+/// event. A program idle with no pipeline open, or
 /// fixed, gets no record. In both log formats.
 @Suite("the watchdog and SIGQUIT's hang records", .serialized)
 struct WatchdogTests {
@@ -71,6 +72,20 @@ struct WatchdogTests {
         #expect(wait.evidence.contains(Int(hang.seq)), "\(wait.evidence)")
         let quotes = "ChildSubscriber \"quotes\" #_ (\(try HangingChild.place(of: ".zip(quotes.lifeline(\"quotes\"))")))"
         #expect(wait.message.hasSuffix("→ \(quotes) → PassthroughSubject #_."), "\(wait.message)")
+
+        // The sequence diagram ends with the moment, under what each stage waits on.
+        let svg = try LifelineExecutable.run(["render", log, "--format", "svg"]).standardOutputText
+        #expect(svg.contains(#/class="tx tb hl">‖ The program was seen hanging at [0-9.]+ s, after @\d+: no event for /#), "\(svg.suffix(2_000))")
+
+        // The timeline writes each record as a line of its own, after the events it follows.
+        let timeline = try LifelineExecutable.run(["timeline", log, "--no-times"]).standardOutputText.split(separator: "\n")
+        let hangLines = timeline.indices.filter { timeline[$0].hasPrefix("   hang  ") }
+        #expect(hangLines.count == trace.hangs.count, "\(timeline.suffix(4))")
+        let last = try #require(hangLines.last)
+        #expect(timeline[last].contains("  ‖ seen hanging: no event for ") && timeline[last].hasSuffix(" ms (\(source))"), "\(timeline[last])")
+        // Nothing but the log's notes after it: the record follows the last event.
+        #expect(timeline[(last + 1)...].allSatisfy { $0.hasPrefix("note: ") }, "\(timeline.suffix(4))")
+        #expect(timeline[..<last].contains { $0.hasPrefix("     @") || $0.hasPrefix("    @") })
     }
 
     @Test(arguments: ["binary", "jsonl"])

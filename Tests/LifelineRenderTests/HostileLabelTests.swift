@@ -48,9 +48,8 @@ import Testing
 
     @Test func mermaid() {
         let source = MermaidSequenceRenderer.render(trace, diagnoses: diagnoses)
-        let statement = #/^(sequenceDiagram|    participant L\d+ as [^\n]+|    L\d+-?->>L\d+: [^\n]+|    (de)?activate L\d+|    Note (over L\d+(,L\d+)?|right of L\d+): [^\n]+|    rect [^\n]+|    end)$/#
         for line in source.split(separator: "\n") {
-            #expect(line.wholeMatch(of: statement) != nil, "not one Mermaid statement: \(line.prefix(200))")
+            #expect(line.wholeMatch(of: Self.mermaidStatement) != nil, "not one Mermaid statement: \(line.prefix(200))")
             // With the entity codes and our own line breaks taken out, nothing Mermaid reads
             // as syntax is left.
             let separator = line.hasPrefix("    participant") ? " as " : ": "
@@ -97,6 +96,9 @@ import Testing
             #expect(name.count <= 120 && !name.unicodeScalars.contains { $0.value < 0x20 })
         }
     }
+
+    /// One statement of the Mermaid Lifeline writes, a line each.
+    nonisolated(unsafe) static let mermaidStatement = #/^(sequenceDiagram|    participant L\d+ as [^\n]+|    L\d+-?->>L\d+: [^\n]+|    (de)?activate L\d+|    Note (over L\d+(,L\d+)?|right of L\d+): [^\n]+|    rect [^\n]+|    end)$/#
 
     /// Mermaid's entity codes decoded, as Mermaid does before drawing.
     static func decodeMermaid(_ text: String) -> String {

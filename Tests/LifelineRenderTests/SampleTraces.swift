@@ -14,17 +14,7 @@ enum SampleTraces {
         let sink = script.object(3, .subscriber, "Subscribers.Sink")
         let inner = script.object(4, .subscriber, "Publishers.Map.Inner")
         let conduit = script.object(5, .subscription, "PassthroughSubject.Conduit")
-        script.call(.subscribe(publisher: map, subscriber: sink)) {
-            $0.call(.subscribe(publisher: subject, subscriber: inner)) {
-                $0.call(.receiveSubscription(subscriber: inner, subscription: conduit)) {
-                    $0.call(.receiveSubscription(subscriber: sink, subscription: inner)) {
-                        $0.call(.request(subscription: inner, demand: .unlimited)) {
-                            $0.call(.request(subscription: conduit, demand: .unlimited))
-                        }
-                    }
-                }
-            }
-        }
+        script.subscribeThroughOperator(source: subject, operator: map, inner: inner, conduit: conduit, sink: sink)
         for value in 1...3 {
             script.call(.value(subscriber: inner, returnedDemand: nil, value: "\(value)")) {
                 $0.call(.value(subscriber: sink, returnedDemand: nil, value: "\(value * 2)"))

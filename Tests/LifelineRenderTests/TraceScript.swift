@@ -11,6 +11,9 @@ struct TraceScript {
     /// The thread and queue the next events run on.
     var thread: UInt64 = 1
     var queue: UInt32?
+    /// Whether the log ends with its end record; a log without one (a program killed while
+    /// its pipelines waited) gets each open pipeline's waits drawn.
+    var closed = true
 
     @discardableResult
     mutating func object(
@@ -42,11 +45,30 @@ struct TraceScript {
         }
     }
 
+    /// Records `sink` subscribing through one operator, as the recorder sees it: the
+    /// operator's stage `inner` subscribes to `source` and is handed `conduit` inside the
+    /// subscribe, hands itself to `sink`, and passes `sink`'s unlimited request up.
+    mutating func subscribeThroughOperator(
+        source: TraceObjectID, operator: TraceObjectID, inner: TraceObjectID, conduit: TraceObjectID, sink: TraceObjectID
+    ) {
+        call(.subscribe(publisher: `operator`, subscriber: sink)) {
+            $0.call(.subscribe(publisher: source, subscriber: inner)) {
+                $0.call(.receiveSubscription(subscriber: inner, subscription: conduit)) {
+                    $0.call(.receiveSubscription(subscriber: sink, subscription: inner)) {
+                        $0.call(.request(subscription: inner, demand: .unlimited)) {
+                            $0.call(.request(subscription: conduit, demand: .unlimited))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     var trace: Trace {
         Trace(
             header: TraceHeader(processID: 7, processName: processName, startedAt: "2026-11-23T08:00:00Z",
                                 clockOrigin: 0, valueDescriptionLimit: 80),
-            objects: objects, threads: threads, queues: queues, events: events, damage: []
+            objects: objects, threads: threads, queues: queues, events: events, damage: closed ? [] : [.notClosed]
         )
     }
 }

@@ -110,13 +110,17 @@ public struct Pipeline: Hashable, Sendable, Identifiable {
     /// Which of the pipelines made at the same place (or, with no place, with the same label)
     /// this one is, when there are several; `nil` when its name is its own.
     public let repetition: Repetition?
+    /// What the pipeline waits on when its state is ``State/waiting``: the stage where its
+    /// `waits-on` chain ends (``WaitsOnRule``) and why, in a few words, as `PassthroughSubject
+    /// #2: nothing was sent to it`; `nil` in any other state.
+    public let waitsOn: String?
 
     /// The same pipeline told apart from the others that share its name.
     func repeated(_ repetition: Repetition) -> Pipeline {
         Pipeline(
             id: id, end: end, lifecycles: lifecycles, objects: objects, events: events, name: "\(name) (\(repetition))",
             label: label, sourceLocation: sourceLocation, values: values, state: state, sharesUpstreamWith: sharesUpstreamWith,
-            repetition: repetition
+            repetition: repetition, waitsOn: waitsOn
         )
     }
 }

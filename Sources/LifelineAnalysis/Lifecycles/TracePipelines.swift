@@ -115,6 +115,9 @@ public struct TracePipelines: Sendable {
         for (position, index) in order.enumerated() { number[index] = position + 1 }
 
         let trace = lifecycles.trace
+        // What each pipeline still open at the end of an unfinished log waits on, by its end's hop.
+        var waitOfEnd: [Int: String] = [:]
+        for wait in PipelineWait.all(in: lifecycles) { waitOfEnd[wait.end.rawValue] = wait.summary }
         var pipelines: [Pipeline] = []
         var ownersOfObject: [TraceObjectID: [Pipeline.ID]] = [:]
         for index in order {
@@ -151,7 +154,8 @@ public struct TracePipelines: Sendable {
             }
             pipelines.append(Self.pipeline(
                 id: id, end: all[ends[index].rawValue], hops: hops, in: all, objects: sortedObjects, events: events,
-                sharesUpstreamWith: sharers.sorted(), lifecycles: lifecycles
+                sharesUpstreamWith: sharers.sorted(), waits: waitOfEnd.isEmpty ? [] : hops.compactMap { waitOfEnd[$0] },
+                lifecycles: lifecycles
             ))
         }
         // Pipelines made by the same line (or labelled alike) are numbered among themselves.
@@ -231,7 +235,7 @@ public struct TracePipelines: Sendable {
 
     private static func pipeline(
         id: Pipeline.ID, end: Lifecycle, hops: [Int], in all: [Lifecycle], objects: [TraceObjectID], events: [UInt64],
-        sharesUpstreamWith: [Pipeline.ID], lifecycles: TraceLifecycles
+        sharesUpstreamWith: [Pipeline.ID], waits: [String], lifecycles: TraceLifecycles
     ) -> Pipeline {
         let trace = lifecycles.trace
         // The place and label of the end, else the first the hops' objects have, looked for in
@@ -258,7 +262,8 @@ public struct TracePipelines: Sendable {
         return Pipeline(
             id: id, end: end.id, lifecycles: hops.map { all[$0].id }, objects: objects, events: events, name: name,
             label: label, sourceLocation: location, values: end.deliveries.count, state: state,
-            sharesUpstreamWith: sharesUpstreamWith, repetition: nil
+            sharesUpstreamWith: sharesUpstreamWith, repetition: nil,
+            waitsOn: state == .waiting && !waits.isEmpty ? waits.joined(separator: "; ") : nil
         )
     }
 }

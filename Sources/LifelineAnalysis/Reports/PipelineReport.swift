@@ -2,7 +2,9 @@ import Foundation
 import LifelineLog
 
 /// The pipelines of a trace listed for people (a table) or for tools (JSON): id, name, hops,
-/// values, state at stop, and the findings that cite each one.
+/// values, state at stop, and the findings that cite each one. A pipeline still open when an
+/// unfinished log ended is `waiting`, on the stage where its `waits-on` chain ends
+/// (``Pipeline/waitsOn``; `waitsOn` in JSON).
 ///
 /// Findings are numbered from 1 in the order ``TraceAnalyzer`` gives them, the order
 /// `lifeline diagnose --format json` lists them and `--finding N` counts them.
@@ -48,6 +50,7 @@ public struct PipelineReport: Sendable {
         let header = ["id", "name", "hops", "values", "state", "findings"]
         let rows = pipelines.pipelines.map { pipeline -> [String] in
             var state = pipeline.state.rawValue
+            if let waitsOn = pipeline.waitsOn { state += " on \(waitsOn.onOneLine)" }
             if !pipeline.sharesUpstreamWith.isEmpty {
                 state += " (shares upstream with \(pipeline.sharesUpstreamWith.map(\.description).joined(separator: ", ")))"
             }
@@ -84,7 +87,7 @@ public struct PipelineReport: Sendable {
                     state: pipeline.state.rawValue, findings: findings[pipeline.id, default: []],
                     sharesUpstreamWith: pipeline.sharesUpstreamWith.map(\.description),
                     objects: pipeline.objects.map(\.rawValue),
-                    firstEvent: pipeline.events.first, lastEvent: pipeline.events.last
+                    firstEvent: pipeline.events.first, lastEvent: pipeline.events.last, waitsOn: pipeline.waitsOn
                 )
             }
         )
@@ -113,5 +116,6 @@ public struct PipelineReport: Sendable {
         let objects: [UInt64]
         let firstEvent: UInt64?
         let lastEvent: UInt64?
+        let waitsOn: String?
     }
 }

@@ -230,6 +230,58 @@ struct WaitWording {
         }
     }
 
+    // MARK: In a few words
+
+    /// What a picture writes beside a hop that waits on others: `waits on First.Inner #3
+    /// (Search.swift:12)`, several joined with `and`.
+    func briefWait(of wait: HopWait) -> String {
+        "waits on " + wait.next.map { stageName($0.lifecycle) }.joined(separator: " and ")
+    }
+
+    /// The publisher a hop where the chain ends waits on, when it waits on one (one that sends
+    /// nothing more, or hands over no subscription): its name and its objects, the publisher
+    /// first; `nil` for a hop that cannot move by itself.
+    func awaitedSource(of wait: HopWait) -> (name: String, objects: [TraceObjectID])? {
+        switch wait.reason {
+        case .silentPublisher, .noSubscription:
+            let lifecycle = wait.lifecycle
+            return (sourceName(of: lifecycle), [lifecycle.publisher, lifecycle.subscription].compactMap { $0 })
+        default:
+            return nil
+        }
+    }
+
+    /// Why the chain ends at `wait`, in a few words: `never asked for a value`, `its promise
+    /// was never called`; said of the publisher it waits on where ``awaitedSource(of:)`` names one.
+    func briefEnding(of wait: HopWait) -> String {
+        let lifecycle = wait.lifecycle
+        switch wait.reason {
+        case .upstream, .innerPublishers:
+            return briefWait(of: wait)
+        case .scheduledValues(let held):
+            var holds = held > 0 ? [count(held)] : []
+            if let completion = lifecycle.completions.first { holds.append(completion.completion.swiftSpelling) }
+            return "holds \(holds.joined(separator: " and ")) for a scheduler that never ran"
+        case .callInProgress(let begin):
+            return "its \(callName(begin)) at @\(begin) never returned"
+        case .noSubscription:
+            return "handed over no subscription"
+        case .neverRequested:
+            return "never asked for a value"
+        case .demandUsedUp:
+            return lifecycle.deliveries.isEmpty ? "asked for no more" : "asked for no more after \(count(lifecycle.deliveries.count))"
+        case .ended:
+            return "\(endPhrase(of: lifecycle)), never passed on"
+        case .silentPublisher:
+            let type = lifecycle.publisher.flatMap { lifecycles.trace.object($0)?.shortTypeName }
+            if type == "Future", lifecycle.deliveries.isEmpty { return "its promise was never called" }
+            if type?.hasSuffix("Subject") == true {
+                return lifecycle.deliveries.isEmpty ? "nothing was sent to it" : "nothing more was sent to it"
+            }
+            return lifecycle.deliveries.isEmpty ? "sent nothing" : "sent nothing more"
+        }
+    }
+
     // MARK: Words
 
     /// The publisher the hop's subscriber was subscribed to, else the subscription it holds.

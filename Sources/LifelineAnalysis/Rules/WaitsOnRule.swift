@@ -29,17 +29,24 @@ public struct WaitsOnRule: DiagnosisRule {
     public init() {}
 
     public func diagnose(_ lifecycles: TraceLifecycles) -> [Diagnosis] {
-        guard lifecycles.trace.damage.contains(.notClosed) else { return [] }
+        let open = Self.openEnds(in: lifecycles)
+        guard !open.isEmpty else { return [] }
         let innerHops = HopWait.innerHops(in: lifecycles)
-        let open = lifecycles.lifecycles.filter { lifecycle in
-            (lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription) && lifecycles.isPipelineEnd(lifecycle)
-        }
         let hang = Self.finalHang(in: lifecycles.trace)
         return open.map { lifecycle in
             diagnosis(
                 of: HopWait(lifecycle, in: lifecycles, innerHops: innerHops), in: lifecycles,
                 hang: hang.map { ($0, open.count) }
             )
+        }
+    }
+
+    /// The ends of the pipelines this rule explains: every pipeline still open (subscribed, or
+    /// awaiting its subscription) when a log without its end record ended; none in a log with one.
+    static func openEnds(in lifecycles: TraceLifecycles) -> [Lifecycle] {
+        guard lifecycles.trace.damage.contains(.notClosed) else { return [] }
+        return lifecycles.lifecycles.filter { lifecycle in
+            (lifecycle.state == .subscribed || lifecycle.state == .awaitingSubscription) && lifecycles.isPipelineEnd(lifecycle)
         }
     }
 
@@ -53,15 +60,30 @@ public struct WaitsOnRule: DiagnosisRule {
     /// `The program was seen hanging at 7.412 s, after @23: no event for 5.0 s while 2
     /// pipelines were open (the watchdog's hang record).`
     static func hangSentence(_ hang: TraceHang, openPipelines: Int) -> String {
-        let source = switch hang.cause {
-        case .watchdog: "the watchdog's hang record"
-        case .signal: "a hang record written on SIGQUIT"
-        case .timeout: "a hang record written when the test's timeout ran out"
-        }
+        let source = source(of: hang)
         let after = hang.seq > 0 ? ", after @\(hang.seq)" : ""
         let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
         return "The program was seen hanging at \(seconds(hang.time, decimals: 3))\(after): no event for "
             + "\(seconds(hang.idle, decimals: 1)) while \(pipelines) (\(source))."
+    }
+
+    /// Where a log without its end record ends, as a picture heads what its open pipelines wait
+    /// on: when its last hang record follows its last event, the moment the program was seen
+    /// hanging (``hangSentence(_:openPipelines:)``); otherwise `The log ends here, without its
+    /// end record, while 2 pipelines were open.`
+    package static func logEnding(of trace: Trace, openPipelines: Int) -> String {
+        if let hang = finalHang(in: trace) { return hangSentence(hang, openPipelines: openPipelines) }
+        let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
+        return "The log ends here, without its end record, while \(pipelines)."
+    }
+
+    /// What wrote `hang`: `the watchdog's hang record`, `a hang record written on SIGQUIT`.
+    package static func source(of hang: TraceHang) -> String {
+        switch hang.cause {
+        case .watchdog: "the watchdog's hang record"
+        case .signal: "a hang record written on SIGQUIT"
+        case .timeout: "a hang record written when the test's timeout ran out"
+        }
     }
 
     /// `7.412 s`: `nanoseconds` rounded to `decimals` (1 to 9) places of a second. Any count

@@ -144,7 +144,7 @@ public enum PerfettoTraceRenderer {
                 endLifetime(lane, at: time, thread: thread, reason: "deallocation")
             case .mark(let label):
                 writer.event(phase: "i", name: clean(label), category: "mark", time: time, thread: thread, scope: "g", args: args)
-            case .fold, .note:
+            case .fold, .note, .logEnd, .wait:
                 break
             }
         }

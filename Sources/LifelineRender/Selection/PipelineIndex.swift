@@ -48,8 +48,9 @@ public struct PipelineIndex: Sendable {
         for pipeline in pipelines.pipelines where drawn.contains(pipeline.id) {
             let cited = findings[pipeline.id, default: []]
             let findingCell = cited.isEmpty ? "none" : cited.map { "[\($0)](#finding-\($0))" }.joined(separator: ", ")
+            let state = pipeline.state.rawValue + (pipeline.waitsOn.map { " on " + Self.cell($0) } ?? "")
             page += "| [\(pipeline.id)](\(fileName(pipeline.id))) | \(Self.cell(pipeline.name)) | \(pipeline.lifecycles.count) "
-                + "| \(pipeline.values) | \(pipeline.state.rawValue) | \(findingCell) |\n"
+                + "| \(pipeline.values) | \(state) | \(findingCell) |\n"
         }
         if !diagnoses.isEmpty {
             page += "\n## Findings\n"

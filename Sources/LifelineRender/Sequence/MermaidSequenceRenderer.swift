@@ -6,7 +6,9 @@ import LifelineLog
 /// It shows what ``SequenceSVGRenderer`` draws: the same participants in the same order,
 /// headed by the same two lines (a pipeline's operators folded into one, as the SVG folds them),
 /// the same calls with `activate`/`deactivate` for their nesting, returned demand as dashed
-/// arrows, deallocations, marks, folded runs and diagnosis notes. Calls on a thread or queue
+/// arrows, deallocations, marks, folded runs and diagnosis notes, and, for a log that ended
+/// without its end record, a note over each stage of a pipeline still open saying what it waits
+/// on (`⋯ waits on First.Inner #3 (Search.swift:12)`). Calls on a thread or queue
 /// other than the first one are shaded, and a note names the thread wherever it changes.
 /// Every label is escaped with Mermaid entity codes (`#quot;`, `#35;`, `#59;`, `#lt;`).
 ///
@@ -148,6 +150,10 @@ public enum MermaidSequenceRenderer {
             return ["    Note over \(lanes): ⋮ \(MermaidText.escapeClean(run.summary)) ⋮"]
         case .note(let note):
             return ["    Note right of L\(note.lane): " + note.textLines.map(MermaidText.escapeClean).joined(separator: "<br/>")]
+        case .logEnd(let text):
+            return ["    Note over \(everyone): ‖ \(MermaidText.escape(text, limit: DisplayText.nameLimit))"]
+        case .wait(let wait):
+            return ["    Note over L\(wait.lane): " + MermaidText.escape(wait.caption, limit: DisplayText.nameLimit)]
         }
     }
 }

@@ -5,7 +5,9 @@ import LifelineLog
 ///
 /// It shows what ``SequenceSVGRenderer`` draws: the same participants in the same order,
 /// the same calls with activations coloured by thread, returned demand as dashed arrows,
-/// `destroy` for deallocations, marks, folded runs and diagnosis notes. A
+/// `destroy` for deallocations, marks, folded runs and diagnosis notes, and, for a log that
+/// ended without its end record, a note over each stage of a pipeline still open saying what it
+/// waits on (`⋯ waits on First.Inner #3 (Search.swift:12)`). A
 /// divider names the thread or queue wherever it changes. Every label is escaped: Creole
 /// markup, tags, quotes and backslashes are written as character references.
 ///
@@ -147,7 +149,7 @@ public enum PlantUMLSequenceRenderer {
     private static func estimatedHeight(of step: SequenceStep) -> Int {
         switch step.content {
         case .callReturn(_, _, _, _, returnedDemand: nil): return 0 // the end of an activation, no arrow
-        case .call, .callReturn, .mark, .fold: return rowHeight
+        case .call, .callReturn, .mark, .fold, .logEnd, .wait: return rowHeight
         case .deallocation: return 2 * rowHeight
         case .note(let note): return rowHeight + noteLineHeight * note.textLines.count
         }
@@ -182,6 +184,10 @@ public enum PlantUMLSequenceRenderer {
             return ["hnote over \(lanes) : ⋮ \(PlantUMLText.escapeClean(run.summary)) ⋮"]
         case .note(let note):
             return ["note right of L\(note.lane) #FFF8C5"] + note.textLines.map(PlantUMLText.escapeNoteLine) + ["end note"]
+        case .logEnd(let text):
+            return ["hnote over \(everyone) : ‖ \(PlantUMLText.escape(text, limit: DisplayText.nameLimit))"]
+        case .wait(let wait):
+            return ["hnote over L\(wait.lane) : " + PlantUMLText.escape(wait.caption, limit: DisplayText.nameLimit)]
         }
     }
 }

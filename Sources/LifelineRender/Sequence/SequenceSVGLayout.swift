@@ -38,6 +38,9 @@ struct SequenceSVGLayout {
     /// for one carried over from the section above, the call.
     private var openBars: [[(top: Int, depth: Int, context: Int, thread: UInt64?, carried: CarriedActivation?)]] = []
     private var lifelineEnd: [Int?] = []
+    /// The bottom of the last row that drew on each lane an arrow or the end of an activation
+    /// (the top of its lifeline before any): where an open bar that waits starts.
+    private var lastCallBottom: [Int] = []
 
     /// Lays out `model`, packing the lanes when they would not fit `pageWidth` otherwise.
     init(model: SequenceModel, pageWidth: Int = SequenceDiagramOptions.defaultPageWidth) {
@@ -106,13 +109,38 @@ struct SequenceSVGLayout {
         openBars = Array(repeating: [], count: model.lanes.count)
         lifelineEnd = Array(repeating: nil, count: model.lanes.count)
         let top = headingTop + Self.headerHeight
+        lastCallBottom = Array(repeating: top, count: model.lanes.count)
         var y = top + 12
         if !model.carriedActivations.isEmpty {
             openCarriedBars(top: top)
             y += Self.continuationHeight
         }
-        for step in model.steps {
-            y = draw(step, at: y)
+        var row = 0
+        while row < model.steps.count {
+            let step = model.steps[row]
+            row += 1
+            if case .wait(let first) = step.content {
+                var waits = [first]
+                while row < model.steps.count, case .wait(let wait) = model.steps[row].content {
+                    waits.append(wait)
+                    row += 1
+                }
+                y = drawWaits(waits, at: y)
+                continue
+            }
+            let next = draw(step, at: y)
+            switch step.content {
+            case .call(let caller, let callee, _, _):
+                lastCallBottom[callee] = next
+                if let caller { lastCallBottom[caller] = next }
+            case .callReturn(let caller, let callee, _, _, let demand):
+                // A return that hands back no demand draws nothing at its caller.
+                lastCallBottom[callee] = next
+                if let caller, demand != nil { lastCallBottom[caller] = next }
+            default:
+                break
+            }
+            y = next
         }
         let bottom = y + 10
         for lane in model.lanes.indices {
@@ -380,12 +408,16 @@ struct SequenceSVGLayout {
             if lifelineEnd[lane] == nil && model.lanes[lane].endsAtDeath { lifelineEnd[lane] = crossY }
             return y + 26
         case .mark(let text):
-            let lineY = y + 18
-            drawGutter(step, baseline: lineY + 4)
-            let left = laneX[0] - boxWidth[0] / 2
-            canvas.line(left, lineY, right, lineY, "mk", to: .lines)
-            canvas.text(DisplayText("◆ " + text, limit: 60), x: left, y: lineY - 5, "tx tb hl")
-            return y + 28
+            drawGutter(step, baseline: y + 22)
+            return drawDivider("◆ " + text, at: y, limit: 60)
+        case .logEnd(let text):
+            // Under the waits, whose bars all end above it, and as long as the page is wide; the
+            // calls still running when the log ended end above it.
+            for lane in model.lanes.indices {
+                while !openBars[lane].isEmpty { closeBar(lane, at: y + 2, thread: openBars[lane].last?.thread) }
+            }
+            let room = max(right, pageWidth - Self.margin) - (laneX[0] - boxWidth[0] / 2)
+            return drawDivider("‖ " + text, at: y, limit: DisplayText.characters(fitting: room, fontSize: 13))
         case .fold(let run):
             let left = laneX[run.lanes.lowerBound] - 40, width = laneX[run.lanes.upperBound] + 40 - left
             canvas.rect(left, y + 6, width, 24, "fd", radius: 4, to: .labels)
@@ -398,8 +430,105 @@ struct SequenceSVGLayout {
             return y + 36
         case .note(let note):
             return drawNote(note, at: y)
+        case .wait(let wait):
+            return drawWaits([wait], at: y)
         }
     }
+
+    /// Draws a line across the page with `text`, cut to `limit` characters, on it at its left: a
+    /// mark, or where the log ended.
+    private mutating func drawDivider(_ text: String, at y: Int, limit: Int) -> Int {
+        let lineY = y + 18
+        let left = laneX[0] - boxWidth[0] / 2
+        canvas.line(left, lineY, right, lineY, "mk", to: .lines)
+        canvas.text(DisplayText(text, limit: limit), x: left, y: lineY - 5, "tx tb hl")
+        return y + 28
+    }
+
+    /// Draws `waits`, the rows under all others that say what each stage waits on (rightmost
+    /// lane first): those whose words go rightwards first, in that order, then those whose
+    /// words go leftwards, leftmost lane first, so that words mostly cross bars that ended
+    /// above them. Returns the next row's top.
+    private mutating func drawWaits(_ waits: [WaitNote], at y: Int) -> Int {
+        let leftwards = Set(waits.map(\.lane).filter { wordsGoLeft(onLane: $0) })
+        let order = waits.filter { !leftwards.contains($0.lane) } + waits.filter { leftwards.contains($0.lane) }.sorted { $0.lane < $1.lane }
+        var pending = Dictionary(order.map { ($0.lane, $0) }) { first, _ in first }
+        var y = y
+        for wait in order {
+            pending[wait.lane] = nil
+            y = drawWait(wait, at: y, leftwards: leftwards.contains(wait.lane), pending: pending)
+        }
+        return y
+    }
+
+    /// The right edge of `lane`'s innermost open activation, or of its bar.
+    private func barRight(ofLane lane: Int) -> Int {
+        laneX[lane] + (openBars[lane].map(\.depth).max() ?? 0) * Self.depthShift + Self.barHalfWidth
+    }
+
+    /// The room for a wait's words right of `lane`'s bar, and left of it, in pixels.
+    private func wordRoom(onLane lane: Int) -> (right: Int, left: Int) {
+        (max(right, pageWidth - Self.margin) - barRight(ofLane: lane) - 8, laneX[lane] - Self.barHalfWidth - 8 - Self.margin - Self.gutter)
+    }
+
+    /// Whether a wait's words beside `lane` are written leftwards: fewer than
+    /// ``narrowestWait`` pixels are left on its right, and there are enough on its left.
+    private func wordsGoLeft(onLane lane: Int) -> Bool {
+        let room = wordRoom(onLane: lane)
+        return room.right < Self.narrowestWait && room.left >= Self.narrowestWait
+    }
+
+    /// Draws what the stage of `wait`'s lane waits on: its words beside the lane (bold where
+    /// the chain ends), wrapped to the page, `leftwards` or rightwards, and a dashed bar, open
+    /// at its foot, from the lane's last arrow down to them. A lane whose call never returned
+    /// has that call's activation run down to them instead. The words cross no bar: the
+    /// activations of other lanes they would cross end above them, and the bars of the lanes
+    /// whose waits are `pending` (drawn below) break off above them and go on below.
+    private mutating func drawWait(_ wait: WaitNote, at y: Int, leftwards: Bool, pending: [Int: WaitNote]) -> Int {
+        let lane = wait.lane
+        let ownBarRight = barRight(ofLane: lane), room = wordRoom(onLane: lane)
+        let width = DisplayText.characters(fitting: max(leftwards ? room.left : room.right, Self.narrowestWait), fontSize: 12)
+        let lines = Self.wrap(wait.text, width: width, maxLines: 3).map { DisplayText($0, limit: DisplayText.nameLimit) }
+        let top = y + 6, bottom = top + lines.count * 15 + 2
+        let wordsWidth = lines.map { DisplayText.estimatedWidth(of: $0.short, fontSize: 12) }.max() ?? 0
+        let start = leftwards ? laneX[lane] - Self.barHalfWidth - 8 - wordsWidth : ownBarRight + 8
+        for crossed in model.lanes.indices where crossed != lane
+            && barRight(ofLane: crossed) >= start && laneX[crossed] - Self.barHalfWidth <= start + wordsWidth {
+            if !openBars[crossed].isEmpty {
+                while !openBars[crossed].isEmpty { closeBar(crossed, at: top, thread: openBars[crossed].last?.thread) }
+            } else if let later = pending[crossed] {
+                drawOpenBar(lane: crossed, from: lastCallBottom[crossed], to: top, saying: later.text)
+            }
+            if pending[crossed] != nil { lastCallBottom[crossed] = bottom }
+        }
+        let className = wait.endsChain ? "tx tb hl" : "tx hl"
+        for (index, line) in lines.enumerated() {
+            if leftwards {
+                canvas.text(line, x: start + wordsWidth, y: top + 12 + index * 15, className, anchor: .end)
+            } else {
+                canvas.text(line, x: start, y: top + 12 + index * 15, className)
+                right = max(right, start + DisplayText.estimatedWidth(of: line.short, fontSize: 12))
+            }
+        }
+        if openBars[lane].isEmpty {
+            drawOpenBar(lane: lane, from: lastCallBottom[lane], to: bottom, saying: wait.text)
+        } else {
+            while !openBars[lane].isEmpty { closeBar(lane, at: bottom, thread: openBars[lane].last?.thread) }
+        }
+        return bottom + 6
+    }
+
+    /// Draws a dashed bar on `lane` from `top` to `bottom`, open at its foot, with what the
+    /// stage waits on as its tooltip.
+    private mutating func drawOpenBar(lane: Int, from top: Int, to bottom: Int, saying text: String) {
+        guard bottom > top else { return }
+        let left = laneX[lane] - Self.barHalfWidth
+        canvas.add("<path d=\"M\(left),\(bottom)V\(top)H\(left + Self.barHalfWidth * 2)V\(bottom)\" class=\"fd\"><title>"
+                   + XMLText.escape(DisplayText.clean("waiting: " + text)) + "</title></path>", to: .bars)
+    }
+
+    /// The narrowest a wait's words are wrapped to, in pixels.
+    private static let narrowestWait = 160
 
     /// The x where an arrow leaves or reaches `lane`: the edge of its innermost open
     /// activation, or the lifeline itself.

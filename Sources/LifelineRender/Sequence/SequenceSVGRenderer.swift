@@ -8,7 +8,11 @@ import LifelineLog
 /// callee for as long as the call ran; a value's returned demand comes back as a dashed
 /// arrow. A deallocation ends its lifeline with ✕. Diagnoses are notes placed after their
 /// last evidence event, and the events they cite carry the note's number in the left column,
-/// beside each event's sequence number.
+/// beside each event's sequence number. For a log that ended without its end record (a
+/// program killed while it hung), each stage of a pipeline still open gets, under every other
+/// row, a dashed bar open at its foot from its lane's last call down to what it waits on
+/// (`waits on First.Inner #3 (Search.swift:12)`), the stage where the `waits-on` chain ends in
+/// bold (`nothing was sent to it`), and under them a line says where the log ended.
 ///
 /// The SVG is self-contained (its own `<style>`, system fonts, no scripts), has a `viewBox`,
 /// and is byte-for-byte the same for the same input. By default it carries light and dark

@@ -81,6 +81,15 @@ struct DisplayText {
             let value = character.unicodeScalars.first!.value
             units += value >= 0x1100 && (character.unicodeScalars.count > 1 || value >= 0x2E80) ? 2 : 1
         }
-        return (units * fontSize * 62 + 99) / 100
+        return (units * fontSize * characterWidthPercent + 99) / 100
     }
+
+    /// How many characters of one column each fit `width` pixels at `fontSize`, as
+    /// ``estimatedWidth(of:fontSize:)`` counts them.
+    static func characters(fitting width: Int, fontSize: Int) -> Int {
+        width * 100 / (fontSize * characterWidthPercent)
+    }
+
+    /// The width of a character of one column, in hundredths of the font size.
+    private static let characterWidthPercent = 62
 }

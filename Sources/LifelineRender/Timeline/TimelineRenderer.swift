@@ -1,10 +1,12 @@
+import LifelineAnalysis
 import LifelineLog
 
 /// Renders a trace as a plain-text timeline: who called what on whom, on which thread or
 /// queue, with the demand, one line per call, indented by nesting.
 ///
 /// Each call is one line, written where it began; what it returned (the demand a value
-/// returned) is shown on the same line. Deallocations and marks are lines of their own.
+/// returned) is shown on the same line. Deallocations, marks and hang records (the moments
+/// the recorder saw the program hanging) are lines of their own.
 /// Output is deterministic: it depends only on the trace.
 public struct TimelineRenderer: Sendable {
     /// Whether to show each event's time since the start of the recording. Times change
@@ -27,7 +29,13 @@ public struct TimelineRenderer: Sendable {
         var depth: [UInt64: Int] = [:]
         let contextWidth = trace.events.map { Self.oneLine(trace.executionContextName(of: $0)).count }.max() ?? 0
         var lines = [heading(trace, contextWidth: contextWidth)]
+        // Each hang record is written after the event it follows, before the next.
+        var hangs = trace.hangs[...]
         for (index, event) in trace.events.enumerated() {
+            while let hang = hangs.first, hang.seq < event.seq {
+                lines.append(hangLine(hang, contextWidth: contextWidth))
+                hangs.removeFirst()
+            }
             if event.phase == .end {
                 // A damaged log can end more calls than it began (a begin line lost to
                 // unwritten bytes): the thread's nesting never goes below the left margin.
@@ -42,8 +50,18 @@ public struct TimelineRenderer: Sendable {
             line += String(repeating: "  ", count: level) + describe(event, in: trace, returned: returns[index])
             lines.append(line)
         }
+        lines += hangs.map { hangLine($0, contextWidth: contextWidth) }
         lines.append(contentsOf: trace.damage.map { "note: \($0)" })
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `   hang    1212.345           ‖ seen hanging: no event for 1200.000 ms (the watchdog's
+    /// hang record)`: a moment the recorder saw the program hanging, in the event column.
+    private func hangLine(_ hang: TraceHang, contextWidth: Int) -> String {
+        var line = pad("hang", to: 7, left: true) + "  "
+        if showsTimes { line += pad(Self.milliseconds(hang.time), to: 12, left: true) + "  " }
+        return line + pad("", to: contextWidth) + "  ‖ seen hanging: no event for \(Self.milliseconds(hang.idle)) ms ("
+            + WaitsOnRule.source(of: hang) + ")"
     }
 
     private func heading(_ trace: Trace, contextWidth: Int) -> String {

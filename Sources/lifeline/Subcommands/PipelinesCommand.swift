@@ -19,7 +19,9 @@ struct PipelinesCommand: ParsableCommand {
             included; a shared upstream (share, multicast) belongs to the pipeline that \
             connected it. Ids (P1, P2…) follow the order of each pipeline's first event, and \
             name it for --pipeline in `lifeline render` and `lifeline timeline`; findings are \
-            numbered as --finding counts them.
+            numbered as --finding counts them. In a log without its end record (a program \
+            killed while it hung), a pipeline still open is waiting on the stage where its \
+            waits-on chain ends: `waiting on Future #4: its promise was never called`.
             """
     )
 

@@ -11,7 +11,7 @@ extension SequenceModel {
     ///
     /// A section is as long as it can be while it fits. It ends, among the rows of its later
     /// half, where the fewest calls are running (where none is, when there is such a place),
-    /// and never just above a folded run or a note, which belong to the rows above them. A call
+    /// and never just above a folded run, a note or a wait, which belong to the rows above them. A call
     /// still running at a cut goes on below: its activation is drawn again, from the top, in
     /// the next section that draws its lane (``carriedActivations``), so concurrent pipelines,
     /// which leave no quiet moment, are cut too, and a section holds no lane on which nothing
@@ -78,12 +78,12 @@ extension SequenceModel {
 
     /// Where a section ends that no longer fits with the row `candidates.upperBound` in it:
     /// before the row, among the later half of `candidates`, with the fewest calls running
-    /// (`openCount`), the latest when several have as few; never before a folded run or a
-    /// note, unless no other row is left.
+    /// (`openCount`), the latest when several have as few; never before a folded run, a note
+    /// or a wait, unless no other row is left.
     private static func cut(in candidates: ClosedRange<Int>, of steps: [SequenceStep], openCount: [Int]) -> Int {
         let allowed = candidates.filter { row in
             switch steps[row].content {
-            case .fold, .note: return false
+            case .fold, .note, .logEnd, .wait: return false
             default: return true
             }
         }
@@ -187,10 +187,12 @@ extension SequenceStep.Content {
             return .deallocation(lane: renumber(lane), evidence: evidence)
         case .note(let note):
             return .note(DiagnosisNote(number: note.number, diagnosis: note.diagnosis, lane: renumber(note.lane)))
+        case .wait(let wait):
+            return .wait(WaitNote(lane: renumber(wait.lane), text: wait.text, endsChain: wait.endsChain))
         case .fold(let run):
             return .fold(RepeatedRun(repeats: run.repeats, noun: run.noun, seqs: run.seqs,
                                      lanes: renumber(run.lanes.lowerBound)...renumber(run.lanes.upperBound)))
-        case .mark:
+        case .mark, .logEnd:
             return self
         }
     }

@@ -52,10 +52,11 @@ struct SequenceModel: Sendable {
     }
 
     /// Builds the model of `trace`, with its repeated pipelines already grouped (`nil` not to
-    /// fold), for one grouping to serve several models.
+    /// fold), for one grouping to serve several models; `waits`, what the pipelines still open
+    /// when an unfinished log ended wait on (``PipelineWait/all(in:)``), are rows under all others.
     init(
         trace: Trace, repeated: RepeatedPipelines?, diagnoses: [Diagnosis], collapsing: Bool, foldingInterleaved: Bool,
-        findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?
+        findingNumbers: [Diagnosis: Int], lifecycles: TraceLifecycles?, waits: [PipelineWait] = []
     ) {
         let folding = repeated != nil
         // The lifecycles of the trace drawn: the given ones unless pipelines were left out.
@@ -163,8 +164,27 @@ struct SequenceModel: Sendable {
             }
             steps = withNotes
         }
-        self.steps = steps
+        self.steps = steps + Self.waitRows(waits, laneOf: laneOf, trace: trace)
         self.notes = notes
+    }
+
+    /// Under all other rows, a row for each lane a stage of `waits` is drawn in, saying what
+    /// the stage waits on: the rightmost lane first, so that a note, written rightwards from
+    /// its lane, never runs across the open bar of a lane whose note comes below it; then, under
+    /// them all, where `trace`, a log without its end record, ended. A lane that several stages
+    /// share (a pipeline's operators folded into one) says what the most upstream of them waits
+    /// on. None when no stage is drawn.
+    private static func waitRows(_ waits: [PipelineWait], laneOf: ObjectTable<Int>, trace: Trace) -> [SequenceStep] {
+        var noteOfLane: [Int: WaitNote] = [:]
+        for stage in waits.flatMap(\.stages) {
+            guard let lane = stage.objects.lazy.compactMap({ laneOf[$0] }).first else { continue }
+            noteOfLane[lane] = WaitNote(lane: lane, text: stage.note, endsChain: stage.endsChain)
+        }
+        guard !noteOfLane.isEmpty else { return [] }
+        let ending = WaitsOnRule.logEnding(of: trace, openPipelines: waits.count)
+        return noteOfLane.sorted { $0.key > $1.key }.map { _, note in
+            SequenceStep(content: .wait(note), seq: nil, time: nil, thread: nil, context: nil)
+        } + [SequenceStep(content: .logEnd(ending), seq: nil, time: nil, thread: nil, context: nil)]
     }
 
     /// Where an event ran: its thread and queue, which name its execution context.
@@ -371,7 +391,7 @@ extension SequenceStep {
     var isColouredByContext: Bool {
         switch content {
         case .call, .callReturn: return true
-        case .deallocation, .mark, .fold, .note: return false
+        case .deallocation, .mark, .fold, .note, .logEnd, .wait: return false
         }
     }
 
@@ -382,8 +402,9 @@ extension SequenceStep {
             return caller.map { [callee, $0] } ?? [callee]
         case .deallocation(let lane, _): return [lane]
         case .note(let note): return [note.lane]
+        case .wait(let wait): return [wait.lane]
         case .fold(let run): return [run.lanes.lowerBound, run.lanes.upperBound]
-        case .mark: return []
+        case .mark, .logEnd: return []
         }
     }
 
@@ -395,10 +416,11 @@ extension SequenceStep {
             if let caller { body(caller) }
         case .deallocation(let lane, _): body(lane)
         case .note(let note): body(note.lane)
+        case .wait(let wait): body(wait.lane)
         case .fold(let run):
             body(run.lanes.lowerBound)
             body(run.lanes.upperBound)
-        case .mark: break
+        case .mark, .logEnd: break
         }
     }
 }

@@ -23,6 +23,12 @@ struct SequenceStep: Sendable {
         case fold(RepeatedRun)
         /// A diagnosis, placed after its last evidence event.
         case note(DiagnosisNote)
+        /// Where a log without its end record ended (when the program was seen hanging, when
+        /// a hang record says), under the waits.
+        case logEnd(String)
+        /// What a stage of a pipeline still open when an unfinished log ended waits on, under
+        /// every other row.
+        case wait(WaitNote)
     }
 
     /// What the row shows.

@@ -108,7 +108,7 @@ struct StepBuilder {
                                    returnedDemand: returnedDemand, context: step.context)
             case .deallocation(let lane, _): self = .deallocation(lane: lane)
             case .mark(let label): self = .mark(label)
-            case .fold, .note: self = .other
+            case .fold, .note, .logEnd, .wait: self = .other
             }
         }
     }
