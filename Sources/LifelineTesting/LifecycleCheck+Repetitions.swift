@@ -13,11 +13,12 @@ extension LifecycleCheck {
     /// (XCTest).
     ///
     /// Each run is marked, its queues drained, and followed by a complete ownership snapshot.
-    /// Then ``LifecycleGrowthRule`` alone runs: a type of object, or the pipelines one place
-    /// makes, that each of the last three runs or more left more of than the run before, after
-    /// the warm-up, is a `lifecycle-growth` finding that names the place or the type, the run
-    /// where the growth began, and what held the first object left since then. Other problems
-    /// are not reported: ``run(_:)`` finds them in one run.
+    /// Then ``LifecycleGrowthRule`` alone runs: the pipelines one place makes, or the objects of
+    /// a type, that each of the last three runs or more left more of than the run before, after
+    /// the warm-up, grow. What grew is grouped by what holds what, one `lifecycle-growth`
+    /// finding per group, which names the place (or the type), the run where the growth began,
+    /// each thing's count after every run, and what held the first object left since then.
+    /// Other problems are not reported: ``run(_:)`` finds them in one run.
     ///
     /// ```swift
     /// let findings = try LifecycleCheck().run(iterations: 10) {
