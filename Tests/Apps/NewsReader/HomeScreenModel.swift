@@ -17,12 +17,12 @@ final class HomeScreenModel: @unchecked Sendable {
 
     init(store: ArticleStore, mutation: AppMutation = .none) {
         let badge = store.articles.map(\.count)
-        if mutation == .droppedStore {
-            _ = badge.sink { [weak self] in self?.badge = $0 } // seeded: dropped-store
-        } else {
+        if mutation != .droppedStore {
             badge
                 .sink { [weak self] in self?.badge = $0 }
                 .store(in: &cancellables)
+        } else {
+            _ = badge.sink { [weak self] in self?.badge = $0 } // seeded: dropped-store
         }
         status
             .sink { [weak self] in self?.statusText = $0 }
