@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 
 /// A small account settings app, written the way a SwiftUI app's view models are: a sign-up
@@ -45,7 +46,16 @@ public final class AccountSettingsApp: @unchecked Sendable {
     private weak var closedForm: SignUpForm?
     private weak var closedProfileModel: ProfileModel?
 
-    public init() {
+    private let mutation: AppMutation
+
+    /// Builds the app's server and avatar cache; the screens are made as the user opens them.
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a strong `self` in
+    ///   the profile screen's redraw sink, or a dropped token for it. The other kinds change
+    ///   nothing: the app has no hand-written subscriber, its `flatMap`s get one value each, and
+    ///   it releases no token early without meaning to.
+    public init(mutation: AppMutation = .none) {
+        self.mutation = mutation
         server = AccountServer(queues: queues)
         avatars = AvatarCache(server: server, queues: queues)
     }
@@ -84,7 +94,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
         }
 
         queues.onUI {
-            profile = ProfileScreen(user: "alice7", contacts: ["bob", "carol"], server: server, avatars: avatars, queues: queues)
+            profile = ProfileScreen(user: "alice7", contacts: ["bob", "carol"], server: server, avatars: avatars, queues: queues, mutation: mutation)
         }
         server.pushStatus("online")
         guard queues.drain() else { return false }
