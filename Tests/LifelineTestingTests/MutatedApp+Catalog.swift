@@ -3,12 +3,12 @@ import AppMutations
 import ChatClientApp
 import DownloadCenterApp
 import NewsReaderApp
+import PhotoBackupApp
 import PortfolioApp
-import Testing
 
 extension MutatedApp {
     /// Every app with slips seeded into it.
-    static let all: [MutatedApp] = [newsReader, portfolio, chatClient, downloadCenter, accountSettings]
+    static let all: [MutatedApp] = [newsReader, portfolio, chatClient, photoBackup, downloadCenter, accountSettings]
 
     /// Why no rule can report a token released from a method other than the one that made it.
     private static let releasedElsewhere = "a token set to nil by another method than the one that subscribed is how code "
@@ -19,69 +19,58 @@ extension MutatedApp {
         + "stall is only proven by a subscription still open, with both ends alive, at stop"
 
     private static let newsReader = MutatedApp(
+        NewsReaderApp.self,
         folder: "NewsReader",
         slips: [
             .reported(.strongSelf, as: ["retain-cycle"]),
             .reported(.droppedStore, as: ["cancelled-immediately"]),
             .unreported(.releasedEarly, because: releasedElsewhere),
-        ],
-        run: { mutation in
-            let app = NewsReaderApp(mutation: mutation)
-            #expect(app.run(), "the app's queues went quiet")
-            app.tearDown()
-        }
+        ]
     )
 
     private static let portfolio = MutatedApp(
+        PortfolioApp.self,
         folder: "Portfolio",
         slips: [
             .reported(.strongSelf, as: ["retain-cycle"]),
             .reported(.droppedStore, as: ["cancelled-immediately"]),
             .unreported(.demandStall, because: stallEndedByTheApp),
-        ],
-        run: { mutation in
-            let app = PortfolioApp(mutation: mutation)
-            #expect(app.run(), "the app's queues went quiet")
-            app.tearDown()
-        }
+        ]
     )
 
     private static let chatClient = MutatedApp(
+        ChatClientApp.self,
         folder: "ChatClient",
         slips: [
             .reported(.strongSelf, as: ["retain-cycle"]),
             .reported(.droppedStore, as: ["cancelled-immediately"]),
-        ],
-        run: { mutation in
-            let app = ChatClientApp(mutation: mutation)
-            #expect(app.run(), "the app's queues went quiet")
-            app.tearDown()
-        }
+        ]
+    )
+
+    private static let photoBackup = MutatedApp(
+        PhotoBackupApp.self,
+        folder: "PhotoBackup",
+        slips: [
+            .reported(.droppedStore, as: ["cancelled-immediately"]),
+        ]
     )
 
     private static let downloadCenter = MutatedApp(
+        DownloadCenterApp.self,
         folder: "DownloadCenter",
         slips: [
             .reported(.droppedStore, as: ["cancelled-immediately"]),
-        ],
-        run: { mutation in
-            let app = DownloadCenterApp(mutation: mutation)
-            #expect(app.run(), "the app's queues went quiet")
-            app.tearDown()
-        }
+        ]
     )
 
     private static let accountSettings = MutatedApp(
+        AccountSettingsApp.self,
         folder: "AccountSettings",
         slips: [
             .unreported(.strongSelf, because: "the profile screen's loop runs through its model, which the server's "
                 + "status lines keep alive (the app's documented bug): a loop an owner outside still holds is not a finding"),
             .reported(.droppedStore, as: ["cancelled-immediately"]),
-        ],
-        run: { mutation in
-            let app = AccountSettingsApp(mutation: mutation)
-            #expect(app.run(), "the app's queues went quiet")
-            app.tearDown()
-        }
+            .reported(.endlessInner, as: ["growing-subscriptions"]),
+        ]
     )
 }

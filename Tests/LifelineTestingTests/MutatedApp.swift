@@ -1,5 +1,7 @@
 import AppMutations
 import Foundation
+import Lifeline
+import LifelineLog
 import Testing
 
 /// An app of Tests/Apps with the slips seeded into it, and what `lifeline diff` should report
@@ -25,15 +27,35 @@ struct MutatedApp: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The app's folder in Tests/Apps, where each seeded line is marked `// seeded: <mutation>`.
+    /// The app's folder in Tests/Apps, where the line each slip's finding should name is marked
+    /// `// seeded: <mutation>`: the slip's own line, or the line that subscribed its pipeline
+    /// when the slip is an operator's (a finding on an operator is named by its pipeline).
     let folder: String
     let slips: [Slip]
-    /// Builds the app with a mutation, runs it and tears it down.
-    let run: @Sendable (AppMutation) -> Void
+    /// Records the app built with a mutation, run and torn down; the app quits once the
+    /// recording has stopped, as the apps' executables do.
+    let record: @Sendable (AppMutation) throws -> Trace
+
+    /// The app `App`, whose sources are in Tests/Apps/`folder`, with `slips` seeded into it.
+    init<App: SeedableApp>(_ app: App.Type, folder: String, slips: [Slip]) {
+        self.folder = folder
+        self.slips = slips
+        record = { mutation in
+            var running: App?
+            let trace = try Lifeline.record {
+                let app = App(mutation: mutation)
+                #expect(app.run(), "the app's queues went quiet")
+                app.tearDown()
+                running = app
+            }
+            running?.quit()
+            return trace
+        }
+    }
 
     var testDescription: String { folder }
 
-    /// The file name and line (1-based) of the line marked as `mutation`'s in the app's source.
+    /// The file name and line (1-based) of the line marked for `mutation` in the app's source.
     func seededLine(of mutation: AppMutation) throws -> (file: String, line: Int) {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../Apps/\(folder)").standardized
@@ -42,7 +64,7 @@ struct MutatedApp: Sendable, CustomTestStringConvertible {
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() where file.hasSuffix(".swift") {
             let lines = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
                 .components(separatedBy: "\n")
-            for (index, line) in lines.enumerated() where line.hasSuffix(marker) {
+            for (index, line) in lines.enumerated() where line.hasSuffix(marker) || line.contains("\(marker),") {
                 found.append((file, index + 1))
             }
         }

@@ -12,9 +12,9 @@ import Testing
 struct SeededMutationTests {
     @Test(arguments: MutatedApp.all)
     func eachSlipIsExactlyOneNewFindingNamingItsLine(_ app: MutatedApp) throws {
-        let base = TraceLifecycles(try Lifeline.record { app.run(.none) })
+        let base = TraceLifecycles(try app.record(.none))
         for slip in app.slips {
-            let mutated = TraceLifecycles(try Lifeline.record { app.run(slip.mutation) })
+            let mutated = TraceLifecycles(try app.record(slip.mutation))
             let comparison = TraceComparison(base: base, new: mutated)
             if let reason = slip.unreportedBecause {
                 withKnownIssue("\(slip.mutation.rawValue) is not reported: \(reason)") {

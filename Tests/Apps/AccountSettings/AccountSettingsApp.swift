@@ -51,9 +51,10 @@ public final class AccountSettingsApp: @unchecked Sendable {
     /// Builds the app's server and avatar cache; the screens are made as the user opens them.
     ///
     /// - Parameter mutation: a slip to seed into the app (none by default): a strong `self` in
-    ///   the profile screen's redraw sink, or a dropped token for it. The other kinds change
-    ///   nothing: the app has no hand-written subscriber, its `flatMap`s get one value each, and
-    ///   it releases no token early without meaning to.
+    ///   the profile screen's redraw sink, a dropped token for it, or a password check that
+    ///   `flatMap`s each password into the server's never-ending password policy. The other kinds
+    ///   change nothing: the app has no hand-written subscriber, and it releases no token early
+    ///   without meaning to.
     public init(mutation: AppMutation = .none) {
         self.mutation = mutation
         server = AccountServer(queues: queues)
@@ -67,7 +68,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
     ///
     /// - Returns: `false` if the app's queues did not go quiet within ten seconds.
     public func run() -> Bool {
-        queues.onUI { signUp = SignUpScreen(server: server, queues: queues) }
+        queues.onUI { signUp = SignUpScreen(server: server, queues: queues, mutation: mutation) }
         draftStore.start(queues: queues) { [weak self] in self?.currentDraft() }
 
         type(\.userName, ["a", "al", "ali", "alic", "alice"])
@@ -111,7 +112,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
 
         // Back on the sign-up screen for a moment, then away from the app: the server's next
         // status line still reaches the closed profile's model.
-        queues.onUI { signUp = SignUpScreen(server: server, queues: queues) }
+        queues.onUI { signUp = SignUpScreen(server: server, queues: queues, mutation: mutation) }
         type(\.userName, ["bob"])
         waitOutTheTypingPause()
         guard queues.drain() else { return false }
