@@ -76,69 +76,71 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"])]
         ),
         .target(name: "LifelineGraphviz", dependencies: ["CGraphviz", "LifelineRender"]),
+        // The slips seeded into the apps below, for `lifeline diff`'s mutation tests.
+        .target(name: "AppMutations", path: "Tests/Apps/AppMutations"),
         .target(
-            name: "NewsReaderApp", dependencies: [combine], path: "Tests/Apps/NewsReader",
+            name: "NewsReaderApp", dependencies: [combine, "AppMutations"], path: "Tests/Apps/NewsReader",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
-            name: "PortfolioApp", dependencies: [combine], path: "Tests/Apps/Portfolio",
+            name: "PortfolioApp", dependencies: [combine, "AppMutations"], path: "Tests/Apps/Portfolio",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
-            name: "ChatClientApp", dependencies: [combine], path: "Tests/Apps/ChatClient",
+            name: "ChatClientApp", dependencies: [combine, "AppMutations"], path: "Tests/Apps/ChatClient",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
-            name: "PhotoBackupApp", dependencies: [combine], path: "Tests/Apps/PhotoBackup",
+            name: "PhotoBackupApp", dependencies: [combine, "AppMutations"], path: "Tests/Apps/PhotoBackup",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
-            name: "DownloadCenterApp", dependencies: [combine], path: "Tests/Apps/DownloadCenter",
+            name: "DownloadCenterApp", dependencies: [combine, "AppMutations"], path: "Tests/Apps/DownloadCenter",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
-            name: "AccountSettingsApp", dependencies: [combine], path: "Tests/Apps/AccountSettings",
+            name: "AccountSettingsApp", dependencies: [combine, "AppMutations"], path: "Tests/Apps/AccountSettings",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The grocery list marks its pipelines with `.lifeline(_:)`, so that it can be recorded in
         // operator-only mode too: it imports Lifeline.
         .target(
-            name: "GroceryListApp", dependencies: [combine, "Lifeline"], path: "Tests/Apps/GroceryList",
+            name: "GroceryListApp", dependencies: [combine, "Lifeline", "AppMutations"], path: "Tests/Apps/GroceryList",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
             name: "grocery-list",
-            dependencies: ["Lifeline", "GroceryListApp"],
+            dependencies: ["Lifeline", "GroceryListApp", "AppMutations"],
             path: "Tests/Apps/grocery-list"
         ),
         .executableTarget(
             name: "account-settings",
-            dependencies: ["Lifeline", "AccountSettingsApp"],
+            dependencies: ["Lifeline", "AccountSettingsApp", "AppMutations"],
             path: "Tests/Apps/account-settings"
         ),
         .executableTarget(
             name: "download-center",
-            dependencies: ["Lifeline", "DownloadCenterApp"],
+            dependencies: ["Lifeline", "DownloadCenterApp", "AppMutations"],
             path: "Tests/Apps/download-center"
         ),
         .executableTarget(
             name: "photo-backup",
-            dependencies: ["Lifeline", "PhotoBackupApp"],
+            dependencies: ["Lifeline", "PhotoBackupApp", "AppMutations"],
             path: "Tests/Apps/photo-backup"
         ),
         .executableTarget(
             name: "chat-client",
-            dependencies: ["Lifeline", "ChatClientApp"],
+            dependencies: ["Lifeline", "ChatClientApp", "AppMutations"],
             path: "Tests/Apps/chat-client"
         ),
         .executableTarget(
             name: "portfolio",
-            dependencies: ["Lifeline", "PortfolioApp"],
+            dependencies: ["Lifeline", "PortfolioApp", "AppMutations"],
             path: "Tests/Apps/portfolio"
         ),
         .executableTarget(
             name: "news-reader",
-            dependencies: ["Lifeline", "NewsReaderApp"],
+            dependencies: ["Lifeline", "NewsReaderApp", "AppMutations"],
             path: "Tests/Apps/news-reader"
         ),
         .executableTarget(
@@ -188,7 +190,7 @@ let package = Package(
             dependencies: [
                 "LifelineTesting", "Lifeline", "LifelineAnalysis", "LifelineLog", "LifelineRender", "LifelineSamples",
                 "NewsReaderApp", "PortfolioApp", "ChatClientApp", "PhotoBackupApp", "DownloadCenterApp", "AccountSettingsApp",
-                "GroceryListApp",
+                "GroceryListApp", "AppMutations",
                 combine,
             ]
         ),

@@ -45,15 +45,25 @@ struct DownloadCenterAppTests {
     /// when a connection delivers a chunk before that handshake has returned (per-call snapshots
     /// make it slower), the result overtook the handshake. Both are the app's bug; the log says
     /// which one happened, and the finding must tell exactly that one.
+    /// The line (1-based) of the first line containing `text` in the app's file `file`.
+    private static func line(of text: String, in file: String) throws -> Int {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../Apps/DownloadCenter/\(file)").standardized.path
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.contains(text) }) + 1
+    }
+
     private func expectExactlyTheAppsBug(_ diagnoses: [Diagnosis], in lifecycles: TraceLifecycles) throws {
+        let writerSubscribed = "TransferListModel.swift:\(try Self.line(of: ".subscribe(writer)", in: "TransferListModel.swift"))"
+        let rowSink = "TransferListModel.swift:\(try Self.line(of: "self?.rowProgress[file.name] = share", in: "TransferListModel.swift"))"
         let report = TextDiagnosisReport(trace: lifecycles.trace, diagnoses: diagnoses).render()
         #expect(diagnoses.map(\.code) == ["concurrent-delivery"], "\(report)")
-        #expect(report.contains("subscribed in TransferListModel.start at TransferListModel.swift:53"), "\(report)")
+        #expect(report.contains("subscribed in TransferListModel.start at \(writerSubscribed)"), "\(report)")
 
         let concurrent = try #require(diagnoses.first { $0.code == "concurrent-delivery" })
         // With snapshots, a snapshot meets the writer before it is subscribed; the finding still
         // names it by the line that subscribed it.
-        #expect(concurrent.message.hasPrefix("ChunkWriter #") && concurrent.message.contains("(TransferListModel.swift:53)"), "\(concurrent.message)")
+        #expect(concurrent.message.hasPrefix("ChunkWriter #") && concurrent.message.contains("(\(writerSubscribed))"), "\(concurrent.message)")
         #expect(concurrent.message.contains("downloads.connection"), "\(concurrent.message)")
         let names = concurrent.objects.compactMap { lifecycles.trace.object($0)?.shortTypeName }
         #expect(names == ["ChunkWriter", "ChunkFetch", "ChunkedDownload"], "\(names)")
@@ -73,10 +83,10 @@ struct DownloadCenterAppTests {
         #expect(threads.count == 2, "\(concurrent.evidence) ran on \(threads)")
         let pipelines = TracePipelines(lifecycles)
         let cited = pipelines.pipelines(citedBy: concurrent).compactMap(pipelines.pipeline)
-        #expect(cited.map(\.name) == ["TransferListModel.swift:53"], "\(cited.map(\.name))")
+        #expect(cited.map(\.name) == [writerSubscribed], "\(cited.map(\.name))")
         // The two progress rows `watch(_:)` subscribed at one line are told apart.
-        let rows = pipelines.pipelines(named: "TransferListModel.swift:63").map(\.name)
-        #expect(rows == ["TransferListModel.swift:63 (1st of 2)", "TransferListModel.swift:63 (2nd of 2)"], "\(rows)")
+        let rows = pipelines.pipelines(named: rowSink).map(\.name)
+        #expect(rows == ["\(rowSink) (1st of 2)", "\(rowSink) (2nd of 2)"], "\(rows)")
     }
 
     /// Whether a chunk reached `writer` on another thread while its `receive(subscription:)`

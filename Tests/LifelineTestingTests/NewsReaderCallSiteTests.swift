@@ -79,7 +79,7 @@ import Testing
             ("SearchViewModel.swift", try Self.line(of: ".sink", after: "init(backend: NewsBackend, queues", in: "SearchViewModel.swift")),
             ("ClockModel.swift", try Self.line(of: ".sink", after: "cancellable = ticks", in: "ClockModel.swift")),
             ("ArticleStore.swift", try Self.line(of: ".sink", after: "init(backend: NewsBackend)", in: "ArticleStore.swift")),
-            ("HomeScreenModel.swift", try Self.line(of: ".sink", after: "init(store: ArticleStore)", in: "HomeScreenModel.swift")),
+            ("HomeScreenModel.swift", try Self.line(of: ".sink", after: "init(store: ArticleStore", in: "HomeScreenModel.swift")),
             ("HomeScreenModel.swift", try Self.line(of: ".sink", after: "func loadProfile", in: "HomeScreenModel.swift")),
             ("NewsReaderApp.swift", try Self.line(of: ".subscribe(analytics)", after: "func run()", in: "NewsReaderApp.swift")),
         ]

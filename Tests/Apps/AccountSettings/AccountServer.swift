@@ -27,6 +27,9 @@ final class AccountServer: @unchecked Sendable {
     let statusLines = PassthroughSubject<String, Never>()
     /// The signed-in user's session token, once there is one; set on the network queue.
     let session = CurrentValueSubject<String?, Never>(nil)
+    /// The shortest password the server accepts; it may change while the app runs, and never
+    /// ends.
+    let minimumPasswordLength = CurrentValueSubject<Int, Never>(8)
 
     init(queues: SettingsQueues) {
         self.queues = queues

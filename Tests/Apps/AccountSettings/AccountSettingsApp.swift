@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 
 /// A small account settings app, written the way a SwiftUI app's view models are: a sign-up
@@ -45,7 +46,17 @@ public final class AccountSettingsApp: @unchecked Sendable {
     private weak var closedForm: SignUpForm?
     private weak var closedProfileModel: ProfileModel?
 
-    public init() {
+    private let mutation: AppMutation
+
+    /// Builds the app's server and avatar cache; the screens are made as the user opens them.
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a strong `self` in
+    ///   the profile screen's redraw sink, a dropped token for it, or a password check that
+    ///   `flatMap`s each password into the server's never-ending password policy. The other kinds
+    ///   change nothing: the app has no hand-written subscriber, and it releases no token early
+    ///   without meaning to.
+    public init(mutation: AppMutation = .none) {
+        self.mutation = mutation
         server = AccountServer(queues: queues)
         avatars = AvatarCache(server: server, queues: queues)
     }
@@ -57,7 +68,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
     ///
     /// - Returns: `false` if the app's queues did not go quiet within ten seconds.
     public func run() -> Bool {
-        queues.onUI { signUp = SignUpScreen(server: server, queues: queues) }
+        queues.onUI { signUp = SignUpScreen(server: server, queues: queues, mutation: mutation) }
         draftStore.start(queues: queues) { [weak self] in self?.currentDraft() }
 
         type(\.userName, ["a", "al", "ali", "alic", "alice"])
@@ -84,7 +95,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
         }
 
         queues.onUI {
-            profile = ProfileScreen(user: "alice7", contacts: ["bob", "carol"], server: server, avatars: avatars, queues: queues)
+            profile = ProfileScreen(user: "alice7", contacts: ["bob", "carol"], server: server, avatars: avatars, queues: queues, mutation: mutation)
         }
         server.pushStatus("online")
         guard queues.drain() else { return false }
@@ -101,7 +112,7 @@ public final class AccountSettingsApp: @unchecked Sendable {
 
         // Back on the sign-up screen for a moment, then away from the app: the server's next
         // status line still reaches the closed profile's model.
-        queues.onUI { signUp = SignUpScreen(server: server, queues: queues) }
+        queues.onUI { signUp = SignUpScreen(server: server, queues: queues, mutation: mutation) }
         type(\.userName, ["bob"])
         waitOutTheTypingPause()
         guard queues.drain() else { return false }

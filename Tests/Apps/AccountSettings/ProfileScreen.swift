@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -24,12 +25,24 @@ final class ProfileScreen {
     private(set) var statusLinesSeen = 0
     private let avatarCache: AvatarCache
 
-    init(user: String, contacts: [String], server: AccountServer, avatars: AvatarCache, queues: SettingsQueues) {
+    init(
+        user: String, contacts: [String], server: AccountServer, avatars: AvatarCache, queues: SettingsQueues,
+        mutation: AppMutation = .none
+    ) {
         model = ProfileModel(server: server, queues: queues)
         avatarCache = avatars
-        model.objectWillChange
-            .sink { [weak self] in self?.redraws += 1 }
-            .store(in: &cancellables)
+        switch mutation {
+        case .strongSelf:
+            model.objectWillChange
+                .sink { self.redraws += 1 } // seeded: strong-self
+                .store(in: &cancellables)
+        case .droppedStore:
+            _ = model.objectWillChange.sink { [weak self] in self?.redraws += 1 } // seeded: dropped-store
+        default:
+            model.objectWillChange
+                .sink { [weak self] in self?.redraws += 1 }
+                .store(in: &cancellables)
+        }
 
         // One after the other: OpenCombine's zip holds its children unowned, and a Future's
         // completion that reaches a child after the zip finished crashes the app.

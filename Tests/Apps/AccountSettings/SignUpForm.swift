@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -46,7 +47,7 @@ final class SignUpForm: ObservableObject {
     private let sends = PassthroughSubject<(name: String, email: String), Never>()
     private var cancellables = Set<AnyCancellable>()
 
-    init(server: AccountServer, queues: SettingsQueues) {
+    init(server: AccountServer, queues: SettingsQueues, mutation: AppMutation = .none) {
         self.queues = queues
         self.server = server
         $userName
@@ -59,14 +60,25 @@ final class SignUpForm: ObservableObject {
             .receive(on: queues.ui, options: queues.schedulerOptions)
             .assign(to: &$availability)
 
-        $password
-            .flatMap { password in
-                Just(password)
-                    .tryMap { try PasswordStrength(rating: $0) }
-                    .catch { _ in Just(PasswordStrength.tooShort) }
-            }
-            .removeDuplicates()
-            .assign(to: &$strength)
+        if mutation != .endlessInner {
+            $password
+                .flatMap { password in
+                    Just(password)
+                        .tryMap { try PasswordStrength(rating: $0) }
+                        .catch { _ in Just(PasswordStrength.tooShort) }
+                }
+                .removeDuplicates()
+                .assign(to: &$strength)
+        } else {
+            $password
+                .flatMap { password in
+                    server.minimumPasswordLength.map { minimum -> PasswordStrength in
+                        password.count < minimum ? .tooShort : (try? PasswordStrength(rating: password)) ?? .tooShort
+                    }
+                }
+                .removeDuplicates()
+                .assign(to: &$strength) // seeded: endless-inner, by the flatMap above
+        }
 
         objectWillChange
             .receive(on: queues.ui, options: queues.schedulerOptions)

@@ -1,3 +1,4 @@
+import AppMutations
 #if canImport(Combine)
 import Combine
 #else
@@ -15,8 +16,8 @@ final class SignUpScreen: ObservableObject {
     @Published private(set) var message: String?
     private var cancellables = Set<AnyCancellable>()
 
-    init(server: AccountServer, queues: SettingsQueues) {
-        form = SignUpForm(server: server, queues: queues)
+    init(server: AccountServer, queues: SettingsQueues, mutation: AppMutation = .none) {
+        form = SignUpForm(server: server, queues: queues, mutation: mutation)
         form.objectWillChange
             .sink { [weak self] in self?.objectWillChange.send() }
             .store(in: &cancellables)

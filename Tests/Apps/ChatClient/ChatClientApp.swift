@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -30,13 +31,18 @@ public final class ChatClientApp: @unchecked Sendable {
     private var inbox: InboxModel?
 
     /// Builds the app's models and subscribes their pipelines.
-    public init() {
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a strong `self` in
+    ///   the contact search's sink, or a dropped token for it. The other kinds change nothing:
+    ///   the app's one hand-written subscriber is cancelled by the app, its one `flatMap` over a
+    ///   sequence gets two values, and it releases no token early without meaning to.
+    public init(mutation: AppMutation = .none) {
         server = ChatServer(queues: queues)
         connection = ConnectionModel(queues: queues)
         for name in ["ada", "grace"] {
             conversations[name] = ConversationModel(name: name, server: server, queues: queues)
         }
-        contacts = ContactSearchModel(server: server, queues: queues)
+        contacts = ContactSearchModel(server: server, queues: queues, mutation: mutation)
         inbox = InboxModel(server: server, queues: queues)
     }
 

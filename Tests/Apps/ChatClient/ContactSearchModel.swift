@@ -1,3 +1,4 @@
+import AppMutations
 import Dispatch
 #if canImport(Combine)
 import Combine
@@ -15,15 +16,25 @@ final class ContactSearchModel {
     private(set) var results: [[String]] = []
     private var cancellables = Set<AnyCancellable>()
 
-    init(server: ChatServer, queues: ChatQueues) {
-        query
+    init(server: ChatServer, queues: ChatQueues, mutation: AppMutation = .none) {
+        let found = query
             .debounce(for: .milliseconds(8), scheduler: queues.typing, options: queues.schedulerOptions)
             .removeDuplicates()
             .flatMap(maxPublishers: .max(1)) { prefix in
                 server.contacts(matching: prefix).replaceError(with: [])
             }
             .receive(on: queues.ui, options: queues.schedulerOptions)
-            .sink { [weak self] contacts in self?.results.append(contacts) }
-            .store(in: &cancellables)
+        switch mutation {
+        case .strongSelf:
+            found
+                .sink { contacts in self.results.append(contacts) } // seeded: strong-self
+                .store(in: &cancellables)
+        case .droppedStore:
+            _ = found.sink { [weak self] contacts in self?.results.append(contacts) } // seeded: dropped-store
+        default:
+            found
+                .sink { [weak self] contacts in self?.results.append(contacts) }
+                .store(in: &cancellables)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -35,10 +36,17 @@ public final class DownloadCenterApp: @unchecked Sendable {
     private var subscriptions = Set<AnyCancellable>()
 
     /// Builds the app's server and screens and subscribes their pipelines.
-    public init() {
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a dropped
+    ///   token for the large file's result. The other kinds change nothing: the screens' pipelines
+    ///   all finish and the status bar lives as long as the app, so no owner goes away while a
+    ///   strong `self` could hold it; its hand-written subscriber and sampler ask for what they
+    ///   need; its `flatMap`s run over finite sequences; and the rows it releases it releases on
+    ///   purpose.
+    public init(mutation: AppMutation = .none) {
         server = MirrorServer(queues: queues)
         status = StatusBar(server: server, queues: queues)
-        transfers = TransferListModel(server: server, queues: queues)
+        transfers = TransferListModel(server: server, queues: queues, mutation: mutation)
     }
 
     /// Runs about a quarter of a second of the app: the catalog loads and every file starts

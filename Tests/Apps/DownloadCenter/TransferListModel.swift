@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -26,9 +27,12 @@ final class TransferListModel: @unchecked Sendable {
     private var rows: [String: AnyCancellable] = [:]
     private var subscriptions = Set<AnyCancellable>()
 
-    init(server: MirrorServer, queues: DownloadQueues) {
+    private let mutation: AppMutation
+
+    init(server: MirrorServer, queues: DownloadQueues, mutation: AppMutation = .none) {
         self.server = server
         self.queues = queues
+        self.mutation = mutation
     }
 
     /// Queues the small files and starts the large one, on the UI queue.
@@ -46,10 +50,14 @@ final class TransferListModel: @unchecked Sendable {
             .prefix(untilOutputFrom: detailsClosed)
             .sink { [weak self] share in self?.largeProgress = share }
             .store(in: &subscriptions)
-        writer.written
-            .receive(on: queues.ui, options: queues.schedulerOptions)
-            .sink { [weak self] result in self?.largeFile = result }
-            .store(in: &subscriptions)
+        let written = writer.written.receive(on: queues.ui, options: queues.schedulerOptions)
+        if mutation != .droppedStore {
+            written
+                .sink { [weak self] result in self?.largeFile = result }
+                .store(in: &subscriptions)
+        } else {
+            _ = written.sink { [weak self] result in self?.largeFile = result } // seeded: dropped-store
+        }
         ChunkedDownload(file: large, server: server).subscribe(writer)
     }
 

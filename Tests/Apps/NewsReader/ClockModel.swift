@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -13,7 +14,10 @@ final class ClockModel: @unchecked Sendable {
     private var cancellable: AnyCancellable?
     private(set) var text = ""
 
-    init(queues: AppQueues) {
+    private let mutation: AppMutation
+
+    init(queues: AppQueues, mutation: AppMutation = .none) {
+        self.mutation = mutation
         timer = DispatchSource.makeTimerSource(queue: queues.clock)
         var count = 0
         let ticks = ticks
@@ -30,6 +34,9 @@ final class ClockModel: @unchecked Sendable {
     func start(every interval: DispatchTimeInterval) {
         timer.schedule(deadline: .now(), repeating: interval)
         timer.resume()
+        if mutation == .releasedEarly {
+            cancellable = nil // seeded: released-early
+        }
     }
 
     /// Stops the ticker and finishes the clock's pipeline.

@@ -1,3 +1,4 @@
+import AppMutations
 #if canImport(Combine)
 import Combine
 #else
@@ -14,11 +15,15 @@ final class HomeScreenModel: @unchecked Sendable {
     private(set) var profileName: String?
     private var cancellables = Set<AnyCancellable>()
 
-    init(store: ArticleStore) {
-        store.articles
-            .map(\.count)
-            .sink { [weak self] in self?.badge = $0 }
-            .store(in: &cancellables)
+    init(store: ArticleStore, mutation: AppMutation = .none) {
+        let badge = store.articles.map(\.count)
+        if mutation != .droppedStore {
+            badge
+                .sink { [weak self] in self?.badge = $0 }
+                .store(in: &cancellables)
+        } else {
+            _ = badge.sink { [weak self] in self?.badge = $0 } // seeded: dropped-store
+        }
         status
             .sink { [weak self] in self?.statusText = $0 }
             .store(in: &cancellables)

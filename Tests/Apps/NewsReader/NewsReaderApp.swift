@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -31,13 +32,19 @@ public final class NewsReaderApp: @unchecked Sendable {
     private var analytics: AnalyticsSubscriber?
 
     /// Builds the app's models and subscribes their pipelines.
-    public init() {
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a strong `self` in
+    ///   the search screen's sink, a dropped token for the home screen's badge, or the clock's
+    ///   token released when it starts. The app has no hand-written subscriber that could stall
+    ///   and no `flatMap` whose outer publisher sends three values, so the other kinds change
+    ///   nothing.
+    public init(mutation: AppMutation = .none) {
         backend = NewsBackend(queues: queues)
         let store = ArticleStore(backend: backend)
         self.store = store
-        search = SearchViewModel(backend: backend, queues: queues)
-        clock = ClockModel(queues: queues)
-        home = HomeScreenModel(store: store)
+        search = SearchViewModel(backend: backend, queues: queues, mutation: mutation)
+        clock = ClockModel(queues: queues, mutation: mutation)
+        home = HomeScreenModel(store: store, mutation: mutation)
         analytics = AnalyticsSubscriber()
     }
 

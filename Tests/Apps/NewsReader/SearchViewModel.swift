@@ -1,3 +1,4 @@
+import AppMutations
 import Dispatch
 #if canImport(Combine)
 import Combine
@@ -13,13 +14,20 @@ final class SearchViewModel: @unchecked Sendable {
     private(set) var results: [String] = []
     private var cancellables = Set<AnyCancellable>()
 
-    init(backend: NewsBackend, queues: AppQueues) {
-        query
+    init(backend: NewsBackend, queues: AppQueues, mutation: AppMutation = .none) {
+        let headlines = query
             .debounce(for: .milliseconds(20), scheduler: queues.search, options: queues.schedulerOptions)
             .removeDuplicates()
             .flatMap { backend.search($0) }
             .receive(on: queues.ui, options: queues.schedulerOptions)
-            .sink { [weak self] in self?.results = $0 }
+        guard mutation == .strongSelf else {
+            headlines
+                .sink { [weak self] in self?.results = $0 }
+                .store(in: &cancellables)
+            return
+        }
+        headlines
+            .sink { self.results = $0 } // seeded: strong-self
             .store(in: &cancellables)
     }
 }

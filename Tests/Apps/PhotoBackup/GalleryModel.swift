@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -22,7 +23,7 @@ final class GalleryModel {
     private let lock = NSLock()
     private var cancellables = Set<AnyCancellable>()
 
-    init(server: PhotoServer, queues: BackupQueues) {
+    init(server: PhotoServer, queues: BackupQueues, mutation: AppMutation = .none) {
         album
             .removeDuplicates()
             .map { album in
@@ -40,13 +41,18 @@ final class GalleryModel {
             .sink { [weak self] page in self?.pages.append(page) }
             .store(in: &cancellables)
 
-        server.scanLibrary()
+        let recent = server.scanLibrary()
             .prefix(3)
             .map(\.id)
             .collect()
             .receive(on: queues.ui, options: queues.schedulerOptions)
-            .sink { [weak self] ids in self?.recent = ids }
-            .store(in: &cancellables)
+        if mutation != .droppedStore {
+            recent
+                .sink { [weak self] ids in self?.recent = ids }
+                .store(in: &cancellables)
+        } else {
+            _ = recent.sink { [weak self] ids in self?.recent = ids } // seeded: dropped-store
+        }
     }
 
     /// Whether an album is loading.

@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -34,11 +35,18 @@ public final class PhotoBackupApp: @unchecked Sendable {
     private var status: StatusModel?
 
     /// Builds the app's service and screens and subscribes their pipelines.
-    public init() {
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a dropped token for
+    ///   the gallery's strip of recent photos. The other kinds change nothing: the screens
+    ///   cancel their pipelines when they close and the backup lives as long as the app, so no
+    ///   owner goes away while a strong `self` could hold it; its hand-written subscribers
+    ///   already stall (the backup's documented bug) or pause on purpose; its `flatMap`s run over
+    ///   finite publishers; and the tokens it releases it releases on purpose.
+    public init(mutation: AppMutation = .none) {
         server = PhotoServer(queues: queues, activity: activity)
         backup = BackupService(server: server, queues: queues)
         status = StatusModel(worker: backup.worker, server: server, queues: queues)
-        gallery = GalleryModel(server: server, queues: queues)
+        gallery = GalleryModel(server: server, queues: queues, mutation: mutation)
         activityScreen = ActivityModel(activity: activity, queues: queues)
     }
 

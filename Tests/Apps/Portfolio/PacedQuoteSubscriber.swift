@@ -1,3 +1,4 @@
+import AppMutations
 #if canImport(Combine)
 import Combine
 #else
@@ -14,12 +15,14 @@ final class PacedQuoteSubscriber: Subscriber {
     typealias Failure = Never
 
     private let wantsMore: Bool
+    private let mutation: AppMutation
     private var subscription: Subscription?
     private(set) var received: [Quote] = []
 
     /// A subscriber that takes every quote one at a time, or (with `wantsMore` false) only one.
-    init(wantsMore: Bool) {
+    init(wantsMore: Bool, mutation: AppMutation = .none) {
         self.wantsMore = wantsMore
+        self.mutation = mutation
     }
 
     func receive(subscription: Subscription) {
@@ -29,6 +32,9 @@ final class PacedQuoteSubscriber: Subscriber {
 
     func receive(_ input: Quote) -> Subscribers.Demand {
         received.append(input)
+        guard mutation != .demandStall else {
+            return .none // seeded: demand-stall
+        }
         return wantsMore ? .max(1) : .none
     }
 

@@ -1,3 +1,4 @@
+import AppMutations
 import Foundation
 #if canImport(Combine)
 import Combine
@@ -32,13 +33,18 @@ public final class PortfolioApp: @unchecked Sendable {
     private var export: PacedQuoteSubscriber?
 
     /// Builds the app's models and subscribes their pipelines.
-    public init() {
+    ///
+    /// - Parameter mutation: a slip to seed into the app (none by default): a strong `self` in
+    ///   the symbol search's sink, a dropped token for it, or a ticker that stops asking for
+    ///   quotes. The app has no `flatMap` and no token it could release early, so the
+    ///   other kinds change nothing.
+    public init(mutation: AppMutation = .none) {
         feed = QuoteFeed(queues: queues)
         watchlist = WatchlistModel(feed: feed, queues: queues)
         portfolio = PortfolioModel(feed: feed)
         orders = OrderService(queues: queues)
-        search = SymbolSearch(queues: queues)
-        let ticker = PacedQuoteSubscriber(wantsMore: true)
+        search = SymbolSearch(queues: queues, mutation: mutation)
+        let ticker = PacedQuoteSubscriber(wantsMore: true, mutation: mutation)
         feed.quotes.filter { $0.symbol == "NVDA" }.subscribe(ticker)
         self.ticker = ticker
         export = PacedQuoteSubscriber(wantsMore: false)

@@ -1,3 +1,4 @@
+import AppMutations
 import Dispatch
 #if canImport(Combine)
 import Combine
@@ -13,14 +14,24 @@ final class SymbolSearch {
     private(set) var matches: [String] = []
     private var cancellables = Set<AnyCancellable>()
 
-    init(queues: PortfolioQueues) {
-        query
+    init(queues: PortfolioQueues, mutation: AppMutation = .none) {
+        let found = query
             .removeDuplicates()
             .map { text in Self.lookUp(text, queues: queues) }
             .switchToLatest()
             .receive(on: queues.ui, options: queues.schedulerOptions)
-            .sink { [weak self] found in self?.matches = found }
-            .store(in: &cancellables)
+        switch mutation {
+        case .strongSelf:
+            found
+                .sink { found in self.matches = found } // seeded: strong-self
+                .store(in: &cancellables)
+        case .droppedStore:
+            _ = found.sink { [weak self] found in self?.matches = found } // seeded: dropped-store
+        default:
+            found
+                .sink { [weak self] found in self?.matches = found }
+                .store(in: &cancellables)
+        }
     }
 
     /// The symbols starting with `text`, found on the trading queue.

@@ -1,3 +1,4 @@
+import AppMutations
 import AccountSettingsApp
 import Lifeline
 
@@ -7,7 +8,7 @@ import Lifeline
 var app: AccountSettingsApp?
 var summary: AccountSettingsApp.Summary?
 Lifeline.recordingIfRequested {
-    app = AccountSettingsApp()
+    app = AccountSettingsApp(mutation: .requested)
     Lifeline.mark("settings")
     _ = app?.run()
     summary = app?.summary

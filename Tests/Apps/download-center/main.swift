@@ -1,3 +1,4 @@
+import AppMutations
 import DownloadCenterApp
 import Lifeline
 
@@ -7,7 +8,7 @@ import Lifeline
 var app: DownloadCenterApp?
 var summary: DownloadCenterApp.Summary?
 Lifeline.recordingIfRequested {
-    app = DownloadCenterApp()
+    app = DownloadCenterApp(mutation: .requested)
     Lifeline.mark("downloading")
     app?.run()
     summary = app?.summary

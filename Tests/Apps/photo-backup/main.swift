@@ -1,3 +1,4 @@
+import AppMutations
 import Lifeline
 import PhotoBackupApp
 
@@ -6,7 +7,7 @@ import PhotoBackupApp
 // still running when the recording stops; the app quits after that.
 var app: PhotoBackupApp?
 Lifeline.recordingIfRequested {
-    app = PhotoBackupApp()
+    app = PhotoBackupApp(mutation: .requested)
     Lifeline.mark("browsing")
     app?.run()
     Lifeline.mark("closed")

@@ -1,10 +1,11 @@
+import AppMutations
 import Lifeline
 import PortfolioApp
 
 // Set LIFELINE_TRACE=trace.jsonl to record this run. The marks split the run into its phases,
 // for `lifeline render --between trading closed`.
 Lifeline.recordingIfRequested {
-    let app = PortfolioApp()
+    let app = PortfolioApp(mutation: .requested)
     Lifeline.mark("trading")
     app.run()
     Lifeline.mark("closed")
