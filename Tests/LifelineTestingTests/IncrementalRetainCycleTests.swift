@@ -39,7 +39,7 @@ struct IncrementalRetainCycleTests {
         for snapshot in trace.snapshots {
             history.advance(to: snapshot)
             let whole = OwnershipGraph(snapshot: snapshot, trace: trace)
-            let loops = Set(history.cycles.values)
+            let loops = Set(history.cycles)
             #expect(loops == Set(whole.strongCycles), "snapshot \(snapshot.index) \"\(snapshot.label)\"")
             if loops != before { changedLoops += 1 }
             before = loops

@@ -6,11 +6,10 @@ import Testing
 /// Two screens' models that each keep themselves alive through a sink on one service's subject:
 /// two leaks, each its own loop (model → cancellables → AnyCancellable → Sink's closure →
 /// model). The subject's conduits hold the subject (`parent`) and the subject holds its
-/// conduits, so the two loops are one strongly connected component, and `retain-cycle` reports
-/// one loop per component: the second model's leak goes unreported. Found by seeding a strong
-/// `self` into the portfolio app's watchlist (the documented `PortfolioModel` loop was then
-/// reported as resolved). A known issue until each program object's own loop in a component is
-/// reported.
+/// conduits, so the two loops are one strongly connected component; each model's own loop is
+/// still reported, as its own finding. (Found by seeding a strong `self` into the portfolio
+/// app's watchlist: with one loop per component, the documented `PortfolioModel` loop was
+/// reported as resolved.)
 @Suite("Loops that share a subject", .serialized)
 struct SharedSubjectLoopsTests {
     final class QuotesModel {
@@ -39,11 +38,14 @@ struct SharedSubjectLoopsTests {
             prices.send(1)
         }
         let cycles = TraceAnalyzer().diagnose(trace).filter { $0.code == "retain-cycle" }
-        // Today: exactly one of the two, whichever model the component's loop starts from.
-        #expect(cycles.count == 1, "\(cycles.map(\.message))")
-        withKnownIssue("one retain-cycle per strongly connected component: the loops share the subject's conduits") {
-            #expect(cycles.contains { $0.message.contains("QuotesModel.cancellables") }, "\(cycles.map(\.message))")
-            #expect(cycles.contains { $0.message.contains("BadgeModel.cancellables") }, "\(cycles.map(\.message))")
+        #expect(cycles.count == 2, "\(cycles.map(\.message))")
+        for model in ["QuotesModel", "BadgeModel"] {
+            let cycle = cycles.first { $0.message.hasPrefix("Retain cycle: SharedSubjectLoopsTests.\(model).cancellables → Set<AnyCancellable>") }
+            #expect(cycle?.severity == .error, "\(model): \(cycles.map(\.message))")
+            // Each loop is the model's own: the other model is not on it.
+            let other = model == "QuotesModel" ? "BadgeModel" : "QuotesModel"
+            #expect(cycle?.message.components(separatedBy: " These objects")[0].contains(other) == false, "\(cycle?.message ?? "")")
         }
+        #expect(Set(cycles.map(\.fingerprint)).count == 2)
     }
 }

@@ -17,8 +17,11 @@ import LifelineLog
 public struct OwnershipGraph: Sendable {
     /// The snapshot the graph was built from.
     public let snapshot: TraceSnapshot
-    /// Every strongly connected component over strong references that contains a loop: more
-    /// than one object, or one object that holds itself. Ordered by smallest id. Loops through
+    /// The loops of every strongly connected component over strong references that contains
+    /// one (more than one object, or one object that holds itself): one through its most telling
+    /// object, and one more through each other object of the program that no other such object's
+    /// loop runs through (``RetainCycle/loops(of:strongEdges:node:)``). Ordered by the
+    /// component's smallest id. Loops through
     /// a test framework's own objects (a running `XCTestCase` and its `XCTestCaseRun`, which
     /// XCTest keeps while the test runs) are not among them: such an object holds the program's
     /// loops from outside, as any owner does.
@@ -68,25 +71,21 @@ public struct OwnershipGraph: Sendable {
             nodes: liveNodes,
             successors: strongEdges.mapValues { edges in edges.map(\.to).filter { !testFramework.contains($0) } }
         ).components
-        strongCycles = components.compactMap { component in
-            let members = Set(component)
-            guard component.count > 1 || strongEdges[component[0], default: []].contains(where: { $0.to == component[0] })
-            else { return nil }
-            let start = component.min { Self.precedesAsCycleStart(nodes[$0]!, nodes[$1]!) }!
-            guard let chain = Self.shortestLoop(through: start, within: members, strongEdges: strongEdges) else { return nil }
-            return RetainCycle(objects: component, chain: chain)
+        strongCycles = components.flatMap { component in
+            RetainCycle.loops(of: component, strongEdges: strongEdges) { nodes[$0]! }
         }
 
+        // A component's loops are held from outside together: by their component's smallest id.
         let cycles = strongCycles
-        var cycleOf: [TraceObjectID: Int] = [:]
-        for (index, cycle) in cycles.enumerated() {
-            for object in cycle.objects { cycleOf[object] = index }
+        var componentOf: [TraceObjectID: TraceObjectID] = [:]
+        for cycle in cycles {
+            for object in cycle.objects { componentOf[object] = cycle.objects[0] }
         }
-        var heldFromOutside = Set<Int>()
+        var heldFromOutside = Set<TraceObjectID>()
         for edge in strong {
-            if let cycle = cycleOf[edge.to], cycleOf[edge.from] != cycle { heldFromOutside.insert(cycle) }
+            if let component = componentOf[edge.to], componentOf[edge.from] != component { heldFromOutside.insert(component) }
         }
-        let freeCycles = cycles.indices.filter { !heldFromOutside.contains($0) }.map { cycles[$0] }
+        let freeCycles = cycles.filter { !heldFromOutside.contains($0.objects[0]) }
         var freeCycleOnChain: [TraceObjectID: RetainCycle] = [:]
         for cycle in freeCycles {
             for object in cycle.chainObjects where freeCycleOnChain[object] == nil { freeCycleOnChain[object] = cycle }

@@ -11,17 +11,23 @@ import LifelineLog
 /// again: among the objects that reach a changed object (or a member of a component it was on)
 /// by live strong references and are reached from one.
 package struct StrongCycleHistory {
-    /// The loops of the snapshot last given to ``advance(to:)``, each under its smallest id.
-    package private(set) var cycles: [TraceObjectID: RetainCycle] = [:]
-    /// The loop each object is on, by the loop's smallest id.
+    /// The loops of each component of the snapshot last given to ``advance(to:)``, under the
+    /// component's smallest id (``RetainCycle/loops(of:strongEdges:node:)``).
+    package private(set) var components: [TraceObjectID: [RetainCycle]] = [:]
+    /// The component each object is on, by its smallest id.
     private var cycleOf: [TraceObjectID: TraceObjectID] = [:]
     private var previous: TraceSnapshot?
 
     package init() {}
 
-    /// The loop `id` is on in the snapshot last given to ``advance(to:)``, if any.
-    package func cycle(containing id: TraceObjectID) -> RetainCycle? {
-        cycleOf[id].flatMap { cycles[$0] }
+    /// Every loop of the snapshot last given to ``advance(to:)``.
+    package var cycles: [RetainCycle] {
+        components.values.flatMap { $0 }
+    }
+
+    /// The loops of the component `id` is on in the snapshot last given to ``advance(to:)``.
+    package func cycles(containing id: TraceObjectID) -> [RetainCycle] {
+        cycleOf[id].flatMap { components[$0] } ?? []
     }
 
     /// Moves on to `snapshot`, the next snapshot of the log.
@@ -38,7 +44,7 @@ package struct StrongCycleHistory {
         var dropped = Set<TraceObjectID>()
         for id in changed {
             guard let key = cycleOf[id], dropped.insert(key).inserted else { continue }
-            seeds.formUnion(cycles[key]!.objects)
+            seeds.formUnion(components[key]![0].objects)
         }
         update(snapshot, seeds: seeds, dropped: dropped)
     }
@@ -70,26 +76,24 @@ package struct StrongCycleHistory {
             edges[current] = inside.sorted(by: TraceSnapshot.Edge.walkOrder)
             for edge in inside where region.insert(edge.to).inserted { queue.append(edge.to) }
         }
-        let components = StronglyConnectedComponents(nodes: Array(region), successors: edges.mapValues { $0.map(\.to) }).components
+        let all = StronglyConnectedComponents(nodes: Array(region), successors: edges.mapValues { $0.map(\.to) }).components
 
         var removed = dropped
-        var found: [RetainCycle] = []
-        for component in components where component.contains(where: seeds.contains) {
-            guard component.count > 1 || edges[component[0], default: []].contains(where: { $0.to == component[0] }) else { continue }
+        var found: [[RetainCycle]] = []
+        for component in all where component.contains(where: seeds.contains) {
+            let loops = RetainCycle.loops(of: component, strongEdges: edges) { snapshot.node($0)! }
+            guard !loops.isEmpty else { continue }
             for member in component { if let key = cycleOf[member] { removed.insert(key) } }
-            let members = Set(component)
-            let start = component.min { OwnershipGraph.precedesAsCycleStart(snapshot.node($0)!, snapshot.node($1)!) }!
-            guard let chain = OwnershipGraph.shortestLoop(through: start, within: members, strongEdges: edges) else { continue }
-            found.append(RetainCycle(objects: component, chain: chain))
+            found.append(loops)
         }
         for key in removed {
-            guard let cycle = cycles.removeValue(forKey: key) else { continue }
-            for member in cycle.objects where cycleOf[member] == key { cycleOf[member] = nil }
+            guard let loops = self.components.removeValue(forKey: key) else { continue }
+            for member in loops[0].objects where cycleOf[member] == key { cycleOf[member] = nil }
         }
-        for cycle in found {
-            let key = cycle.objects[0]
-            cycles[key] = cycle
-            for member in cycle.objects { cycleOf[member] = key }
+        for loops in found {
+            let key = loops[0].objects[0]
+            self.components[key] = loops
+            for member in loops[0].objects { cycleOf[member] = key }
         }
     }
 }

@@ -59,9 +59,9 @@ public struct RetainCycleRule: DiagnosisRule {
             // on can have a chain it checked whole.
             let checked = snapshot.isComplete ? nil : snapshot.checkedIDs
             let candidates = checked.map { ids in
-                Dictionary(ids.compactMap { history.cycle(containing: $0) }.map { ($0.objects[0], $0) }, uniquingKeysWith: { first, _ in first })
+                Dictionary(ids.flatMap { history.cycles(containing: $0) }.map { ($0.chain, $0) }, uniquingKeysWith: { first, _ in first })
                     .values.filter { cycle in cycle.chain.allSatisfy { ids.contains($0.from) } }
-            } ?? history.cycles.values.filter { Self.isChecked($0.chain, in: snapshot) }
+            } ?? history.cycles.filter { Self.isChecked($0.chain, in: snapshot) }
             for cycle in candidates where Self.holdsCombineObject(cycle, in: snapshot, trace: lifecycles.trace) {
                 latest[cycle.chain] = position
             }
