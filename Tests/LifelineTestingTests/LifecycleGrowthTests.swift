@@ -46,9 +46,10 @@ struct LifecycleGrowthTests {
         #expect(growth.message.hasPrefix("Each run of the scenario left more behind than the run before, from run 2 of "
             + "\(iterations) on: pipelines made at QuoteScreen.swift:\(sink) (still subscribed after each run: \(counts)); "
             + "QuoteModel objects (alive after each run: \(counts))"), "\(growth.message)")
-        // What held the first pipeline left since the growth began: the service's subject,
-        // through the chain, to the sink, whose closure holds its model.
-        #expect(growth.message.contains("keeps Sink #"), "\(growth.message)")
+        // What held the first pipeline left since the growth began: its own model's loop, the
+        // sink's closure holding the model that holds the sink's AnyCancellable.
+        #expect(growth.message.contains("(QuoteScreen.swift:\(sink)) is held by a retain cycle that nothing else in the graph "
+            + "holds: QuoteModel #"), "\(growth.message)")
         #expect(growth.message.contains(".receiveValue (closure) → QuoteModel #"), "\(growth.message)")
         // The evidence: the subscribes of the pipelines left behind, from run 2 on.
         let kinds = growth.evidence.compactMap { seq in findings.trace.events.first { $0.seq == seq }?.kind.name }
