@@ -27,6 +27,20 @@ struct GrowingThing {
     /// Whether it is objects of a type the program defines (not Combine's, nor a system
     /// library's).
     let isProgramType: Bool
+    /// What kept ``representative`` alive in the last run's snapshot; `.unknown` until
+    /// ``LifecycleGrowthRule`` asks the snapshot.
+    var explanation = AliveExplanation.unknown
+
+    /// The objects whose references ``explanation`` goes through: the root or the first holder,
+    /// each holder on the path, and every object of the loop it hangs from.
+    var holders: Set<TraceObjectID> {
+        switch explanation {
+        case .heldByRoot(let root, let path): Set([root] + path.map(\.from))
+        case .unheld(_, let path): Set(path.map(\.from))
+        case .heldByCycle(let cycle, let path): Set(cycle.objects + path.map(\.from))
+        case .unknown, .deallocated, .deallocatedBefore: []
+        }
+    }
 
     /// `pipelines made at QuoteModel.swift:26 (still subscribed after each run: 1, 2, 3, 4, 5)`,
     /// with the run the growth began from when it differs from `groupStart`.

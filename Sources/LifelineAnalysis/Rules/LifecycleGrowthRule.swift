@@ -61,8 +61,13 @@ public struct LifecycleGrowthRule: DiagnosisRule {
         let snapshots = found.compactMap { $0 }
         guard snapshots.count == found.count, snapshots.count > Self.growingRepetitions else { return [] }
         let graph = lifecycles.recentGraphs.graph(of: snapshots.last!, in: lifecycles.trace)
-        let things = growingPipelines(in: lifecycles, snapshots: snapshots) + growingTypes(in: lifecycles, snapshots: snapshots)
-        return Self.groups(of: things, in: graph, lifecycles: lifecycles).map { group in
+        let things = (growingPipelines(in: lifecycles, snapshots: snapshots) + growingTypes(in: lifecycles, snapshots: snapshots))
+            .map { thing in
+                var explained = thing
+                explained.explanation = lifecycles.whyAlive(thing.representative, in: graph)
+                return explained
+            }
+        return Self.groups(of: things).map { group in
             diagnosis(of: group, snapshots: snapshots, graph: graph, lifecycles: lifecycles)
         }
     }
@@ -172,7 +177,7 @@ public struct LifecycleGrowthRule: DiagnosisRule {
     /// loop it hangs from) pass through an object the other left behind. A screen's model that
     /// leaks makes one group of itself, its pipelines and everything it holds; two unrelated
     /// leaks make two. Groups are in the order of their first thing.
-    private static func groups(of things: [GrowingThing], in graph: OwnershipGraph, lifecycles: TraceLifecycles) -> [[GrowingThing]] {
+    private static func groups(of things: [GrowingThing]) -> [[GrowingThing]] {
         var group = Array(things.indices)
         func root(_ index: Int) -> Int {
             var index = index
@@ -180,24 +185,13 @@ public struct LifecycleGrowthRule: DiagnosisRule {
             return index
         }
         for (index, thing) in things.enumerated() {
-            let holders = Set(pathObjects(of: lifecycles.whyAlive(thing.representative, in: graph)))
+            let holders = thing.holders
             for (other, held) in things.enumerated() where other != index && !holders.isDisjoint(with: held.leftBehind) {
                 let (a, b) = (root(index), root(other))
                 group[max(a, b)] = min(a, b)
             }
         }
         return Dictionary(grouping: things.indices, by: root).sorted { $0.key < $1.key }.map { $0.value.map { things[$0] } }
-    }
-
-    /// The objects whose references `explanation` goes through: the root or the first holder,
-    /// each holder on the path, and every object of the loop it hangs from.
-    private static func pathObjects(of explanation: AliveExplanation) -> [TraceObjectID] {
-        switch explanation {
-        case .heldByRoot(let root, let path): [root] + path.map(\.from)
-        case .unheld(_, let path): path.map(\.from)
-        case .heldByCycle(let cycle, let path): cycle.objects + path.map(\.from)
-        case .unknown, .deallocated, .deallocatedBefore: []
-        }
     }
 
     // MARK: Findings
@@ -211,7 +205,7 @@ public struct LifecycleGrowthRule: DiagnosisRule {
         // each rank, first what no other pipelines made at a place, nor objects of the program's
         // types, hold.
         let heldByGroup = group.map { thing in
-            let holders = Set(Self.pathObjects(of: lifecycles.whyAlive(thing.representative, in: graph)))
+            let holders = thing.holders
             return group.contains { other in
                 (other.isPlacedPipelines || other.isProgramType) && other.name != thing.name
                     && !holders.isDisjoint(with: other.leftBehind)
@@ -224,7 +218,7 @@ public struct LifecycleGrowthRule: DiagnosisRule {
         let leader = ordered[0]
         let start = group.map(\.start).min()!
         let last = snapshots.last!
-        let held: TraceLifecycles.Retention = (last, graph, lifecycles.whyAlive(leader.representative, in: graph))
+        let held: TraceLifecycles.Retention = (last, graph, leader.explanation)
         let shown = ordered.prefix(6).map { $0.phrase(groupStart: start) }
         let more = ordered.count > 6 ? ", and \(ordered.count - 6) more types" : ""
         let runEnd = repetitions.first { $0.contains(leader.evidence.first ?? 0) }?.end ?? snapshots[start - 1].seq
@@ -234,7 +228,8 @@ public struct LifecycleGrowthRule: DiagnosisRule {
         return Diagnosis(
             code: code, severity: programs ? .error : .warning,
             objects: [leader.representative],
-            evidence: (leader.evidence + [last.seq]).uniqued(),
+            // A type's evidence is the runs' snapshots, which may end with the last.
+            evidence: leader.evidence.last == last.seq ? leader.evidence : leader.evidence + [last.seq],
             message: "Each run of the scenario left more behind than the run before, from run \(start + 1) of "
                 + "\(snapshots.count) on: \(shown.joined(separator: "; "))\(more)."
                 + lifecycles.retainSentence(for: leader.representative, held: held),
@@ -246,13 +241,5 @@ public struct LifecycleGrowthRule: DiagnosisRule {
                 of: leader.representative, held: held.explanation, in: graph, scopeEnd: runEnd, lifecycles: lifecycles
             )?.trace
         )
-    }
-}
-
-private extension Array where Element == UInt64 {
-    /// The elements in order, each once.
-    func uniqued() -> [UInt64] {
-        var seen = Set<UInt64>()
-        return filter { seen.insert($0).inserted }
     }
 }

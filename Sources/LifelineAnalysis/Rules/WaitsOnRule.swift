@@ -62,9 +62,8 @@ public struct WaitsOnRule: DiagnosisRule {
     static func hangSentence(_ hang: TraceHang, openPipelines: Int) -> String {
         let source = source(of: hang)
         let after = hang.seq > 0 ? ", after @\(hang.seq)" : ""
-        let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
         return "The program was seen hanging at \(seconds(hang.time, decimals: 3))\(after): no event for "
-            + "\(seconds(hang.idle, decimals: 1)) while \(pipelines) (\(source))."
+            + "\(seconds(hang.idle, decimals: 1)) while \(open(openPipelines)) (\(source))."
     }
 
     /// Where a log without its end record ends, as a picture heads what its open pipelines wait
@@ -73,8 +72,12 @@ public struct WaitsOnRule: DiagnosisRule {
     /// end record, while 2 pipelines were open.`
     package static func logEnding(of trace: Trace, openPipelines: Int) -> String {
         if let hang = finalHang(in: trace) { return hangSentence(hang, openPipelines: openPipelines) }
-        let pipelines = openPipelines == 1 ? "1 pipeline was open" : "\(openPipelines) pipelines were open"
-        return "The log ends here, without its end record, while \(pipelines)."
+        return "The log ends here, without its end record, while \(open(openPipelines))."
+    }
+
+    /// `1 pipeline was open`, `2 pipelines were open`.
+    private static func open(_ pipelines: Int) -> String {
+        pipelines == 1 ? "1 pipeline was open" : "\(pipelines) pipelines were open"
     }
 
     /// What wrote `hang`: `the watchdog's hang record`, `a hang record written on SIGQUIT`.
