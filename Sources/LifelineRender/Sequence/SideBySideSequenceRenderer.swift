@@ -55,16 +55,16 @@ public enum SideBySideSequenceRenderer {
         let heights = sides.map { side in Int((Double(side.height) * side.scale).rounded(.up)) }
         let height = top + heights.max()! + margin
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(pageWidth) \(height)\" width=\"\(pageWidth)\" "
-            + "height=\"\(height)\" class=\"lifeline-sequence\" role=\"img\" aria-label=\"Before and after: \(XMLText.escape(TraceText.printable(title)))\">\n"
-        svg += "<title>Before and after: \(XMLText.escape(TraceText.printable(title)))</title>\n"
+            + "height=\"\(height)\" class=\"lifeline-sequence\" role=\"img\" aria-label=\"Before and after: \(XMLText.escape(DisplayText.clean(title)))\">\n"
+        svg += "<title>Before and after: \(XMLText.escape(DisplayText.clean(title)))</title>\n"
         // The sides' style sheet styles the whole document: the background and headings use its
         // classes, and read in light and dark mode as the diagrams do.
         svg += "<rect width=\"\(pageWidth)\" height=\"\(height)\" class=\"bg\"/>\n"
-        svg += "<text x=\"\(margin)\" y=\"\(margin + 14)\" class=\"tb\">\(XMLText.escape(clipped(TraceText.printable(title), width: pageWidth - 2 * margin)))</text>\n"
+        svg += "<text x=\"\(margin)\" y=\"\(margin + 14)\" class=\"tb\">\(XMLText.escape(fitted(title, width: pageWidth - 2 * margin)))</text>\n"
         for (index, side) in sides.enumerated() {
             let x = margin + index * (half + margin)
             let heading = [before, after][index].heading
-            svg += "<text x=\"\(x)\" y=\"\(margin + headingHeight + 14)\" class=\"tm\">\(XMLText.escape(clipped(TraceText.printable(heading), width: half)))</text>\n"
+            svg += "<text x=\"\(x)\" y=\"\(margin + headingHeight + 14)\" class=\"tm\">\(XMLText.escape(fitted(heading, width: half)))</text>\n"
             svg += "<g transform=\"translate(\(x) \(top))\(side.scale < 1 ? " scale(\(format(side.scale)))" : "")\">\n"
             svg += side.svg
             svg += "</g>\n"
@@ -93,10 +93,10 @@ public enum SideBySideSequenceRenderer {
         return (attribute("width"), attribute("height"))
     }
 
-    /// `text`, cut with an ellipsis to what 12-pixel text fits in `width` pixels.
-    private static func clipped(_ text: String, width: Int) -> String {
-        let characters = max(8, width / 7)
-        return text.count <= characters ? text : String(text.prefix(characters - 1)) + "…"
+    /// `text` made fit to show and cut with an ellipsis to what 12-pixel text fits in `width`
+    /// pixels.
+    private static func fitted(_ text: String, width: Int) -> String {
+        DisplayText(text, limit: DisplayText.characters(fitting: width, fontSize: 12)).short
     }
 
     /// A scale with at most three decimals.
